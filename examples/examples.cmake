@@ -1,0 +1,4 @@
+# Runnable scenarios; each is examples/<name>.cc and runs as ./ns3 run <name>.
+set(AICLUSTER_EXAMPLES
+  trace-replay
+)

@@ -1,0 +1,12 @@
+# Traces in: readers for public trace formats, the workload catalog and the annotator.
+list(APPEND AICLUSTER_SOURCES
+  model/trace/trace-reader.cc
+  model/trace/workload-catalog.cc
+  model/trace/trace-annotator.cc
+)
+list(APPEND AICLUSTER_HEADERS
+  model/trace/job-record.h
+  model/trace/trace-reader.h
+  model/trace/workload-catalog.h
+  model/trace/trace-annotator.h
+)

@@ -1,0 +1,2 @@
+// Scaffolding: replaced by the real implementation.
+#include "trace-reader.h"
