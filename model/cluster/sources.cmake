@@ -1,6 +1,17 @@
 # The rate-level cluster engine: cluster, jobs, scheduling and placement policies,
 # iteration-time models and result files.
 list(APPEND AICLUSTER_SOURCES
+  model/cluster/cluster-topology.cc
+  model/cluster/gpu-allocator.cc
+  model/cluster/scheduling-policy.cc
+  model/cluster/iteration-model.cc
+  model/cluster/cluster-engine.cc
 )
 list(APPEND AICLUSTER_HEADERS
+  model/cluster/cluster-topology.h
+  model/cluster/cluster-job.h
+  model/cluster/gpu-allocator.h
+  model/cluster/scheduling-policy.h
+  model/cluster/iteration-model.h
+  model/cluster/cluster-engine.h
 )

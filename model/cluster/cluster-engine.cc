@@ -1,0 +1,612 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "cluster-engine.h"
+
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ClusterEngine");
+NS_OBJECT_ENSURE_REGISTERED(ClusterEngine);
+
+TypeId
+ClusterEngine::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::ClusterEngine")
+            .SetParent<Object>()
+            .SetGroupName("Aicluster")
+            .AddConstructor<ClusterEngine>()
+            .AddAttribute("GradientSyncOverlap",
+                          "Fraction of the gradient-sync time hidden behind the backward pass "
+                          "[0..1]: iterationTime = max(dataTime, computeTime + (1 - overlap) * "
+                          "syncTime).",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&ClusterEngine::m_syncOverlap),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("ProgressInterval",
+                          "Wall-clock seconds between progress lines on stderr [s]; 0 = quiet.",
+                          DoubleValue(5.0),
+                          MakeDoubleAccessor(&ClusterEngine::m_progressInterval),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("Scheduler",
+                          "The scheduling policy.",
+                          PointerValue(),
+                          MakePointerAccessor(&ClusterEngine::SetScheduler,
+                                              &ClusterEngine::GetScheduler),
+                          MakePointerChecker<SchedulingPolicy>())
+            .AddAttribute("Allocator",
+                          "The GPU allocator (placement rule).",
+                          PointerValue(),
+                          MakePointerAccessor(&ClusterEngine::SetAllocator,
+                                              &ClusterEngine::GetAllocator),
+                          MakePointerChecker<GpuAllocator>())
+            .AddAttribute("DataLoadingModel",
+                          "Model of the per-iteration data-loading time.",
+                          PointerValue(),
+                          MakePointerAccessor(&ClusterEngine::SetDataLoadingModel,
+                                              &ClusterEngine::GetDataLoadingModel),
+                          MakePointerChecker<IterationTermModel>())
+            .AddAttribute("GradientSyncModel",
+                          "Model of the per-iteration gradient-synchronisation time.",
+                          PointerValue(),
+                          MakePointerAccessor(&ClusterEngine::SetGradientSyncModel,
+                                              &ClusterEngine::GetGradientSyncModel),
+                          MakePointerChecker<IterationTermModel>())
+            .AddTraceSource("JobSubmitted",
+                            "A job entered the queue.",
+                            MakeTraceSourceAccessor(&ClusterEngine::m_submitTrace),
+                            "ns3::ClusterEngine::JobTracedCallback")
+            .AddTraceSource("JobStarted",
+                            "A job got GPUs and started (or resumed).",
+                            MakeTraceSourceAccessor(&ClusterEngine::m_startTrace),
+                            "ns3::ClusterEngine::JobTracedCallback")
+            .AddTraceSource("JobPreempted",
+                            "A running job gave its GPUs back and re-entered the queue.",
+                            MakeTraceSourceAccessor(&ClusterEngine::m_preemptTrace),
+                            "ns3::ClusterEngine::JobTracedCallback")
+            .AddTraceSource("JobFinished",
+                            "A job completed all its iterations.",
+                            MakeTraceSourceAccessor(&ClusterEngine::m_finishTrace),
+                            "ns3::ClusterEngine::JobTracedCallback");
+    return tid;
+}
+
+ClusterEngine::ClusterEngine()
+    : m_syncOverlap(0),
+      m_progressInterval(5)
+{
+    m_scheduler = CreateObject<FifoPolicy>();
+    m_allocator = CreateObject<GpuAllocator>();
+    m_dataModel = CreateObject<IdealDataLoading>();
+    m_syncModel = CreateObject<IdealGradientSync>();
+}
+
+ClusterEngine::~ClusterEngine() = default;
+
+void
+ClusterEngine::DoDispose()
+{
+    m_scheduler = nullptr;
+    m_allocator = nullptr;
+    m_dataModel = nullptr;
+    m_syncModel = nullptr;
+    m_running.clear();
+    m_queue.clear();
+    Object::DoDispose();
+}
+
+void
+ClusterEngine::SetTopology(const ClusterTopology& topology)
+{
+    m_topology = topology;
+}
+
+const ClusterTopology&
+ClusterEngine::GetTopology() const
+{
+    return m_topology;
+}
+
+void
+ClusterEngine::SetScheduler(Ptr<SchedulingPolicy> policy)
+{
+    m_scheduler = policy;
+}
+
+Ptr<SchedulingPolicy>
+ClusterEngine::GetScheduler() const
+{
+    return m_scheduler;
+}
+
+void
+ClusterEngine::SetAllocator(Ptr<GpuAllocator> allocator)
+{
+    m_allocator = allocator;
+}
+
+Ptr<GpuAllocator>
+ClusterEngine::GetAllocator() const
+{
+    return m_allocator;
+}
+
+void
+ClusterEngine::SetDataLoadingModel(Ptr<IterationTermModel> model)
+{
+    m_dataModel = model;
+}
+
+Ptr<IterationTermModel>
+ClusterEngine::GetDataLoadingModel() const
+{
+    return m_dataModel;
+}
+
+void
+ClusterEngine::SetGradientSyncModel(Ptr<IterationTermModel> model)
+{
+    m_syncModel = model;
+}
+
+Ptr<IterationTermModel>
+ClusterEngine::GetGradientSyncModel() const
+{
+    return m_syncModel;
+}
+
+void
+ClusterEngine::SetJobs(const std::vector<JobRecord>& jobs, const WorkloadCatalog& catalog)
+{
+    m_jobs.clear();
+    m_rejected.clear();
+    for (const JobRecord& record : jobs)
+    {
+        std::string reason;
+        if (record.numGpus == 0)
+        {
+            reason = "asks for no GPU";
+        }
+        else if (record.numGpus > m_topology.TotalGpus())
+        {
+            reason = "asks for " + std::to_string(record.numGpus) + " GPUs, the cluster has " +
+                     std::to_string(m_topology.TotalGpus());
+        }
+        else if (!catalog.Has(record.model))
+        {
+            reason = "model '" + record.model + "' is not in the workload catalog";
+        }
+        else if (!(record.iterations >= 0))
+        {
+            reason = "has no known amount of work (iterations)";
+        }
+        if (!reason.empty())
+        {
+            NS_LOG_WARN("job " << record.id << " (" << record.source << ") rejected: " << reason);
+            m_rejected.push_back({record, reason});
+            continue;
+        }
+        Ptr<ClusterJob> job = Create<ClusterJob>();
+        job->record = record;
+        job->profile = &catalog.Get(record.model);
+        job->remainingIterations = record.iterations;
+        m_jobs.push_back(job);
+    }
+    std::stable_sort(m_jobs.begin(), m_jobs.end(), [](const auto& a, const auto& b) {
+        return a->record.submitTime < b->record.submitTime;
+    });
+}
+
+void
+ClusterEngine::Start()
+{
+    NS_ABORT_MSG_IF(!m_scheduler || !m_allocator || !m_dataModel || !m_syncModel,
+                    "ClusterEngine needs a scheduler, an allocator and both term models");
+    m_allocator->Reset(m_topology);
+    m_dataModel->SetChangeCallback(MakeCallback(&ClusterEngine::RequestPass, this));
+    m_syncModel->SetChangeCallback(MakeCallback(&ClusterEngine::RequestPass, this));
+    m_nextArrival = 0;
+    m_utilization.clear();
+    m_utilization.push_back({0, 0, 0, 0, 0});
+    m_wallStart = std::chrono::steady_clock::now();
+    m_lastProgress = m_wallStart;
+    m_eventsAtStart = Simulator::GetEventCount();
+    if (!m_jobs.empty())
+    {
+        Simulator::Schedule(Seconds(m_jobs.front()->record.submitTime),
+                            &ClusterEngine::OnArrival,
+                            this);
+    }
+}
+
+void
+ClusterEngine::Run()
+{
+    Start();
+    Simulator::Run();
+    m_wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
+    m_events = Simulator::GetEventCount() - m_eventsAtStart;
+    if (m_progressInterval > 0)
+    {
+        std::cerr << "[aicluster] done: " << m_finished << " of " << m_jobs.size()
+                  << " jobs, simulated " << Simulator::Now().GetSeconds() / 86400 << " days in "
+                  << m_wallSeconds << " s wall" << std::endl;
+    }
+}
+
+void
+ClusterEngine::OnArrival()
+{
+    double now = Simulator::Now().GetSeconds();
+    // All jobs submitted at this instant enter together, so one pass sees them all.
+    while (m_nextArrival < m_jobs.size() && m_jobs[m_nextArrival]->record.submitTime <= now)
+    {
+        ClusterJob* job = PeekPointer(m_jobs[m_nextArrival++]);
+        job->state = ClusterJob::WAITING;
+        job->lastQueued = now;
+        job->lastUpdate = now;
+        m_scheduler->Update(*job, now);
+        Enqueue(job);
+        ++m_waiting;
+        m_submitTrace(job);
+    }
+    if (m_nextArrival < m_jobs.size())
+    {
+        // Only the next arrival is pending: the event queue stays small whatever the trace.
+        double next = m_jobs[m_nextArrival]->record.submitTime;
+        Simulator::Schedule(Seconds(next) - Simulator::Now(), &ClusterEngine::OnArrival, this);
+    }
+    RequestPass();
+}
+
+void
+ClusterEngine::RequestPass()
+{
+    if (!m_passPending)
+    {
+        m_passPending = true;
+        Simulator::ScheduleNow(&ClusterEngine::Reschedule, this);
+    }
+}
+
+void
+ClusterEngine::Enqueue(ClusterJob* job)
+{
+    m_queue.insert({m_scheduler->Key(*job), job});
+    m_queuedDemand.insert(job->record.numGpus);
+}
+
+void
+ClusterEngine::Dequeue(ClusterJob* job)
+{
+    m_queue.erase({m_scheduler->Key(*job), job});
+    m_queuedDemand.erase(m_queuedDemand.find(job->record.numGpus));
+}
+
+std::vector<ClusterJob*>
+ClusterEngine::SelectJobs(uint32_t budget, bool includeRunning) const
+{
+    std::vector<ClusterJob*> chosen;
+    for (const auto& [key, job] : m_queue)
+    {
+        // Nothing left in the queue can fit: stop early (keeps long queues cheap).
+        if (m_queuedDemand.empty() || budget < *m_queuedDemand.begin())
+        {
+            break;
+        }
+        if (!includeRunning && job->state == ClusterJob::RUNNING)
+        {
+            continue;
+        }
+        if (job->record.numGpus <= budget)
+        {
+            chosen.push_back(job);
+            budget -= job->record.numGpus;
+        }
+        else if (!m_scheduler->Backfill())
+        {
+            break;
+        }
+    }
+    return chosen;
+}
+
+void
+ClusterEngine::Reschedule()
+{
+    m_passPending = false;
+    ++m_passes;
+    std::vector<ClusterJob*> chosen;
+    if (m_scheduler->IsPreemptive())
+    {
+        // The best jobs that fit in the whole cluster run; running jobs outside that set yield.
+        chosen = SelectJobs(m_topology.TotalGpus(), true);
+        std::set<ClusterJob*> keep(chosen.begin(), chosen.end());
+        std::vector<ClusterJob*> victims;
+        for (const auto& [id, job] : m_running)
+        {
+            if (keep.count(job) == 0)
+            {
+                victims.push_back(job);
+            }
+        }
+        for (ClusterJob* job : victims)
+        {
+            PreemptJob(job);
+        }
+    }
+    else
+    {
+        chosen = SelectJobs(m_allocator->FreeGpus(), false);
+    }
+    for (ClusterJob* job : chosen)
+    {
+        if (job->state == ClusterJob::WAITING)
+        {
+            StartJob(job);
+        }
+    }
+    UpdateRates();
+    RecordUtilization();
+    MaybePrintProgress();
+}
+
+void
+ClusterEngine::StartJob(ClusterJob* job)
+{
+    double now = Simulator::Now().GetSeconds();
+    job->placement = m_allocator->Allocate(job->record.numGpus);
+    job->state = ClusterJob::RUNNING;
+    job->lastUpdate = now;
+    job->iterationTime = 0; // set by UpdateRates() in this same pass
+    if (job->startTime < 0)
+    {
+        job->startTime = now;
+    }
+    if (!m_scheduler->IsPreemptive())
+    {
+        Dequeue(job);
+    }
+    --m_waiting;
+    m_running[job->record.id] = job;
+    Simulator::Cancel(job->priorityEvent);
+    SchedulePriorityEvent(job);
+    NS_LOG_INFO("t=" << now << " start job " << job->record.id << " on "
+                     << job->placement.ToString());
+    m_startTrace(job);
+}
+
+void
+ClusterEngine::PreemptJob(ClusterJob* job)
+{
+    double now = Simulator::Now().GetSeconds();
+    AdvanceProgress(*job);
+    m_allocator->Release(job->placement);
+    job->placement = JobPlacement();
+    Simulator::Cancel(job->finishEvent);
+    Simulator::Cancel(job->priorityEvent);
+    m_running.erase(job->record.id);
+    Dequeue(job);
+    job->state = ClusterJob::WAITING;
+    job->lastQueued = now;
+    job->iterationTime = 0;
+    ++job->preemptions;
+    ++m_waiting;
+    m_scheduler->Update(*job, now);
+    Enqueue(job);
+    SchedulePriorityEvent(job);
+    NS_LOG_INFO("t=" << now << " preempt job " << job->record.id);
+    m_preemptTrace(job);
+}
+
+void
+ClusterEngine::OnFinish(Ptr<ClusterJob> job)
+{
+    double now = Simulator::Now().GetSeconds();
+    AdvanceProgress(*job);
+    NS_ASSERT_MSG(job->remainingIterations < 1e-6 * std::max(1.0, job->record.iterations),
+                  "job " << job->record.id << " finished with " << job->remainingIterations
+                         << " iterations left");
+    job->remainingIterations = 0;
+    m_allocator->Release(job->placement);
+    Simulator::Cancel(job->priorityEvent);
+    m_running.erase(job->record.id);
+    if (m_scheduler->IsPreemptive())
+    {
+        Dequeue(PeekPointer(job));
+    }
+    job->state = ClusterJob::FINISHED;
+    job->finishTime = now;
+    ++m_finished;
+    NS_LOG_INFO("t=" << now << " finish job " << job->record.id);
+    m_finishTrace(job);
+    RequestPass();
+}
+
+void
+ClusterEngine::OnPriorityChange(Ptr<ClusterJob> job)
+{
+    double now = Simulator::Now().GetSeconds();
+    AdvanceProgress(*job);
+    Dequeue(PeekPointer(job));
+    m_scheduler->Update(*job, now);
+    Enqueue(PeekPointer(job));
+    SchedulePriorityEvent(PeekPointer(job));
+    RequestPass();
+}
+
+void
+ClusterEngine::SchedulePriorityEvent(ClusterJob* job)
+{
+    double now = Simulator::Now().GetSeconds();
+    double at = m_scheduler->NextKeyChange(*job, now);
+    if (std::isfinite(at))
+    {
+        job->priorityEvent = Simulator::Schedule(Seconds(std::max(0.0, at - now)),
+                                                 &ClusterEngine::OnPriorityChange,
+                                                 this,
+                                                 Ptr<ClusterJob>(job));
+    }
+}
+
+void
+ClusterEngine::AdvanceProgress(ClusterJob& job) const
+{
+    double now = Simulator::Now().GetSeconds();
+    if (job.state == ClusterJob::RUNNING && now > job.lastUpdate)
+    {
+        double elapsed = now - job.lastUpdate;
+        if (job.iterationTime > 0)
+        {
+            job.remainingIterations =
+                std::max(0.0, job.remainingIterations - elapsed / job.iterationTime);
+        }
+        job.attainedService += job.record.numGpus * elapsed;
+    }
+    job.lastUpdate = now;
+}
+
+void
+ClusterEngine::UpdateRates()
+{
+    std::vector<Ptr<ClusterJob>> running;
+    running.reserve(m_running.size());
+    for (const auto& entry : m_running)
+    {
+        running.push_back(entry.second);
+    }
+    std::vector<double> dataTime(running.size(), 0.0);
+    std::vector<double> syncTime(running.size(), 0.0);
+    m_dataModel->Evaluate(m_topology, running, dataTime);
+    m_syncModel->Evaluate(m_topology, running, syncTime);
+    for (size_t i = 0; i < running.size(); ++i)
+    {
+        ClusterJob& job = *running[i];
+        double compute = job.profile->ComputeTime(job.placement.TotalGpus());
+        double iteration =
+            std::max(dataTime[i], compute + (1.0 - m_syncOverlap) * syncTime[i]);
+        NS_ABORT_MSG_IF(!(iteration > 0), "job " << job.record.id << " got iteration time "
+                                                 << iteration << " s from the models");
+        if (iteration == job.iterationTime)
+        {
+            continue; // unchanged: its finish event stands
+        }
+        AdvanceProgress(job); // progress so far at the old rate
+        job.computeTime = compute;
+        job.dataTime = dataTime[i];
+        job.syncTime = syncTime[i];
+        job.iterationTime = iteration;
+        Simulator::Cancel(job.finishEvent);
+        job.finishEvent = Simulator::Schedule(Seconds(job.remainingIterations * iteration),
+                                              &ClusterEngine::OnFinish,
+                                              this,
+                                              running[i]);
+    }
+}
+
+void
+ClusterEngine::RecordUtilization()
+{
+    double busy = 0;
+    for (const auto& [id, job] : m_running)
+    {
+        busy += job->placement.TotalGpus() * job->computeTime / job->iterationTime;
+    }
+    UtilizationSample sample{Simulator::Now().GetSeconds(),
+                             m_topology.TotalGpus() - m_allocator->FreeGpus(),
+                             busy,
+                             static_cast<uint32_t>(m_running.size()),
+                             m_waiting};
+    UtilizationSample& last = m_utilization.back();
+    if (sample.allocated == last.allocated && sample.busy == last.busy &&
+        sample.running == last.running && sample.waiting == last.waiting)
+    {
+        return;
+    }
+    if (sample.time == last.time)
+    {
+        last = sample; // same instant: keep the state after the last pass only
+        return;
+    }
+    m_utilization.push_back(sample);
+}
+
+void
+ClusterEngine::MaybePrintProgress()
+{
+    // Looking at the clock every pass would cost more than the pass: every 4096th.
+    if (m_progressInterval <= 0 || (m_passes & 4095) != 0)
+    {
+        return;
+    }
+    auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - m_lastProgress).count() < m_progressInterval)
+    {
+        return;
+    }
+    m_lastProgress = now;
+    std::cerr << "[aicluster] simulated " << std::fixed << std::setprecision(2)
+              << Simulator::Now().GetSeconds() / 86400 << " days | jobs done " << m_finished
+              << " of " << m_jobs.size() << " | running " << m_running.size() << ", waiting "
+              << m_waiting << " | wall "
+              << std::chrono::duration<double>(now - m_wallStart).count() << " s" << std::endl;
+    std::cerr.unsetf(std::ios::fixed);
+}
+
+const std::vector<Ptr<ClusterJob>>&
+ClusterEngine::Jobs() const
+{
+    return m_jobs;
+}
+
+const std::vector<RejectedJob>&
+ClusterEngine::Rejected() const
+{
+    return m_rejected;
+}
+
+const std::vector<UtilizationSample>&
+ClusterEngine::Utilization() const
+{
+    return m_utilization;
+}
+
+uint64_t
+ClusterEngine::Passes() const
+{
+    return m_passes;
+}
+
+uint64_t
+ClusterEngine::FinishedJobs() const
+{
+    return m_finished;
+}
+
+double
+ClusterEngine::WallSeconds() const
+{
+    return m_wallSeconds;
+}
+
+uint64_t
+ClusterEngine::EventsProcessed() const
+{
+    return m_events;
+}
+
+} // namespace ns3

@@ -1,0 +1,182 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_CLUSTER_ENGINE_H
+#define AICLUSTER_CLUSTER_ENGINE_H
+
+#include "cluster-job.h"
+#include "cluster-topology.h"
+#include "gpu-allocator.h"
+#include "iteration-model.h"
+#include "scheduling-policy.h"
+
+#include "ns3/job-record.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+#include "ns3/workload-catalog.h"
+
+#include <chrono>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief One point of the cluster's utilization time series (recorded when it changes).
+ */
+struct UtilizationSample
+{
+    double time;         //!< [s]
+    uint32_t allocated;  //!< GPUs held by running jobs
+    double busy;         //!< GPU-equivalents computing: sum of gpus * computeTime / iterationTime
+    uint32_t running;    //!< running jobs
+    uint32_t waiting;    //!< queued jobs
+};
+
+/**
+ * \ingroup aicluster
+ * \brief A job the engine could not run, and why.
+ */
+struct RejectedJob
+{
+    JobRecord record;   //!< the job
+    std::string reason; //!< e.g. "asks for 128 GPUs, the cluster has 64"
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Rate-level, event-driven cluster engine: replays jobs through a scheduler,
+ *        a GPU allocator and the iteration-time models.
+ *
+ * Events happen only when something changes: a job arrives, finishes, is
+ * preempted, crosses a priority threshold, or a model reports new rates.
+ * Between events every running job's iteration time is constant, so its
+ * progress is computed from the elapsed time, never stepped. Same-time
+ * events are coalesced into one scheduling pass.
+ */
+class ClusterEngine : public Object
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    ClusterEngine();
+    ~ClusterEngine() override;
+
+    /** \param topology the cluster's shape */
+    void SetTopology(const ClusterTopology& topology);
+    /** \return the cluster's shape */
+    const ClusterTopology& GetTopology() const;
+
+    /**
+     * \brief Load the (annotated) jobs to replay.
+     *
+     * Jobs that can never run (no GPU, more GPUs than the cluster, an unknown
+     * model, no work) are not silently dropped: they are listed by Rejected().
+     * \param jobs annotated job records, any order
+     * \param catalog the workload catalog the jobs' models come from (must outlive the run)
+     */
+    void SetJobs(const std::vector<JobRecord>& jobs, const WorkloadCatalog& catalog);
+
+    /** \param policy the scheduling policy */
+    void SetScheduler(Ptr<SchedulingPolicy> policy);
+    /** \return the scheduling policy */
+    Ptr<SchedulingPolicy> GetScheduler() const;
+    /** \param allocator the GPU allocator (placement rule) */
+    void SetAllocator(Ptr<GpuAllocator> allocator);
+    /** \return the GPU allocator */
+    Ptr<GpuAllocator> GetAllocator() const;
+    /** \param model the data-loading term model */
+    void SetDataLoadingModel(Ptr<IterationTermModel> model);
+    /** \return the data-loading term model */
+    Ptr<IterationTermModel> GetDataLoadingModel() const;
+    /** \param model the gradient-sync term model */
+    void SetGradientSyncModel(Ptr<IterationTermModel> model);
+    /** \return the gradient-sync term model */
+    Ptr<IterationTermModel> GetGradientSyncModel() const;
+
+    /** \brief Schedule the first arrival; run with Simulator::Run(). */
+    void Start();
+
+    /** \brief Start(), Simulator::Run() until every job is done, and time the run. */
+    void Run();
+
+    /** \return all accepted jobs, by submit time */
+    const std::vector<Ptr<ClusterJob>>& Jobs() const;
+    /** \return the jobs that could not run, with reasons */
+    const std::vector<RejectedJob>& Rejected() const;
+    /** \return utilization time series (one sample per change) */
+    const std::vector<UtilizationSample>& Utilization() const;
+    /** \return scheduling passes run */
+    uint64_t Passes() const;
+    /** \return jobs finished so far */
+    uint64_t FinishedJobs() const;
+    /** \return wall-clock time of the last Run() [s] */
+    double WallSeconds() const;
+    /** \return simulator events executed during the last Run() */
+    uint64_t EventsProcessed() const;
+
+    /** TracedCallback signature for job life-cycle events. */
+    typedef void (*JobTracedCallback)(Ptr<const ClusterJob> job);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    using QueueEntry = std::pair<PriorityKey, ClusterJob*>;
+
+    void OnArrival();
+    void OnFinish(Ptr<ClusterJob> job);
+    void OnPriorityChange(Ptr<ClusterJob> job);
+    void RequestPass();
+    void Reschedule();
+    std::vector<ClusterJob*> SelectJobs(uint32_t budget, bool includeRunning) const;
+    void StartJob(ClusterJob* job);
+    void PreemptJob(ClusterJob* job);
+    void UpdateRates();
+    void AdvanceProgress(ClusterJob& job) const;
+    void Enqueue(ClusterJob* job);
+    void Dequeue(ClusterJob* job);
+    void SchedulePriorityEvent(ClusterJob* job);
+    void RecordUtilization();
+    void MaybePrintProgress();
+
+    ClusterTopology m_topology;
+    Ptr<SchedulingPolicy> m_scheduler;
+    Ptr<GpuAllocator> m_allocator;
+    Ptr<IterationTermModel> m_dataModel;
+    Ptr<IterationTermModel> m_syncModel;
+    double m_syncOverlap;
+    double m_progressInterval;
+
+    std::vector<Ptr<ClusterJob>> m_jobs;
+    std::vector<RejectedJob> m_rejected;
+    size_t m_nextArrival{0};
+    std::set<QueueEntry> m_queue;               //!< waiting (+ running if preemptive), by key
+    std::multiset<uint32_t> m_queuedDemand;     //!< GPU demand of every job in m_queue
+    std::map<uint64_t, ClusterJob*> m_running;  //!< by id: deterministic model order
+    bool m_passPending{false};
+    uint64_t m_passes{0};
+    uint64_t m_finished{0};
+    uint32_t m_waiting{0};
+    std::vector<UtilizationSample> m_utilization;
+
+    std::chrono::steady_clock::time_point m_wallStart;
+    std::chrono::steady_clock::time_point m_lastProgress;
+    double m_wallSeconds{0};
+    uint64_t m_eventsAtStart{0};
+    uint64_t m_events{0};
+
+    TracedCallback<Ptr<const ClusterJob>> m_submitTrace;
+    TracedCallback<Ptr<const ClusterJob>> m_startTrace;
+    TracedCallback<Ptr<const ClusterJob>> m_preemptTrace;
+    TracedCallback<Ptr<const ClusterJob>> m_finishTrace;
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_CLUSTER_ENGINE_H

@@ -1,0 +1,63 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_CLUSTER_JOB_H
+#define AICLUSTER_CLUSTER_JOB_H
+
+#include "cluster-topology.h"
+
+#include "ns3/event-id.h"
+#include "ns3/job-record.h"
+#include "ns3/simple-ref-count.h"
+#include "ns3/workload-catalog.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief A job inside the rate-level cluster engine: its trace record plus its live state.
+ *
+ * Progress is kept as remaining iterations at lastUpdate; between events the
+ * job's iteration time is constant, so progress at any time is computed from
+ * those two numbers, never stepped.
+ */
+class ClusterJob : public SimpleRefCount<ClusterJob>
+{
+  public:
+    /** Life cycle of a job. */
+    enum State
+    {
+        PENDING,  //!< not yet submitted (submit time in the future)
+        WAITING,  //!< submitted, queued
+        RUNNING,  //!< holds GPUs and makes progress
+        FINISHED, //!< all iterations done
+    };
+
+    JobRecord record;                         //!< what the (annotated) trace says
+    const WorkloadProfile* profile{nullptr};  //!< catalog entry of record.model
+    State state{PENDING};                     //!< where the job is in its life cycle
+    JobPlacement placement;                   //!< GPUs held while RUNNING
+
+    double remainingIterations{0}; //!< iterations left at lastUpdate
+    double lastUpdate{0};          //!< time [s] remainingIterations refers to
+
+    double computeTime{0};   //!< per-iteration compute time [s] on the current placement
+    double dataTime{0};      //!< per-iteration data-loading time [s] (hidden behind compute by prefetch)
+    double syncTime{0};      //!< per-iteration gradient-sync time [s] (exposed)
+    double iterationTime{0}; //!< per-iteration wall time [s] now, composed from the three
+
+    double startTime{-1};      //!< first start [s], -1 before
+    double finishTime{-1};     //!< finish [s], -1 before
+    double attainedService{0}; //!< GPU-seconds received so far (at lastUpdate)
+    double lastQueued{0};      //!< time [s] it last entered the queue (for starvation ageing)
+    uint32_t priorityLevel{0}; //!< queue level of multi-level policies (0 = highest)
+    double serviceBaseline{0}; //!< attained service [GPU-s] not counted for the level (reset on promotion)
+    uint32_t preemptions{0};   //!< times it was preempted
+    EventId finishEvent;       //!< its scheduled finish while RUNNING
+    EventId priorityEvent;     //!< its next priority change (multi-level policies), if any
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_CLUSTER_JOB_H

@@ -1,0 +1,222 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "gpu-allocator.h"
+
+#include "ns3/abort.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("GpuAllocator");
+NS_OBJECT_ENSURE_REGISTERED(GpuAllocator);
+
+TypeId
+GpuAllocator::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::GpuAllocator")
+            .SetParent<Object>()
+            .SetGroupName("Aicluster")
+            .AddConstructor<GpuAllocator>()
+            .AddAttribute("Rule",
+                          "Placement rule: Consolidated (fewest nodes, then fewest racks) or "
+                          "Spread (one GPU at a time on the emptiest node).",
+                          EnumValue(CONSOLIDATED),
+                          MakeEnumAccessor(&GpuAllocator::m_rule),
+                          MakeEnumChecker(CONSOLIDATED, "Consolidated", SPREAD, "Spread"));
+    return tid;
+}
+
+GpuAllocator::GpuAllocator()
+    : m_rule(CONSOLIDATED)
+{
+}
+
+void
+GpuAllocator::Reset(const ClusterTopology& topology)
+{
+    NS_ABORT_MSG_IF(topology.numNodes == 0 || topology.gpusPerNode == 0 ||
+                        topology.nodesPerRack == 0,
+                    "cluster topology needs at least one node, one GPU per node and one node "
+                    "per rack");
+    m_topology = topology;
+    m_freeOnNode.assign(topology.numNodes, topology.gpusPerNode);
+    m_freeInRack.assign(topology.NumRacks(), 0);
+    m_byFree.clear();
+    for (uint32_t n = 0; n < topology.numNodes; ++n)
+    {
+        m_freeInRack[topology.RackOf(n)] += topology.gpusPerNode;
+        m_byFree.insert({topology.gpusPerNode, n});
+    }
+    m_free = topology.TotalGpus();
+}
+
+const ClusterTopology&
+GpuAllocator::Topology() const
+{
+    return m_topology;
+}
+
+uint32_t
+GpuAllocator::FreeGpus() const
+{
+    return m_free;
+}
+
+uint32_t
+GpuAllocator::FreeGpusOn(uint32_t node) const
+{
+    return m_freeOnNode.at(node);
+}
+
+void
+GpuAllocator::Take(uint32_t node, uint32_t n)
+{
+    NS_ASSERT(n <= m_freeOnNode[node]);
+    m_byFree.erase({m_freeOnNode[node], node});
+    m_freeOnNode[node] -= n;
+    m_freeInRack[m_topology.RackOf(node)] -= n;
+    m_free -= n;
+    if (m_freeOnNode[node] > 0)
+    {
+        m_byFree.insert({m_freeOnNode[node], node});
+    }
+}
+
+JobPlacement
+GpuAllocator::Allocate(uint32_t gpus)
+{
+    NS_ABORT_MSG_IF(gpus == 0 || gpus > m_free,
+                    "cannot allocate " << gpus << " GPUs with " << m_free << " free");
+    JobPlacement placement =
+        (m_rule == CONSOLIDATED) ? AllocateConsolidated(gpus) : AllocateSpread(gpus);
+    std::sort(placement.gpusOnNode.begin(), placement.gpusOnNode.end());
+    NS_LOG_DEBUG("allocated " << gpus << " GPUs: " << placement.ToString());
+    return placement;
+}
+
+std::vector<uint32_t>
+GpuAllocator::FewestNodesInRack(uint32_t rack, uint32_t gpus) const
+{
+    std::vector<uint32_t> nodes;
+    if (m_freeInRack[rack] < gpus)
+    {
+        return nodes;
+    }
+    uint32_t first = rack * m_topology.nodesPerRack;
+    uint32_t last = std::min(first + m_topology.nodesPerRack, m_topology.numNodes);
+    for (uint32_t n = first; n < last; ++n)
+    {
+        if (m_freeOnNode[n] > 0)
+        {
+            nodes.push_back(n);
+        }
+    }
+    // Most free first gives the fewest nodes; ties by index keep it deterministic.
+    std::sort(nodes.begin(), nodes.end(), [this](uint32_t a, uint32_t b) {
+        return m_freeOnNode[a] != m_freeOnNode[b] ? m_freeOnNode[a] > m_freeOnNode[b] : a < b;
+    });
+    uint32_t sum = 0;
+    size_t used = 0;
+    while (sum < gpus)
+    {
+        sum += m_freeOnNode[nodes[used++]];
+    }
+    nodes.resize(used);
+    return nodes;
+}
+
+JobPlacement
+GpuAllocator::AllocateConsolidated(uint32_t gpus)
+{
+    JobPlacement placement;
+    // One node: best fit, the node with the fewest free GPUs that still holds the job.
+    auto fit = m_byFree.lower_bound({gpus, 0});
+    if (fit != m_byFree.end())
+    {
+        uint32_t node = fit->second;
+        Take(node, gpus);
+        placement.gpusOnNode.push_back({node, gpus});
+        return placement;
+    }
+    // Several nodes: the rack that needs the fewest of them (ties: lowest rack index).
+    std::vector<uint32_t> best;
+    for (uint32_t rack = 0; rack < m_topology.NumRacks(); ++rack)
+    {
+        std::vector<uint32_t> nodes = FewestNodesInRack(rack, gpus);
+        if (!nodes.empty() && (best.empty() || nodes.size() < best.size()))
+        {
+            best = std::move(nodes);
+        }
+    }
+    if (best.empty())
+    {
+        // No rack can hold it: the emptiest nodes cluster-wide (fewest nodes overall).
+        uint32_t sum = 0;
+        for (auto it = m_byFree.rbegin(); it != m_byFree.rend() && sum < gpus; ++it)
+        {
+            best.push_back(it->second);
+            sum += it->first;
+        }
+    }
+    TakeFromNodes(best, gpus, placement);
+    return placement;
+}
+
+void
+GpuAllocator::TakeFromNodes(const std::vector<uint32_t>& nodes,
+                            uint32_t gpus,
+                            JobPlacement& placement)
+{
+    for (uint32_t node : nodes)
+    {
+        uint32_t n = std::min(gpus, m_freeOnNode[node]);
+        Take(node, n);
+        placement.gpusOnNode.push_back({node, n});
+        gpus -= n;
+    }
+    NS_ASSERT_MSG(gpus == 0, "placement fell short by " << gpus << " GPUs");
+}
+
+JobPlacement
+GpuAllocator::AllocateSpread(uint32_t gpus)
+{
+    std::map<uint32_t, uint32_t> taken; // node -> GPUs
+    for (uint32_t i = 0; i < gpus; ++i)
+    {
+        // The emptiest node; among equals the lowest index (set order is by (free, node)).
+        auto top = std::prev(m_byFree.end());
+        uint32_t most = top->first;
+        auto first = m_byFree.lower_bound({most, 0});
+        uint32_t node = first->second;
+        Take(node, 1);
+        ++taken[node];
+    }
+    JobPlacement placement;
+    placement.gpusOnNode.assign(taken.begin(), taken.end());
+    return placement;
+}
+
+void
+GpuAllocator::Release(const JobPlacement& placement)
+{
+    for (const auto& [node, gpus] : placement.gpusOnNode)
+    {
+        NS_ABORT_MSG_IF(m_freeOnNode.at(node) + gpus > m_topology.gpusPerNode,
+                        "releasing more GPUs than node " << node << " has");
+        m_byFree.erase({m_freeOnNode[node], node});
+        m_freeOnNode[node] += gpus;
+        m_freeInRack[m_topology.RackOf(node)] += gpus;
+        m_free += gpus;
+        m_byFree.insert({m_freeOnNode[node], node});
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,77 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "iteration-model.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IterationTermModel");
+NS_OBJECT_ENSURE_REGISTERED(IterationTermModel);
+NS_OBJECT_ENSURE_REGISTERED(IdealDataLoading);
+NS_OBJECT_ENSURE_REGISTERED(IdealGradientSync);
+
+TypeId
+IterationTermModel::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::IterationTermModel").SetParent<Object>().SetGroupName("Aicluster");
+    return tid;
+}
+
+void
+IterationTermModel::SetChangeCallback(Callback<void> onChange)
+{
+    m_onChange = onChange;
+}
+
+void
+IterationTermModel::NotifyChanged()
+{
+    if (!m_onChange.IsNull())
+    {
+        m_onChange();
+    }
+}
+
+TypeId
+IdealDataLoading::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IdealDataLoading")
+                            .SetParent<IterationTermModel>()
+                            .SetGroupName("Aicluster")
+                            .AddConstructor<IdealDataLoading>();
+    return tid;
+}
+
+void
+IdealDataLoading::Evaluate(const ClusterTopology& /* topology */,
+                           const std::vector<Ptr<ClusterJob>>& /* running */,
+                           std::vector<double>& seconds)
+{
+    std::fill(seconds.begin(), seconds.end(), 0.0);
+}
+
+TypeId
+IdealGradientSync::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IdealGradientSync")
+                            .SetParent<IterationTermModel>()
+                            .SetGroupName("Aicluster")
+                            .AddConstructor<IdealGradientSync>();
+    return tid;
+}
+
+void
+IdealGradientSync::Evaluate(const ClusterTopology& /* topology */,
+                            const std::vector<Ptr<ClusterJob>>& /* running */,
+                            std::vector<double>& seconds)
+{
+    std::fill(seconds.begin(), seconds.end(), 0.0);
+}
+
+} // namespace ns3

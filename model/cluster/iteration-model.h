@@ -1,0 +1,97 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_ITERATION_MODEL_H
+#define AICLUSTER_ITERATION_MODEL_H
+
+#include "cluster-job.h"
+#include "cluster-topology.h"
+
+#include "ns3/callback.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief One term of a job's iteration time (data loading or gradient sync), pluggable.
+ *
+ * The engine composes a running job's iteration time as
+ *   iterationTime = max(dataTime, computeTime + (1 - overlap) * syncTime)
+ * (data loading is prefetched in parallel with compute; gradient sync follows
+ * the backward pass, of which a configurable fraction overlaps it).
+ * computeTime comes from the workload catalog; the two other terms come from
+ * an IterationTermModel each. The engine calls Evaluate() whenever the set of
+ * running jobs or their placement changes, so a model can account for the
+ * contention between co-located jobs; between calls the terms are constant.
+ * A model whose state changes on its own (a cache fill completing, say) calls
+ * NotifyChanged() so that the engine re-evaluates at that time.
+ */
+class IterationTermModel : public Object
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+
+    /**
+     * \brief Set the per-iteration seconds this term adds for every running job.
+     * \param topology the cluster
+     * \param running the running jobs, with their placements and profiles
+     * \param seconds output, resized by the caller to running.size(): seconds[i] for running[i]
+     */
+    virtual void Evaluate(const ClusterTopology& topology,
+                          const std::vector<Ptr<ClusterJob>>& running,
+                          std::vector<double>& seconds) = 0;
+
+    /**
+     * \brief Called by the engine before a run so that the model can ask for re-evaluation.
+     * \param onChange called (at the current simulation time) when the model's answer changed
+     */
+    void SetChangeCallback(Callback<void> onChange);
+
+  protected:
+    /** \brief Tell the engine this model's terms changed (schedules a re-evaluation now). */
+    void NotifyChanged();
+
+  private:
+    Callback<void> m_onChange;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Data loading that never stalls: 0 s per iteration.
+ */
+class IdealDataLoading : public IterationTermModel
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    void Evaluate(const ClusterTopology& topology,
+                  const std::vector<Ptr<ClusterJob>>& running,
+                  std::vector<double>& seconds) override;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Gradient synchronisation that costs nothing: 0 s per iteration.
+ *
+ * With it, a job runs exactly at the catalog's compute rate, so a trace's
+ * recorded run time is reproduced on the GPU count it asked for.
+ */
+class IdealGradientSync : public IterationTermModel
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    void Evaluate(const ClusterTopology& topology,
+                  const std::vector<Ptr<ClusterJob>>& running,
+                  std::vector<double>& seconds) override;
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_ITERATION_MODEL_H

@@ -1,0 +1,262 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "scheduling-policy.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/fatal-error.h"
+#include "ns3/log.h"
+#include "ns3/string.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SchedulingPolicy");
+NS_OBJECT_ENSURE_REGISTERED(SchedulingPolicy);
+NS_OBJECT_ENSURE_REGISTERED(FifoPolicy);
+NS_OBJECT_ENSURE_REGISTERED(SjfPolicy);
+NS_OBJECT_ENSURE_REGISTERED(TiresiasPolicy);
+
+namespace
+{
+/// Slack for comparing times and services computed along different paths [s or GPU-s].
+constexpr double EPSILON = 1e-6;
+} // namespace
+
+TypeId
+SchedulingPolicy::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::SchedulingPolicy")
+            .SetParent<Object>()
+            .SetGroupName("Aicluster")
+            .AddAttribute("Backfill",
+                          "If true, a job may start ahead of an earlier one that does not fit "
+                          "in the free GPUs; if false, the order is strict (head-of-line "
+                          "blocking).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&SchedulingPolicy::m_backfill),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+bool
+SchedulingPolicy::Backfill() const
+{
+    return m_backfill;
+}
+
+double
+SchedulingPolicy::NextKeyChange(const ClusterJob& /* job */, double /* now */) const
+{
+    return std::numeric_limits<double>::infinity();
+}
+
+void
+SchedulingPolicy::Update(ClusterJob& /* job */, double /* now */) const
+{
+}
+
+// ---- FIFO ---------------------------------------------------------------------------
+
+TypeId
+FifoPolicy::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FifoPolicy")
+                            .SetParent<SchedulingPolicy>()
+                            .SetGroupName("Aicluster")
+                            .AddConstructor<FifoPolicy>();
+    return tid;
+}
+
+std::string
+FifoPolicy::Name() const
+{
+    return "fifo";
+}
+
+bool
+FifoPolicy::IsPreemptive() const
+{
+    return false;
+}
+
+PriorityKey
+FifoPolicy::Key(const ClusterJob& job) const
+{
+    return {job.record.submitTime, 0, job.record.id};
+}
+
+// ---- SJF ----------------------------------------------------------------------------
+
+TypeId
+SjfPolicy::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::SjfPolicy")
+                            .SetParent<SchedulingPolicy>()
+                            .SetGroupName("Aicluster")
+                            .AddConstructor<SjfPolicy>();
+    return tid;
+}
+
+std::string
+SjfPolicy::Name() const
+{
+    return "sjf";
+}
+
+bool
+SjfPolicy::IsPreemptive() const
+{
+    return false;
+}
+
+PriorityKey
+SjfPolicy::Key(const ClusterJob& job) const
+{
+    double length = job.record.duration;
+    if (length < 0)
+    {
+        // No recorded run time (step- or sample-based traces): the compute-bound estimate.
+        length = job.record.iterations * job.profile->ComputeTime(job.record.numGpus);
+    }
+    return {length, job.record.submitTime, job.record.id};
+}
+
+// ---- Tiresias 2D-LAS ------------------------------------------------------------------
+
+TypeId
+TiresiasPolicy::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::TiresiasPolicy")
+            .SetParent<SchedulingPolicy>()
+            .SetGroupName("Aicluster")
+            .AddConstructor<TiresiasPolicy>()
+            .AddAttribute("Thresholds",
+                          "Ascending attained-service thresholds between queue levels [GPU-s], "
+                          "comma separated; n thresholds make n+1 levels. Default: the Tiresias "
+                          "simulator's two-queue setting (3250 GPU-s).",
+                          StringValue("3250"),
+                          MakeStringAccessor(&TiresiasPolicy::SetThresholds,
+                                             &TiresiasPolicy::GetThresholds),
+                          MakeStringChecker())
+            .AddAttribute("StarvationFactor",
+                          "A waiting job is promoted to level 0 once its wait since it last "
+                          "queued reaches this many times its total run time [dimensionless]; "
+                          "0 disables promotion.",
+                          DoubleValue(10.0),
+                          MakeDoubleAccessor(&TiresiasPolicy::m_starvationFactor),
+                          MakeDoubleChecker<double>(0));
+    return tid;
+}
+
+void
+TiresiasPolicy::SetThresholds(const std::string& thresholds)
+{
+    std::vector<double> parsed;
+    std::istringstream in(thresholds);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        char* end = nullptr;
+        double value = std::strtod(item.c_str(), &end);
+        if (item.empty() || *end != '\0' || !(value > 0) ||
+            (!parsed.empty() && value <= parsed.back()))
+        {
+            NS_FATAL_ERROR("ns3::TiresiasPolicy::Thresholds: expected ascending positive "
+                           "GPU-seconds separated by commas, got '"
+                           << thresholds << "'");
+        }
+        parsed.push_back(value);
+    }
+    m_thresholds = parsed;
+}
+
+std::string
+TiresiasPolicy::GetThresholds() const
+{
+    std::ostringstream out;
+    for (size_t i = 0; i < m_thresholds.size(); ++i)
+    {
+        out << (i ? "," : "") << m_thresholds[i];
+    }
+    return out.str();
+}
+
+std::string
+TiresiasPolicy::Name() const
+{
+    return "tiresias";
+}
+
+bool
+TiresiasPolicy::IsPreemptive() const
+{
+    return true;
+}
+
+PriorityKey
+TiresiasPolicy::Key(const ClusterJob& job) const
+{
+    return {static_cast<double>(job.priorityLevel), job.record.submitTime, job.record.id};
+}
+
+uint32_t
+TiresiasPolicy::LevelOf(double service) const
+{
+    auto above = std::upper_bound(m_thresholds.begin(), m_thresholds.end(), service + EPSILON);
+    return static_cast<uint32_t>(above - m_thresholds.begin());
+}
+
+double
+TiresiasPolicy::LevelService(const ClusterJob& job, double now)
+{
+    double service = job.attainedService;
+    if (job.state == ClusterJob::RUNNING)
+    {
+        service += job.record.numGpus * (now - job.lastUpdate);
+    }
+    return service - job.serviceBaseline;
+}
+
+double
+TiresiasPolicy::NextKeyChange(const ClusterJob& job, double now) const
+{
+    if (job.state == ClusterJob::RUNNING && job.priorityLevel < m_thresholds.size())
+    {
+        double toGo = m_thresholds[job.priorityLevel] - LevelService(job, now);
+        return now + std::max(0.0, toGo) / job.record.numGpus;
+    }
+    if (job.state == ClusterJob::WAITING && job.priorityLevel > 0 && m_starvationFactor > 0)
+    {
+        double ranFor = job.attainedService / job.record.numGpus;
+        return std::max(now, job.lastQueued + m_starvationFactor * ranFor);
+    }
+    return std::numeric_limits<double>::infinity();
+}
+
+void
+TiresiasPolicy::Update(ClusterJob& job, double now) const
+{
+    if (job.state == ClusterJob::WAITING && job.priorityLevel > 0 && m_starvationFactor > 0)
+    {
+        double ranFor = job.attainedService / job.record.numGpus;
+        if (now - job.lastQueued + EPSILON >= m_starvationFactor * ranFor)
+        {
+            NS_LOG_DEBUG("job " << job.record.id << " promoted after waiting "
+                                << now - job.lastQueued << " s");
+            job.serviceBaseline = job.attainedService;
+            job.priorityLevel = 0;
+            return;
+        }
+    }
+    job.priorityLevel = LevelOf(LevelService(job, now));
+}
+
+} // namespace ns3

@@ -1,0 +1,152 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_SCHEDULING_POLICY_H
+#define AICLUSTER_SCHEDULING_POLICY_H
+
+#include "cluster-job.h"
+
+#include "ns3/object.h"
+
+#include <limits>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief Order of jobs in the queue: smaller runs first. Ties end on the job id.
+ */
+struct PriorityKey
+{
+    double primary{0};   //!< main criterion (policy specific)
+    double secondary{0}; //!< tie breaker (usually submit time)
+    uint64_t id{0};      //!< job id, last tie breaker: the order is total
+
+    /** \param o other key \return true if this key goes first */
+    bool operator<(const PriorityKey& o) const
+    {
+        return std::tie(primary, secondary, id) < std::tie(o.primary, o.secondary, o.id);
+    }
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Which waiting jobs start, and (for preemptive policies) which running jobs yield.
+ *
+ * The engine keeps the jobs ordered by Key() and walks them in that order,
+ * giving each its GPUs while enough are free. A preemptive policy's walk
+ * covers running jobs too: a running job that no longer makes the cut is
+ * preempted. Without Backfill the walk stops at the first job that does not
+ * fit (strict order); with it, later smaller jobs may start.
+ * Keys may change only at times the policy announces with NextKeyChange().
+ */
+class SchedulingPolicy : public Object
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+
+    /** \return short name used in result files, e.g. "fifo" */
+    virtual std::string Name() const = 0;
+    /** \return true if running jobs may be preempted */
+    virtual bool IsPreemptive() const = 0;
+    /** \return true if a job may start ahead of an earlier one that does not fit */
+    bool Backfill() const;
+
+    /**
+     * \param job a waiting or running job, progress brought up to now
+     * \return its place in the order
+     */
+    virtual PriorityKey Key(const ClusterJob& job) const = 0;
+
+    /**
+     * \param job a waiting or running job, progress brought up to now
+     * \param now the current time [s]
+     * \return the time [s] at which Key(job) will change by itself, or +infinity
+     */
+    virtual double NextKeyChange(const ClusterJob& job, double now) const;
+
+    /**
+     * \brief Bring the job's policy state (e.g. its queue level) up to date at now.
+     * \param job the job, progress brought up to now
+     * \param now the current time [s]
+     */
+    virtual void Update(ClusterJob& job, double now) const;
+
+  private:
+    bool m_backfill{true};
+};
+
+/**
+ * \ingroup aicluster
+ * \brief First in, first out by submit time, non-preemptive.
+ */
+class FifoPolicy : public SchedulingPolicy
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    std::string Name() const override;
+    bool IsPreemptive() const override;
+    PriorityKey Key(const ClusterJob& job) const override;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Shortest job first by the trace's run time (the oracle used by SJF baselines),
+ *        non-preemptive; jobs without a recorded run time use their compute-bound estimate.
+ */
+class SjfPolicy : public SchedulingPolicy
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    std::string Name() const override;
+    bool IsPreemptive() const override;
+    PriorityKey Key(const ClusterJob& job) const override;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Tiresias' discretized two-dimensional least-attained-service (2D-LAS), preemptive.
+ *
+ * A job's attained service is GPUs x time it has run [GPU-s]. Queue level l
+ * holds jobs whose service is between Thresholds[l-1] and Thresholds[l]; lower
+ * levels go first, FIFO by submit time inside a level (Gu et al., NSDI'19).
+ * Against starvation, a waiting job whose wait since it last queued reaches
+ * StarvationFactor times its total run time is promoted back to level 0
+ * (its service so far no longer counts for the level).
+ */
+class TiresiasPolicy : public SchedulingPolicy
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    std::string Name() const override;
+    bool IsPreemptive() const override;
+    PriorityKey Key(const ClusterJob& job) const override;
+    double NextKeyChange(const ClusterJob& job, double now) const override;
+    void Update(ClusterJob& job, double now) const override;
+
+    /** \param thresholds ascending queue thresholds [GPU-s], comma separated */
+    void SetThresholds(const std::string& thresholds);
+    /** \return the thresholds, comma separated */
+    std::string GetThresholds() const;
+
+  private:
+    /** \return the level for a service counted for the level [GPU-s] */
+    uint32_t LevelOf(double service) const;
+    /** \return service counted for the level now [GPU-s] */
+    static double LevelService(const ClusterJob& job, double now);
+
+    std::vector<double> m_thresholds;
+    double m_starvationFactor;
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_SCHEDULING_POLICY_H
