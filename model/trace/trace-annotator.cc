@@ -1,2 +1,374 @@
-// Scaffolding: replaced by the real implementation.
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
 #include "trace-annotator.h"
+
+#include "trace-reader.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <random>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TraceAnnotator");
+
+namespace
+{
+
+/** Sia's applications (aliases in the catalog) that the gpu-time rule assigns. */
+const char* const kCifar = "cifar10";
+const char* const kSpeech = "deepspeech2";
+const char* const kBert = "bert";
+const char* const kYolo = "yolov3";
+const char* const kImagenet = "imagenet";
+
+/** GPU-hour bucket edges of Sia's rule (sia-simulator/utils/generate_workload.py). */
+constexpr double kBucketEdgesHours[] = {1.0, 10.0, 100.0};
+
+constexpr uint64_t kFnvOffset = 14695981039346656037ULL;
+constexpr uint64_t kFnvPrime = 1099511628211ULL;
+
+/** splitmix64 finaliser (Steele, Lea, Flood 2014): a bijective 64-bit mix. */
+uint64_t
+SplitMix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/** FNV-1a 64 over bytes fed in a fixed, platform-independent order. */
+class Fnv1a
+{
+  public:
+    void Bytes(const std::string& s)
+    {
+        for (unsigned char c : s)
+        {
+            Byte(c);
+        }
+        Byte(0); // terminator: "ab"+"c" and "a"+"bc" hash differently
+    }
+
+    /** Feeds the value's 8 bytes least significant first, whatever the host's byte order. */
+    void U64(uint64_t v)
+    {
+        for (int i = 0; i < 8; ++i)
+        {
+            Byte(static_cast<unsigned char>(v >> (8 * i)));
+        }
+    }
+
+    void Double(double d)
+    {
+        if (d == 0)
+        {
+            d = 0; // -0.0 and 0.0 are the same job field
+        }
+        uint64_t bits;
+        std::memcpy(&bits, &d, sizeof bits);
+        U64(bits);
+    }
+
+    uint64_t Value() const
+    {
+        return m_h;
+    }
+
+  private:
+    void Byte(unsigned char c)
+    {
+        m_h = (m_h ^ c) * kFnvPrime;
+    }
+
+    uint64_t m_h{kFnvOffset};
+};
+
+/** Uniform in [0, 1) from the top 53 bits: std::uniform_real_distribution is not portable. */
+double
+Uniform01(std::mt19937_64& rng)
+{
+    return double(rng() >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/** Splits "file:line" into the parts a TraceError names. */
+void
+SplitSource(const std::string& source, std::string& file, uint64_t& line)
+{
+    file = source.empty() ? "<job without source>" : source;
+    line = 0;
+    auto colon = source.rfind(':');
+    if (colon == std::string::npos || colon + 1 == source.size())
+    {
+        return;
+    }
+    std::string digits = source.substr(colon + 1);
+    if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 18)
+    {
+        return;
+    }
+    file = source.substr(0, colon);
+    line = std::stoull(digits);
+}
+
+[[noreturn]] void
+Fail(const JobRecord& job, const std::string& field, const std::string& expected)
+{
+    std::string file;
+    uint64_t line;
+    SplitSource(job.source, file, line);
+    throw TraceError(file, line, field, expected);
+}
+
+/**
+ * \return true if a duration or step count is usable (> 0); false if unknown or 0
+ * \throws TraceError if it is neither unknown nor a finite number >= 0
+ */
+bool
+Known(const JobRecord& job, double x, const char* field)
+{
+    if (x == JobRecord::UNKNOWN)
+    {
+        return false;
+    }
+    if (!std::isfinite(x) || x < 0)
+    {
+        Fail(job, field, "expected a finite number >= 0 or unknown, got " + std::to_string(x));
+    }
+    return x > 0;
+}
+
+/** GPUs the job ran on as a real number: numGpus, or the share of one GPU it asked for. */
+double
+EffectiveGpus(const JobRecord& job)
+{
+    if (job.numGpus >= 1)
+    {
+        return job.numGpus;
+    }
+    if (job.gpuFraction > 0 && job.gpuFraction <= 1)
+    {
+        return job.gpuFraction;
+    }
+    Fail(job,
+         "numGpus",
+         "expected numGpus >= 1 or 0 < gpuFraction <= 1, got numGpus 0 and gpuFraction " +
+             std::to_string(job.gpuFraction));
+}
+
+std::string
+DrawWeighted(const std::map<std::string, double>& weights, double u)
+{
+    double total = 0;
+    for (const auto& [model, weight] : weights)
+    {
+        total += weight;
+    }
+    double target = u * total;
+    double cumulative = 0;
+    std::string last;
+    for (const auto& [model, weight] : weights)
+    {
+        if (weight <= 0)
+        {
+            continue;
+        }
+        cumulative += weight;
+        last = model;
+        if (target < cumulative)
+        {
+            return model;
+        }
+    }
+    return last; // only reached through rounding at u close to 1
+}
+
+std::string
+DrawByGpuTime(const WorkloadCatalog& catalog, const JobRecord& job, double uSplit, double uBucket)
+{
+    int bucket;
+    if (Known(job, job.duration, "duration"))
+    {
+        double gpuHours = job.duration * EffectiveGpus(job) / 3600.0;
+        bucket = 0;
+        while (bucket < 3 && gpuHours >= kBucketEdgesHours[bucket])
+        {
+            ++bucket;
+        }
+    }
+    else
+    {
+        // No duration, no GPU time: each of the rule's four buckets is equally likely.
+        bucket = std::min(3, int(uBucket * 4));
+    }
+    const char* app = kImagenet;
+    switch (bucket)
+    {
+    case 0:
+        app = kCifar;
+        break;
+    case 1:
+        app = uSplit < 0.5 ? kSpeech : kBert; // Sia turns half of its deepspeech2 jobs into bert
+        break;
+    case 2:
+        app = kYolo;
+        break;
+    default:
+        break;
+    }
+    return catalog.Get(app).name;
+}
+
+double
+Iterations(const JobRecord& job, const WorkloadProfile& profile)
+{
+    if (Known(job, job.duration, "duration"))
+    {
+        // The trace's run time as the ideal compute-bound one; a fractional-GPU job runs
+        // at its share of one GPU.
+        double gpus = EffectiveGpus(job);
+        uint32_t whole = job.numGpus >= 1 ? job.numGpus : 1;
+        double share = job.numGpus >= 1 ? 1.0 : gpus;
+        return job.duration * share / profile.ComputeTime(whole);
+    }
+    if (Known(job, job.totalSteps, "totalSteps"))
+    {
+        if (profile.stepsCountedPerWorker)
+        {
+            return job.totalSteps / std::max<uint32_t>(1, job.numGpus);
+        }
+        return job.totalSteps;
+    }
+    if (profile.samplesToTarget > 0)
+    {
+        double batch = job.globalBatch > 0
+                           ? double(job.globalBatch)
+                           : double(profile.localBatch) * std::max<uint32_t>(1, job.numGpus);
+        return profile.samplesToTarget / batch;
+    }
+    Fail(job,
+         "duration",
+         "expected a duration, a step count, or a model whose catalog entry has "
+         "samplesToTarget; model '" +
+             profile.name + "' has none");
+}
+
+} // namespace
+
+TraceAnnotator::TraceAnnotator(const WorkloadCatalog& catalog, const AnnotatorOptions& options)
+    : m_catalog(catalog),
+      m_options(options)
+{
+    if (options.modelRule == "gpu-time")
+    {
+        for (const char* app : {kCifar, kSpeech, kBert, kYolo, kImagenet})
+        {
+            if (!catalog.Has(app))
+            {
+                throw std::invalid_argument(std::string("annotator rule \"gpu-time\" needs the "
+                                                        "catalog to know '") +
+                                            app + "'; " + catalog.Path() + " does not");
+            }
+        }
+    }
+    else if (options.modelRule == "weighted")
+    {
+        // Canonical names, so two aliases of one workload add up and the draw order is the
+        // sorted canonical names whatever spelling the user chose.
+        m_options.modelWeights.clear();
+        double total = 0;
+        for (const auto& [model, weight] : options.modelWeights)
+        {
+            if (!catalog.Has(model))
+            {
+                catalog.Get(model); // throws std::invalid_argument listing the known names
+            }
+            if (!std::isfinite(weight) || weight < 0)
+            {
+                throw std::invalid_argument("annotator weight of '" + model +
+                                            "': expected a finite number >= 0, got " +
+                                            std::to_string(weight));
+            }
+            m_options.modelWeights[catalog.Get(model).name] += weight;
+            total += weight;
+        }
+        if (!(total > 0))
+        {
+            throw std::invalid_argument(
+                "annotator rule \"weighted\": expected modelWeights with a positive sum");
+        }
+    }
+    else
+    {
+        throw std::invalid_argument("unknown annotator rule \"" + options.modelRule +
+                                    "\"; known rules: gpu-time, weighted");
+    }
+}
+
+uint64_t
+TraceAnnotator::JobStreamSeed(uint64_t seed, const JobRecord& job)
+{
+    Fnv1a h;
+    h.Bytes(job.name);
+    h.Bytes(job.user);
+    h.Bytes(job.vc);
+    h.Double(job.submitTime);
+    h.U64(job.numGpus);
+    h.Double(job.gpuFraction);
+    h.Double(job.duration);
+    h.Double(job.totalSteps);
+    h.U64(job.globalBatch);
+    return SplitMix64(seed ^ SplitMix64(h.Value()));
+}
+
+void
+TraceAnnotator::Annotate(std::vector<JobRecord>& jobs) const
+{
+    for (JobRecord& job : jobs)
+    {
+        Annotate(job);
+    }
+}
+
+void
+TraceAnnotator::Annotate(JobRecord& job) const
+{
+    std::mt19937_64 rng(JobStreamSeed(m_options.seed, job));
+    // The draws are taken in a fixed order whether or not they are used, so that what one
+    // step consumes never shifts what the next one sees.
+    double uModel = Uniform01(rng);
+    double uSplit = Uniform01(rng);
+    double uBucket = Uniform01(rng);
+
+    if (job.model.empty())
+    {
+        job.model = m_options.modelRule == "weighted"
+                        ? DrawWeighted(m_options.modelWeights, uModel)
+                        : DrawByGpuTime(m_catalog, job, uSplit, uBucket);
+    }
+    else if (!m_catalog.Has(job.model))
+    {
+        Fail(job,
+             "model",
+             "expected a workload-catalog name or alias (see doc/workload-catalog.md, catalog " +
+                 m_catalog.Path() + "), got '" + job.model + "'");
+    }
+    const WorkloadProfile& profile = m_catalog.Get(job.model);
+    job.model = profile.name;
+    if (job.dataset.empty())
+    {
+        job.dataset = profile.dataset;
+    }
+    job.iterations = Iterations(job, profile);
+    NS_LOG_LOGIC(job.source << " model " << job.model << " iterations " << job.iterations);
+}
+
+} // namespace ns3

@@ -42,8 +42,9 @@ struct AnnotatorOptions
  *
  * Iterations: from the trace's duration when known
  * (duration / ComputeTime(numGpus): the trace's run time is taken as the ideal,
- * compute-bound run time), else from totalSteps, else from the model's
- * samplesToTarget / globalBatch.
+ * compute-bound run time), else from totalSteps (divided by numGpus when the
+ * profile's stepsCountedPerWorker is set, as for Gavel), else from the model's
+ * samplesToTarget / globalBatch (localBatch * numGpus when the trace gives no batch).
  */
 class TraceAnnotator
 {
@@ -64,6 +65,18 @@ class TraceAnnotator
 
     /** \param job annotated in place */
     void Annotate(JobRecord& job) const;
+
+    /**
+     * \brief The seed of a job's own random stream (see doc/annotator.md).
+     *
+     * splitmix64 of (seed XOR splitmix64(FNV-1a-64 of the job's name, user, vc, submitTime,
+     * numGpus, gpuFraction, duration, totalSteps and globalBatch)); not its id or position.
+     *
+     * \param seed the annotator seed
+     * \param job the job
+     * \return the 64-bit seed of the job's std::mt19937_64
+     */
+    static uint64_t JobStreamSeed(uint64_t seed, const JobRecord& job);
 
   private:
     const WorkloadCatalog& m_catalog;
