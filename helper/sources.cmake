@@ -1,5 +1,9 @@
 # Helpers that assemble experiments ns-3 style.
 list(APPEND AICLUSTER_SOURCES
+  helper/cluster-engine-helper.cc
+  helper/cluster-scenario.cc
 )
 list(APPEND AICLUSTER_HEADERS
+  helper/cluster-engine-helper.h
+  helper/cluster-scenario.h
 )

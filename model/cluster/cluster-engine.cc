@@ -21,6 +21,12 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("ClusterEngine");
 NS_OBJECT_ENSURE_REGISTERED(ClusterEngine);
 
+namespace
+{
+/// A job this close to its end [s] (rounding of event times to ns) counts as finished.
+constexpr double FINISH_SLACK = 1e-6;
+} // namespace
+
 TypeId
 ClusterEngine::GetTypeId()
 {
@@ -104,7 +110,8 @@ ClusterEngine::DoDispose()
     m_dataModel = nullptr;
     m_syncModel = nullptr;
     m_running.clear();
-    m_queue.clear();
+    m_waitingByDemand.clear();
+    m_runningByDemand.clear();
     Object::DoDispose();
 }
 
@@ -216,8 +223,8 @@ ClusterEngine::Start()
     NS_ABORT_MSG_IF(!m_scheduler || !m_allocator || !m_dataModel || !m_syncModel,
                     "ClusterEngine needs a scheduler, an allocator and both term models");
     m_allocator->Reset(m_topology);
-    m_dataModel->SetChangeCallback(MakeCallback(&ClusterEngine::RequestPass, this));
-    m_syncModel->SetChangeCallback(MakeCallback(&ClusterEngine::RequestPass, this));
+    m_dataModel->SetChangeCallback(MakeCallback(&ClusterEngine::OnModelChanged, this));
+    m_syncModel->SetChangeCallback(MakeCallback(&ClusterEngine::OnModelChanged, this));
     m_nextArrival = 0;
     m_utilization.clear();
     m_utilization.push_back({0, 0, 0, 0, 0});
@@ -260,8 +267,7 @@ ClusterEngine::OnArrival()
         job->lastQueued = now;
         job->lastUpdate = now;
         m_scheduler->Update(*job, now);
-        Enqueue(job);
-        ++m_waiting;
+        Track(job);
         m_submitTrace(job);
     }
     if (m_nextArrival < m_jobs.size())
@@ -284,43 +290,99 @@ ClusterEngine::RequestPass()
 }
 
 void
-ClusterEngine::Enqueue(ClusterJob* job)
+ClusterEngine::OnModelChanged()
 {
-    m_queue.insert({m_scheduler->Key(*job), job});
-    m_queuedDemand.insert(job->record.numGpus);
+    m_modelChanged = true;
+    RequestPass();
 }
 
 void
-ClusterEngine::Dequeue(ClusterJob* job)
+ClusterEngine::Track(ClusterJob* job)
 {
-    m_queue.erase({m_scheduler->Key(*job), job});
-    m_queuedDemand.erase(m_queuedDemand.find(job->record.numGpus));
+    uint32_t demand = job->record.numGpus;
+    QueueEntry entry{m_scheduler->Key(*job), job};
+    if (job->state == ClusterJob::WAITING)
+    {
+        m_waitingByDemand[demand].insert(entry);
+        m_waitingDemandSum += demand;
+        ++m_waitingCount;
+    }
+    else if (job->state == ClusterJob::RUNNING && m_scheduler->IsPreemptive())
+    {
+        m_runningByDemand[demand].insert(entry);
+    }
+}
+
+void
+ClusterEngine::Untrack(ClusterJob* job)
+{
+    uint32_t demand = job->record.numGpus;
+    QueueEntry entry{m_scheduler->Key(*job), job};
+    DemandClasses* classes = nullptr;
+    if (job->state == ClusterJob::WAITING)
+    {
+        classes = &m_waitingByDemand;
+        m_waitingDemandSum -= demand;
+        --m_waitingCount;
+    }
+    else if (job->state == ClusterJob::RUNNING && m_scheduler->IsPreemptive())
+    {
+        classes = &m_runningByDemand;
+    }
+    if (classes)
+    {
+        auto it = classes->find(demand);
+        it->second.erase(entry);
+        if (it->second.empty())
+        {
+            classes->erase(it);
+        }
+    }
 }
 
 std::vector<ClusterJob*>
 ClusterEngine::SelectJobs(uint32_t budget, bool includeRunning) const
 {
-    std::vector<ClusterJob*> chosen;
-    for (const auto& [key, job] : m_queue)
+    // A k-way merge over the demand classes (each ordered by key) visits jobs in key order
+    // but never looks at a job that cannot fit: long queues of large jobs cost nothing.
+    struct Cursor
     {
-        // Nothing left in the queue can fit: stop early (keeps long queues cheap).
-        if (m_queuedDemand.empty() || budget < *m_queuedDemand.begin())
+        JobSet::const_iterator next;
+        JobSet::const_iterator end;
+        uint32_t demand;
+    };
+    std::vector<Cursor> cursors;
+    for (const auto& [demand, jobs] : m_waitingByDemand)
+    {
+        cursors.push_back({jobs.begin(), jobs.end(), demand});
+    }
+    if (includeRunning)
+    {
+        for (const auto& [demand, jobs] : m_runningByDemand)
         {
-            break;
+            cursors.push_back({jobs.begin(), jobs.end(), demand});
         }
-        if (!includeRunning && job->state == ClusterJob::RUNNING)
+    }
+    bool backfill = m_scheduler->Backfill();
+    std::vector<ClusterJob*> chosen;
+    while (true)
+    {
+        Cursor* best = nullptr;
+        for (Cursor& c : cursors)
         {
-            continue;
+            bool eligible = c.next != c.end && (!backfill || c.demand <= budget);
+            if (eligible && (!best || c.next->first < best->next->first))
+            {
+                best = &c;
+            }
         }
-        if (job->record.numGpus <= budget)
+        if (!best || best->demand > budget)
         {
-            chosen.push_back(job);
-            budget -= job->record.numGpus;
+            break; // nothing that fits is left (or, in strict order, the next job does not fit)
         }
-        else if (!m_scheduler->Backfill())
-        {
-            break;
-        }
+        chosen.push_back(best->next->second);
+        budget -= best->demand;
+        ++best->next;
     }
     return chosen;
 }
@@ -331,15 +393,20 @@ ClusterEngine::Reschedule()
     m_passPending = false;
     ++m_passes;
     std::vector<ClusterJob*> chosen;
-    if (m_scheduler->IsPreemptive())
+    uint32_t total = m_topology.TotalGpus();
+    uint32_t allocated = total - m_allocator->FreeGpus();
+    if (m_scheduler->IsPreemptive() && m_waitingDemandSum + allocated > total)
     {
-        // The best jobs that fit in the whole cluster run; running jobs outside that set yield.
-        chosen = SelectJobs(m_topology.TotalGpus(), true);
-        std::set<ClusterJob*> keep(chosen.begin(), chosen.end());
+        // Contention: the best jobs that fit in the whole cluster run, the others yield.
+        chosen = SelectJobs(total, true);
+        for (ClusterJob* job : chosen)
+        {
+            job->selectedInPass = m_passes;
+        }
         std::vector<ClusterJob*> victims;
         for (const auto& [id, job] : m_running)
         {
-            if (keep.count(job) == 0)
+            if (job->selectedInPass != m_passes)
             {
                 victims.push_back(job);
             }
@@ -370,18 +437,18 @@ ClusterEngine::StartJob(ClusterJob* job)
 {
     double now = Simulator::Now().GetSeconds();
     job->placement = m_allocator->Allocate(job->record.numGpus);
+    Untrack(job);
     job->state = ClusterJob::RUNNING;
+    Track(job);
     job->lastUpdate = now;
     job->iterationTime = 0; // set by UpdateRates() in this same pass
+    job->computeTime = job->profile->ComputeTime(job->placement.TotalGpus());
+    m_startedThisPass.push_back(job);
+    m_runningSetChanged = true;
     if (job->startTime < 0)
     {
         job->startTime = now;
     }
-    if (!m_scheduler->IsPreemptive())
-    {
-        Dequeue(job);
-    }
-    --m_waiting;
     m_running[job->record.id] = job;
     Simulator::Cancel(job->priorityEvent);
     SchedulePriorityEvent(job);
@@ -395,19 +462,26 @@ ClusterEngine::PreemptJob(ClusterJob* job)
 {
     double now = Simulator::Now().GetSeconds();
     AdvanceProgress(*job);
+    if (job->remainingIterations * job->iterationTime < FINISH_SLACK)
+    {
+        // Its finish event is due within the time resolution: finish rather than requeue.
+        FinishJob(job);
+        return;
+    }
+    m_busyGpus -= job->placement.TotalGpus() * job->computeTime / job->iterationTime;
+    m_runningSetChanged = true;
     m_allocator->Release(job->placement);
     job->placement = JobPlacement();
     Simulator::Cancel(job->finishEvent);
     Simulator::Cancel(job->priorityEvent);
     m_running.erase(job->record.id);
-    Dequeue(job);
+    Untrack(job);
     job->state = ClusterJob::WAITING;
     job->lastQueued = now;
     job->iterationTime = 0;
     ++job->preemptions;
-    ++m_waiting;
     m_scheduler->Update(*job, now);
-    Enqueue(job);
+    Track(job);
     SchedulePriorityEvent(job);
     NS_LOG_INFO("t=" << now << " preempt job " << job->record.id);
     m_preemptTrace(job);
@@ -416,19 +490,25 @@ ClusterEngine::PreemptJob(ClusterJob* job)
 void
 ClusterEngine::OnFinish(Ptr<ClusterJob> job)
 {
-    double now = Simulator::Now().GetSeconds();
     AdvanceProgress(*job);
-    NS_ASSERT_MSG(job->remainingIterations < 1e-6 * std::max(1.0, job->record.iterations),
+    FinishJob(PeekPointer(job));
+}
+
+void
+ClusterEngine::FinishJob(ClusterJob* job)
+{
+    double now = Simulator::Now().GetSeconds();
+    NS_ASSERT_MSG(job->remainingIterations * job->iterationTime <= FINISH_SLACK,
                   "job " << job->record.id << " finished with " << job->remainingIterations
                          << " iterations left");
     job->remainingIterations = 0;
+    m_busyGpus -= job->placement.TotalGpus() * job->computeTime / job->iterationTime;
+    m_runningSetChanged = true;
     m_allocator->Release(job->placement);
+    Simulator::Cancel(job->finishEvent);
     Simulator::Cancel(job->priorityEvent);
     m_running.erase(job->record.id);
-    if (m_scheduler->IsPreemptive())
-    {
-        Dequeue(PeekPointer(job));
-    }
+    Untrack(job);
     job->state = ClusterJob::FINISHED;
     job->finishTime = now;
     ++m_finished;
@@ -442,9 +522,9 @@ ClusterEngine::OnPriorityChange(Ptr<ClusterJob> job)
 {
     double now = Simulator::Now().GetSeconds();
     AdvanceProgress(*job);
-    Dequeue(PeekPointer(job));
+    Untrack(PeekPointer(job));
     m_scheduler->Update(*job, now);
-    Enqueue(PeekPointer(job));
+    Track(PeekPointer(job));
     SchedulePriorityEvent(PeekPointer(job));
     RequestPass();
 }
@@ -483,54 +563,83 @@ ClusterEngine::AdvanceProgress(ClusterJob& job) const
 void
 ClusterEngine::UpdateRates()
 {
-    std::vector<Ptr<ClusterJob>> running;
-    running.reserve(m_running.size());
-    for (const auto& entry : m_running)
+    bool dependent = m_dataModel->DependsOnOtherJobs() || m_syncModel->DependsOnOtherJobs();
+    std::vector<Ptr<ClusterJob>> subjects;
+    if (m_modelChanged || (dependent && m_runningSetChanged))
     {
-        running.push_back(entry.second);
-    }
-    std::vector<double> dataTime(running.size(), 0.0);
-    std::vector<double> syncTime(running.size(), 0.0);
-    m_dataModel->Evaluate(m_topology, running, dataTime);
-    m_syncModel->Evaluate(m_topology, running, syncTime);
-    for (size_t i = 0; i < running.size(); ++i)
-    {
-        ClusterJob& job = *running[i];
-        double compute = job.profile->ComputeTime(job.placement.TotalGpus());
-        double iteration =
-            std::max(dataTime[i], compute + (1.0 - m_syncOverlap) * syncTime[i]);
-        NS_ABORT_MSG_IF(!(iteration > 0), "job " << job.record.id << " got iteration time "
-                                                 << iteration << " s from the models");
-        if (iteration == job.iterationTime)
+        // Terms may have changed for everyone: evaluate every running job.
+        subjects.reserve(m_running.size());
+        for (const auto& entry : m_running)
         {
-            continue; // unchanged: its finish event stands
+            subjects.push_back(entry.second);
         }
-        AdvanceProgress(job); // progress so far at the old rate
-        job.computeTime = compute;
-        job.dataTime = dataTime[i];
-        job.syncTime = syncTime[i];
-        job.iterationTime = iteration;
-        Simulator::Cancel(job.finishEvent);
-        job.finishEvent = Simulator::Schedule(Seconds(job.remainingIterations * iteration),
-                                              &ClusterEngine::OnFinish,
-                                              this,
-                                              running[i]);
     }
+    else
+    {
+        // Terms of running jobs depend on themselves only: just the new ones.
+        subjects = m_startedThisPass;
+    }
+    m_startedThisPass.clear();
+    m_runningSetChanged = false;
+    m_modelChanged = false;
+    if (subjects.empty())
+    {
+        return;
+    }
+    std::vector<double> dataTime(subjects.size(), 0.0);
+    std::vector<double> syncTime(subjects.size(), 0.0);
+    m_dataModel->Evaluate(m_topology, subjects, dataTime);
+    m_syncModel->Evaluate(m_topology, subjects, syncTime);
+    for (size_t i = 0; i < subjects.size(); ++i)
+    {
+        if (subjects[i]->state == ClusterJob::RUNNING)
+        {
+            SetIterationTime(*subjects[i], dataTime[i], syncTime[i]);
+        }
+    }
+}
+
+void
+ClusterEngine::SetIterationTime(ClusterJob& job, double data, double sync)
+{
+    double iteration = std::max(data, job.computeTime + (1.0 - m_syncOverlap) * sync);
+    NS_ABORT_MSG_IF(!(iteration > 0),
+                    "job " << job.record.id << " got iteration time " << iteration
+                           << " s from the models");
+    job.dataTime = data;
+    job.syncTime = sync;
+    if (iteration == job.iterationTime)
+    {
+        return; // unchanged: its finish event stands
+    }
+    AdvanceProgress(job); // progress so far at the old rate
+    uint32_t gpus = job.placement.TotalGpus();
+    if (job.iterationTime > 0)
+    {
+        m_busyGpus -= gpus * job.computeTime / job.iterationTime;
+    }
+    m_busyGpus += gpus * job.computeTime / iteration;
+    job.iterationTime = iteration;
+    Simulator::Cancel(job.finishEvent);
+    job.finishEvent = Simulator::Schedule(Seconds(job.remainingIterations * iteration),
+                                          &ClusterEngine::OnFinish,
+                                          this,
+                                          Ptr<ClusterJob>(&job));
 }
 
 void
 ClusterEngine::RecordUtilization()
 {
-    double busy = 0;
-    for (const auto& [id, job] : m_running)
+    if (m_running.empty())
     {
-        busy += job->placement.TotalGpus() * job->computeTime / job->iterationTime;
+        m_busyGpus = 0; // drop the rounding residue of the incremental sum
     }
+    double busy = std::max(0.0, m_busyGpus);
     UtilizationSample sample{Simulator::Now().GetSeconds(),
                              m_topology.TotalGpus() - m_allocator->FreeGpus(),
                              busy,
                              static_cast<uint32_t>(m_running.size()),
-                             m_waiting};
+                             m_waitingCount};
     UtilizationSample& last = m_utilization.back();
     if (sample.allocated == last.allocated && sample.busy == last.busy &&
         sample.running == last.running && sample.waiting == last.waiting)
@@ -562,7 +671,7 @@ ClusterEngine::MaybePrintProgress()
     std::cerr << "[aicluster] simulated " << std::fixed << std::setprecision(2)
               << Simulator::Now().GetSeconds() / 86400 << " days | jobs done " << m_finished
               << " of " << m_jobs.size() << " | running " << m_running.size() << ", waiting "
-              << m_waiting << " | wall "
+              << m_waitingCount << " | wall "
               << std::chrono::duration<double>(now - m_wallStart).count() << " s" << std::endl;
     std::cerr.unsetf(std::ios::fixed);
 }

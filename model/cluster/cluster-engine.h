@@ -128,9 +128,12 @@ class ClusterEngine : public Object
 
   private:
     using QueueEntry = std::pair<PriorityKey, ClusterJob*>;
+    using JobSet = std::set<QueueEntry>;                 //!< jobs in priority order
+    using DemandClasses = std::map<uint32_t, JobSet>;    //!< GPU demand -> its jobs
 
     void OnArrival();
     void OnFinish(Ptr<ClusterJob> job);
+    void FinishJob(ClusterJob* job);
     void OnPriorityChange(Ptr<ClusterJob> job);
     void RequestPass();
     void Reschedule();
@@ -138,9 +141,13 @@ class ClusterEngine : public Object
     void StartJob(ClusterJob* job);
     void PreemptJob(ClusterJob* job);
     void UpdateRates();
+    void SetIterationTime(ClusterJob& job, double data, double sync);
+    void OnModelChanged();
     void AdvanceProgress(ClusterJob& job) const;
-    void Enqueue(ClusterJob* job);
-    void Dequeue(ClusterJob* job);
+    /** Add the job to the ordered sets its state puts it in (call after a state/key change). */
+    void Track(ClusterJob* job);
+    /** Remove the job from its ordered sets (call before a state/key change). */
+    void Untrack(ClusterJob* job);
     void SchedulePriorityEvent(ClusterJob* job);
     void RecordUtilization();
     void MaybePrintProgress();
@@ -156,13 +163,18 @@ class ClusterEngine : public Object
     std::vector<Ptr<ClusterJob>> m_jobs;
     std::vector<RejectedJob> m_rejected;
     size_t m_nextArrival{0};
-    std::set<QueueEntry> m_queue;               //!< waiting (+ running if preemptive), by key
-    std::multiset<uint32_t> m_queuedDemand;     //!< GPU demand of every job in m_queue
+    DemandClasses m_waitingByDemand; //!< waiting jobs by GPU demand, each class in key order
+    DemandClasses m_runningByDemand; //!< running jobs likewise (preemptive policies only)
+    uint64_t m_waitingDemandSum{0};  //!< GPUs asked by the waiting jobs
+    uint32_t m_waitingCount{0};      //!< waiting jobs
     std::map<uint64_t, ClusterJob*> m_running;  //!< by id: deterministic model order
     bool m_passPending{false};
+    std::vector<Ptr<ClusterJob>> m_startedThisPass; //!< jobs whose terms need a first evaluation
+    bool m_runningSetChanged{false};            //!< a job started, finished or was preempted
+    bool m_modelChanged{false};                 //!< a term model asked for re-evaluation
+    double m_busyGpus{0};                       //!< sum over running jobs of gpus * compute / iteration
     uint64_t m_passes{0};
     uint64_t m_finished{0};
-    uint32_t m_waiting{0};
     std::vector<UtilizationSample> m_utilization;
 
     std::chrono::steady_clock::time_point m_wallStart;

@@ -56,6 +56,7 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
     uint32_t preemptions{0};   //!< times it was preempted
     EventId finishEvent;       //!< its scheduled finish while RUNNING
     EventId priorityEvent;     //!< its next priority change (multi-level policies), if any
+    uint64_t selectedInPass{0}; //!< engine bookkeeping: last scheduling pass that chose it
 };
 
 } // namespace ns3

@@ -23,6 +23,12 @@ IterationTermModel::GetTypeId()
     return tid;
 }
 
+bool
+IterationTermModel::DependsOnOtherJobs() const
+{
+    return true;
+}
+
 void
 IterationTermModel::SetChangeCallback(Callback<void> onChange)
 {
@@ -36,6 +42,12 @@ IterationTermModel::NotifyChanged()
     {
         m_onChange();
     }
+}
+
+bool
+IdealDataLoading::DependsOnOtherJobs() const
+{
+    return false;
 }
 
 TypeId
@@ -54,6 +66,12 @@ IdealDataLoading::Evaluate(const ClusterTopology& /* topology */,
                            std::vector<double>& seconds)
 {
     std::fill(seconds.begin(), seconds.end(), 0.0);
+}
+
+bool
+IdealGradientSync::DependsOnOtherJobs() const
+{
+    return false;
 }
 
 TypeId

@@ -48,6 +48,13 @@ class IterationTermModel : public Object
                           std::vector<double>& seconds) = 0;
 
     /**
+     * \return true if a job's term depends on the other running jobs (contention). The engine
+     *         then re-evaluates every running job whenever the running set changes; otherwise
+     *         only jobs that just started are evaluated, which keeps big replays fast.
+     */
+    virtual bool DependsOnOtherJobs() const;
+
+    /**
      * \brief Called by the engine before a run so that the model can ask for re-evaluation.
      * \param onChange called (at the current simulation time) when the model's answer changed
      */
@@ -73,6 +80,7 @@ class IdealDataLoading : public IterationTermModel
     void Evaluate(const ClusterTopology& topology,
                   const std::vector<Ptr<ClusterJob>>& running,
                   std::vector<double>& seconds) override;
+    bool DependsOnOtherJobs() const override;
 };
 
 /**
@@ -90,6 +98,7 @@ class IdealGradientSync : public IterationTermModel
     void Evaluate(const ClusterTopology& topology,
                   const std::vector<Ptr<ClusterJob>>& running,
                   std::vector<double>& seconds) override;
+    bool DependsOnOtherJobs() const override;
 };
 
 } // namespace ns3

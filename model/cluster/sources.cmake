@@ -6,6 +6,7 @@ list(APPEND AICLUSTER_SOURCES
   model/cluster/scheduling-policy.cc
   model/cluster/iteration-model.cc
   model/cluster/cluster-engine.cc
+  model/cluster/cluster-results.cc
 )
 list(APPEND AICLUSTER_HEADERS
   model/cluster/cluster-topology.h
@@ -14,4 +15,5 @@ list(APPEND AICLUSTER_HEADERS
   model/cluster/scheduling-policy.h
   model/cluster/iteration-model.h
   model/cluster/cluster-engine.h
+  model/cluster/cluster-results.h
 )

@@ -1,0 +1,386 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "cluster-scenario.h"
+
+#include "cluster-engine-helper.h"
+
+#include "ns3/config.h"
+#include "ns3/string.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+using nlohmann::json;
+
+std::vector<std::string>
+SplitList(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::istringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        if (!item.empty())
+        {
+            items.push_back(item);
+        }
+    }
+    return items;
+}
+
+std::string
+JoinList(const std::vector<std::string>& items)
+{
+    std::string text;
+    for (const auto& item : items)
+    {
+        text += (text.empty() ? "" : ",") + item;
+    }
+    return text;
+}
+
+/// Reads typed fields of one JSON object, naming the file and the dotted field on error.
+class FieldReader
+{
+  public:
+    FieldReader(const std::string& file, const json& object, const std::string& prefix)
+        : m_file(file),
+          m_object(object),
+          m_prefix(prefix)
+    {
+        if (!object.is_object())
+        {
+            Fail("", "a JSON object");
+        }
+    }
+
+    void CheckKnown(const std::vector<std::string>& known) const
+    {
+        for (const auto& [key, value] : m_object.items())
+        {
+            if (std::find(known.begin(), known.end(), key) == known.end())
+            {
+                Fail(key, "one of the documented fields (" + JoinList(known) + ")");
+            }
+        }
+    }
+
+    bool Has(const std::string& key) const
+    {
+        return m_object.contains(key) && !m_object.at(key).is_null();
+    }
+
+    void Positive(const std::string& key, uint32_t& out) const
+    {
+        if (Has(key))
+        {
+            const json& v = m_object.at(key);
+            if (!v.is_number_integer() || v.get<int64_t>() <= 0)
+            {
+                Fail(key, "a positive integer, got " + v.dump());
+            }
+            out = v.get<uint32_t>();
+        }
+    }
+
+    void Unsigned(const std::string& key, uint64_t& out) const
+    {
+        if (Has(key))
+        {
+            const json& v = m_object.at(key);
+            if (!v.is_number_integer() || v.get<int64_t>() < 0)
+            {
+                Fail(key, "a non-negative integer, got " + v.dump());
+            }
+            out = v.get<uint64_t>();
+        }
+    }
+
+    void NonNegative(const std::string& key, double& out) const
+    {
+        if (Has(key))
+        {
+            const json& v = m_object.at(key);
+            if (!v.is_number() || !(v.get<double>() >= 0))
+            {
+                Fail(key, "a non-negative number, got " + v.dump());
+            }
+            out = v.get<double>();
+        }
+    }
+
+    void Text(const std::string& key, std::string& out) const
+    {
+        if (Has(key))
+        {
+            const json& v = m_object.at(key);
+            if (!v.is_string())
+            {
+                Fail(key, "a string, got " + v.dump());
+            }
+            out = v.get<std::string>();
+        }
+    }
+
+    void TextList(const std::string& key, std::vector<std::string>& out) const
+    {
+        if (Has(key))
+        {
+            const json& v = m_object.at(key);
+            if (!v.is_array())
+            {
+                Fail(key, "an array of strings, got " + v.dump());
+            }
+            out.clear();
+            for (const auto& item : v)
+            {
+                if (!item.is_string())
+                {
+                    Fail(key, "an array of strings, got " + v.dump());
+                }
+                out.push_back(item.get<std::string>());
+            }
+        }
+    }
+
+    const json& Object(const std::string& key) const
+    {
+        static const json empty = json::object();
+        return Has(key) ? m_object.at(key) : empty;
+    }
+
+    [[noreturn]] void Fail(const std::string& key, const std::string& expected) const
+    {
+        throw TraceError(m_file, 0, m_prefix + key, expected);
+    }
+
+  private:
+    const std::string& m_file;
+    const json& m_object;
+    std::string m_prefix;
+};
+
+} // namespace
+
+ClusterScenario::ClusterScenario()
+    : tracePath(DefaultTracePath())
+{
+    m_policiesText = JoinList(policies);
+    m_onErrorText = "stop";
+}
+
+std::string
+ClusterScenario::DefaultTracePath()
+{
+    return std::string(AICLUSTER_SOURCE_DIR) + "/traces/sample/sample-trace.csv";
+}
+
+ClusterScenario
+ClusterScenario::Load(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        throw TraceError(path, 0, "", "a readable scenario file (it does not exist or cannot be read)");
+    }
+    json root;
+    try
+    {
+        root = json::parse(in);
+    }
+    catch (const json::parse_error& e)
+    {
+        throw TraceError(path, 0, "", std::string("valid JSON: ") + e.what());
+    }
+    ClusterScenario s;
+    FieldReader top(path, root, "");
+    top.CheckKnown({"cluster", "trace", "annotator", "policies", "placement", "seed", "run",
+                    "output", "attributes"});
+
+    FieldReader cluster(path, top.Object("cluster"), "cluster.");
+    cluster.CheckKnown({"nodes", "gpus_per_node", "nodes_per_rack"});
+    cluster.Positive("nodes", s.topology.numNodes);
+    cluster.Positive("gpus_per_node", s.topology.gpusPerNode);
+    cluster.Positive("nodes_per_rack", s.topology.nodesPerRack);
+
+    FieldReader trace(path, top.Object("trace"), "trace.");
+    trace.CheckKnown({"path", "format", "window_start_s", "window_end_s", "max_jobs", "vcs",
+                      "load_scale", "on_error"});
+    trace.Text("path", s.tracePath);
+    trace.Text("format", s.traceOptions.format);
+    trace.NonNegative("window_start_s", s.traceOptions.windowStart);
+    trace.NonNegative("window_end_s", s.traceOptions.windowEnd);
+    trace.Unsigned("max_jobs", s.traceOptions.maxJobs);
+    std::vector<std::string> vcs;
+    trace.TextList("vcs", vcs);
+    s.traceOptions.vcs = std::set<std::string>(vcs.begin(), vcs.end());
+    trace.NonNegative("load_scale", s.traceOptions.loadScale);
+    trace.Text("on_error", s.m_onErrorText);
+
+    FieldReader annotator(path, top.Object("annotator"), "annotator.");
+    annotator.CheckKnown({"catalog", "model_rule", "model_weights"});
+    annotator.Text("catalog", s.catalogPath);
+    annotator.Text("model_rule", s.annotator.modelRule);
+    for (const auto& [model, weight] : annotator.Object("model_weights").items())
+    {
+        if (!weight.is_number() || !(weight.get<double>() >= 0))
+        {
+            annotator.Fail("model_weights." + model, "a non-negative number");
+        }
+        s.annotator.modelWeights[model] = weight.get<double>();
+    }
+
+    top.TextList("policies", s.policies);
+    top.Text("placement", s.placement);
+    top.Unsigned("seed", s.seed);
+    top.Unsigned("run", s.run);
+    top.Text("output", s.outputDir);
+    for (const auto& [name, value] : top.Object("attributes").items())
+    {
+        if (!value.is_string() && !value.is_number() && !value.is_boolean())
+        {
+            top.Fail("attributes." + name, "a string, number or boolean value");
+        }
+        s.attributes[name] = value.is_string() ? value.get<std::string>() : value.dump();
+    }
+    s.m_policiesText = JoinList(s.policies);
+    s.m_vcsText = JoinList(vcs);
+    if (std::isfinite(s.traceOptions.windowEnd))
+    {
+        s.m_windowEndText = std::to_string(s.traceOptions.windowEnd);
+    }
+    return s;
+}
+
+void
+ClusterScenario::AddCommandLineOptions(CommandLine& cmd)
+{
+    cmd.AddValue("trace", "Trace file to replay", tracePath);
+    cmd.AddValue("trace-format",
+                 "Trace format: auto, or one of the names in traces/README.md",
+                 traceOptions.format);
+    cmd.AddValue("window-start", "Keep jobs submitted at or after this time [s]", traceOptions.windowStart);
+    cmd.AddValue("window-end", "Keep jobs submitted before this time [s] (empty = no end)", m_windowEndText);
+    cmd.AddValue("max-jobs", "Keep at most this many jobs (0 = all)", traceOptions.maxJobs);
+    cmd.AddValue("vc", "Keep only these virtual clusters (comma separated; empty = all)", m_vcsText);
+    cmd.AddValue("load-scale", "Divide inter-arrival times by this factor (>1 = more load)", traceOptions.loadScale);
+    cmd.AddValue("on-error", "Malformed trace records: stop or skip", m_onErrorText);
+    cmd.AddValue("catalog", "Workload catalog JSON (empty = bundled data/workload-catalog.json)", catalogPath);
+    cmd.AddValue("model-rule", "Annotator rule for jobs without a model: gpu-time or weighted", annotator.modelRule);
+    cmd.AddValue("nodes", "Training nodes in the cluster", topology.numNodes);
+    cmd.AddValue("gpus-per-node", "GPUs per node", topology.gpusPerNode);
+    cmd.AddValue("nodes-per-rack", "Nodes per rack (top-of-rack switch)", topology.nodesPerRack);
+    cmd.AddValue("policy", "Scheduling policies to run, comma separated: fifo,sjf,tiresias", m_policiesText);
+    cmd.AddValue("placement", "GPU placement: consolidated or spread", placement);
+    cmd.AddValue("seed", "Random seed (ns-3 RngSeed and annotator seed)", seed);
+    cmd.AddValue("run", "ns-3 RngRun (independent replications)", run);
+    cmd.AddValue("output", "Result directory (one sub-directory per policy)", outputDir);
+}
+
+void
+ClusterScenario::Finalize()
+{
+    policies = SplitList(m_policiesText);
+    if (policies.empty())
+    {
+        throw std::invalid_argument("--policy: expected at least one of fifo, sjf, tiresias");
+    }
+    for (const auto& p : policies)
+    {
+        ClusterEngineHelper::SchedulerTypeName(p); // throws on an unknown name
+    }
+    std::vector<std::string> vcs = SplitList(m_vcsText);
+    traceOptions.vcs = std::set<std::string>(vcs.begin(), vcs.end());
+    if (m_onErrorText == "stop" || m_onErrorText == "skip")
+    {
+        traceOptions.onError =
+            m_onErrorText == "stop" ? TraceErrorPolicy::STOP : TraceErrorPolicy::SKIP;
+    }
+    else
+    {
+        throw std::invalid_argument("--on-error: expected stop or skip, got '" + m_onErrorText + "'");
+    }
+    if (!m_windowEndText.empty())
+    {
+        char* end = nullptr;
+        double value = std::strtod(m_windowEndText.c_str(), &end);
+        if (*end != '\0' || !(value >= 0))
+        {
+            throw std::invalid_argument("--window-end: expected a non-negative time in seconds, got '" +
+                                        m_windowEndText + "'");
+        }
+        traceOptions.windowEnd = value;
+    }
+    if (!(traceOptions.loadScale > 0))
+    {
+        throw std::invalid_argument("--load-scale: expected a positive factor");
+    }
+    if (placement != "consolidated" && placement != "spread")
+    {
+        throw std::invalid_argument("--placement: expected consolidated or spread, got '" +
+                                    placement + "'");
+    }
+    if (topology.numNodes == 0 || topology.gpusPerNode == 0 || topology.nodesPerRack == 0)
+    {
+        throw std::invalid_argument("--nodes, --gpus-per-node and --nodes-per-rack must be positive");
+    }
+    if (seed == 0)
+    {
+        throw std::invalid_argument("--seed: ns-3 needs a seed of at least 1");
+    }
+    annotator.seed = seed;
+}
+
+void
+ClusterScenario::ApplyAttributes() const
+{
+    for (const auto& [name, value] : attributes)
+    {
+        if (!Config::SetDefaultFailSafe(name, StringValue(value)))
+        {
+            throw std::invalid_argument("attribute '" + name + "' = '" + value +
+                                        "': no such attribute, or the value does not fit it");
+        }
+    }
+}
+
+std::map<std::string, std::string>
+ClusterScenario::Settings() const
+{
+    std::map<std::string, std::string> s;
+    s["trace.path"] = tracePath;
+    s["trace.format"] = traceOptions.format;
+    s["trace.window_start_s"] = std::to_string(traceOptions.windowStart);
+    s["trace.window_end_s"] =
+        std::isfinite(traceOptions.windowEnd) ? std::to_string(traceOptions.windowEnd) : "none";
+    s["trace.max_jobs"] = std::to_string(traceOptions.maxJobs);
+    s["trace.vcs"] = m_vcsText;
+    s["trace.load_scale"] = std::to_string(traceOptions.loadScale);
+    s["trace.on_error"] = m_onErrorText;
+    s["annotator.catalog"] = catalogPath.empty() ? WorkloadCatalog::DefaultPath() : catalogPath;
+    s["annotator.model_rule"] = annotator.modelRule;
+    for (const auto& [model, weight] : annotator.modelWeights)
+    {
+        s["annotator.model_weights." + model] = std::to_string(weight);
+    }
+    s["placement"] = placement;
+    s["policies"] = JoinList(policies);
+    for (const auto& [name, value] : attributes)
+    {
+        s["attributes." + name] = value;
+    }
+    return s;
+}
+
+} // namespace ns3

@@ -1,0 +1,80 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_CLUSTER_SCENARIO_H
+#define AICLUSTER_CLUSTER_SCENARIO_H
+
+#include "ns3/cluster-topology.h"
+#include "ns3/command-line.h"
+#include "ns3/trace-annotator.h"
+#include "ns3/trace-reader.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief Everything a whole-cluster trace replay needs, from a JSON scenario file and/or the
+ *        command line (the command line wins). Fields and units: doc/scenario.md.
+ */
+struct ClusterScenario
+{
+    ClusterTopology topology;                 //!< cluster shape
+    std::string tracePath;                    //!< trace file (default: the bundled sample)
+    TraceReadOptions traceOptions;            //!< format, window, filters, error policy
+    std::string catalogPath;                  //!< workload catalog ("" = bundled)
+    AnnotatorOptions annotator;               //!< model rule and weights (seed = seed below)
+    std::vector<std::string> policies{"fifo", "sjf", "tiresias"}; //!< policies to run, in order
+    std::string placement{"consolidated"};    //!< consolidated | spread
+    uint64_t seed{1};                         //!< ns-3 RngSeed and annotator seed
+    uint64_t run{1};                          //!< ns-3 RngRun
+    std::string outputDir{"results/trace-replay"}; //!< one sub-directory per policy
+    std::map<std::string, std::string> attributes; //!< ns-3 attribute defaults to set
+
+    ClusterScenario();
+
+    /**
+     * \param path a JSON scenario file
+     * \return the scenario: defaults overridden by the file's fields
+     * \throws TraceError naming the file and the field on a missing file, bad JSON,
+     *         an unknown field or a value of the wrong kind
+     */
+    static ClusterScenario Load(const std::string& path);
+
+    /** \return the bundled sample trace's path */
+    static std::string DefaultTracePath();
+
+    /**
+     * \brief Register the scenario's fields as command-line options (they override the file).
+     * \param cmd the command line to add to
+     */
+    void AddCommandLineOptions(CommandLine& cmd);
+
+    /**
+     * \brief Check values and turn the command line's text fields into typed ones.
+     * \throws std::invalid_argument naming the option and what was expected
+     */
+    void Finalize();
+
+    /** \brief Config::SetDefault every entry of attributes (before objects are created). */
+    void ApplyAttributes() const;
+
+    /** \return the scenario as flat "key" -> value text, for result files */
+    std::map<std::string, std::string> Settings() const;
+
+  private:
+    // Text forms of the list/enum fields, bound to the command line.
+    std::string m_policiesText;
+    std::string m_vcsText;
+    std::string m_onErrorText;
+    std::string m_windowEndText;
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_CLUSTER_SCENARIO_H

@@ -1,0 +1,355 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "cluster-results.h"
+
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/string.h"
+
+#include <algorithm>
+#include <charconv>
+#include <string_view>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <gsl/gsl_statistics_double.h>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ClusterResults");
+
+namespace
+{
+
+/// Quantile of already sorted data (GSL's linear interpolation between order statistics).
+double
+Quantile(const std::vector<double>& sorted, double q)
+{
+    return sorted.empty() ? 0.0 : gsl_stats_quantile_from_sorted_data(sorted.data(), 1, sorted.size(), q);
+}
+
+double
+Mean(const std::vector<double>& values)
+{
+    return values.empty() ? 0.0 : gsl_stats_mean(values.data(), 1, values.size());
+}
+
+/// Time integral of a piecewise-constant series over [from, to], divided by (to - from).
+template <typename Value>
+double
+TimeAverage(const std::vector<UtilizationSample>& series, double from, double to, Value value)
+{
+    if (!(to > from))
+    {
+        return 0.0;
+    }
+    double area = 0;
+    for (size_t i = 0; i < series.size(); ++i)
+    {
+        double begin = std::max(from, series[i].time);
+        double end = std::min(to, i + 1 < series.size() ? series[i + 1].time : to);
+        if (end > begin)
+        {
+            area += value(series[i]) * (end - begin);
+        }
+    }
+    return area / (to - from);
+}
+
+std::ofstream
+OpenForWriting(const std::string& path)
+{
+    std::ofstream out(path);
+    if (!out)
+    {
+        throw std::runtime_error(path + ": cannot open for writing: " + std::strerror(errno));
+    }
+    out << std::setprecision(12);
+    return out;
+}
+
+/// Attribute values that are numbers or booleans become JSON numbers or booleans.
+nlohmann::json
+TypedValue(const std::string& text)
+{
+    if (text == "true" || text == "false")
+    {
+        return text == "true";
+    }
+    char* end = nullptr;
+    double number = std::strtod(text.c_str(), &end);
+    if (!text.empty() && end && *end == '\0')
+    {
+        return number;
+    }
+    return text;
+}
+
+nlohmann::json
+AttributesJson(Ptr<const Object> object)
+{
+    nlohmann::json json = nlohmann::json::object();
+    if (!object)
+    {
+        return nullptr;
+    }
+    for (const auto& [name, value] : ClusterResults::Attributes(object))
+    {
+        json[name] = TypedValue(value);
+    }
+    return json;
+}
+
+/// Builds one CSV line; numbers in shortest round-trip form (std::to_chars: exact and fast).
+class CsvLine
+{
+  public:
+    CsvLine& Number(double value)
+    {
+        char buffer[32];
+        auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+        return Field(std::string_view(buffer, result.ptr - buffer));
+    }
+
+    CsvLine& Text(const std::string& value)
+    {
+        if (value.find_first_of(",\"\n") == std::string::npos)
+        {
+            return Field(value);
+        }
+        std::string quoted = "\"";
+        for (char c : value)
+        {
+            quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
+        }
+        return Field(quoted + "\"");
+    }
+
+    const std::string& Str()
+    {
+        m_line += '\n';
+        return m_line;
+    }
+
+  private:
+    CsvLine& Field(std::string_view text)
+    {
+        if (m_fields++ > 0)
+        {
+            m_line += ',';
+        }
+        m_line.append(text.data(), text.size());
+        return *this;
+    }
+
+    std::string m_line;
+    uint32_t m_fields{0};
+};
+
+void
+WriteJobs(const std::string& path, const ClusterEngine& engine)
+{
+    std::ofstream out = OpenForWriting(path);
+    out << "job_id,name,submit_s,start_s,finish_s,jct_s,queueing_s,gpus,nodes,racks,model,"
+           "dataset,user,vc,iterations,trace_duration_s,preemptions,compute_s_per_iter,"
+           "data_s_per_iter,sync_s_per_iter,iteration_s,placement,source\n";
+    const ClusterTopology& topology = engine.GetTopology();
+    for (const auto& job : engine.Jobs())
+    {
+        const JobRecord& r = job->record;
+        bool done = job->state == ClusterJob::FINISHED;
+        CsvLine line;
+        line.Number(r.id)
+            .Text(r.name)
+            .Number(r.submitTime)
+            .Number(job->startTime)
+            .Number(job->finishTime)
+            .Number(done ? job->finishTime - r.submitTime : -1)
+            .Number(job->startTime >= 0 ? job->startTime - r.submitTime : -1)
+            .Number(r.numGpus)
+            .Number(job->placement.NumNodes())
+            .Number(job->placement.NumRacks(topology))
+            .Text(r.model)
+            .Text(r.dataset)
+            .Text(r.user)
+            .Text(r.vc)
+            .Number(r.iterations)
+            .Number(r.duration)
+            .Number(job->preemptions)
+            .Number(job->computeTime)
+            .Number(job->dataTime)
+            .Number(job->syncTime)
+            .Number(job->iterationTime)
+            .Text(job->placement.ToString())
+            .Text(r.source);
+        out << line.Str();
+    }
+}
+
+void
+WriteUtilization(const std::string& path, const ClusterEngine& engine)
+{
+    std::ofstream out = OpenForWriting(path);
+    out << "time_s,allocated_gpus,busy_gpus,total_gpus,running_jobs,waiting_jobs\n";
+    uint32_t total = engine.GetTopology().TotalGpus();
+    for (const auto& s : engine.Utilization())
+    {
+        CsvLine line;
+        line.Number(s.time).Number(s.allocated).Number(s.busy).Number(total).Number(s.running).Number(
+            s.waiting);
+        out << line.Str();
+    }
+}
+
+} // namespace
+
+std::map<std::string, std::string>
+ClusterResults::Attributes(Ptr<const Object> object)
+{
+    std::map<std::string, std::string> values;
+    TypeId tid = object->GetInstanceTypeId();
+    values["typeId"] = tid.GetName();
+    for (TypeId t = tid;; t = t.GetParent())
+    {
+        for (uint32_t i = 0; i < t.GetAttributeN(); ++i)
+        {
+            TypeId::AttributeInformation info = t.GetAttribute(i);
+            if ((info.flags & TypeId::ATTR_GET) == 0 ||
+                dynamic_cast<const PointerChecker*>(PeekPointer(info.checker)))
+            {
+                continue; // sub-objects are written as sections of their own
+            }
+            Ptr<AttributeValue> value = info.checker->Create();
+            if (info.accessor->Get(PeekPointer(object), *value))
+            {
+                values[info.name] = value->SerializeToString(info.checker);
+            }
+        }
+        if (t == t.GetParent())
+        {
+            break;
+        }
+    }
+    return values;
+}
+
+RunSummary
+ClusterResults::Summarize(Ptr<const ClusterEngine> engine)
+{
+    RunSummary summary;
+    std::vector<double> jct;
+    std::vector<double> queueing;
+    double firstSubmit = std::numeric_limits<double>::infinity();
+    double lastFinish = 0;
+    for (const auto& job : engine->Jobs())
+    {
+        ++summary.jobs;
+        summary.preemptions += job->preemptions;
+        firstSubmit = std::min(firstSubmit, job->record.submitTime);
+        if (job->state == ClusterJob::FINISHED)
+        {
+            ++summary.finished;
+            jct.push_back(job->finishTime - job->record.submitTime);
+            queueing.push_back(job->startTime - job->record.submitTime);
+            lastFinish = std::max(lastFinish, job->finishTime);
+        }
+    }
+    summary.rejected = engine->Rejected().size();
+    std::sort(jct.begin(), jct.end());
+    std::sort(queueing.begin(), queueing.end());
+    summary.meanJct = Mean(jct);
+    summary.medianJct = Quantile(jct, 0.5);
+    summary.p95Jct = Quantile(jct, 0.95);
+    summary.p99Jct = Quantile(jct, 0.99);
+    summary.meanQueueing = Mean(queueing);
+    summary.medianQueueing = Quantile(queueing, 0.5);
+    if (summary.finished > 0)
+    {
+        summary.makespan = lastFinish - firstSubmit;
+        double total = engine->GetTopology().TotalGpus();
+        const auto& series = engine->Utilization();
+        summary.gpuAllocation = TimeAverage(series, firstSubmit, lastFinish, [total](const auto& s) {
+            return s.allocated / total;
+        });
+        summary.gpuBusy = TimeAverage(series, firstSubmit, lastFinish, [total](const auto& s) {
+            return s.busy / total;
+        });
+    }
+    return summary;
+}
+
+void
+ClusterResults::Write(const std::string& dir,
+                      Ptr<const ClusterEngine> engine,
+                      const RunInfo& info)
+{
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (error)
+    {
+        throw std::runtime_error(dir + ": cannot create the result directory: " + error.message());
+    }
+    WriteJobs(dir + "/jobs.csv", *engine);
+    WriteUtilization(dir + "/utilization.csv", *engine);
+
+    RunSummary s = Summarize(engine);
+    const ClusterTopology& topology = engine->GetTopology();
+    nlohmann::json json;
+    json["aicluster_version"] = AICLUSTER_VERSION;
+    json["experiment"] = info.experiment;
+    json["seed"] = info.seed;
+    json["run"] = info.run;
+    json["command_line"] = info.commandLine;
+    nlohmann::json settings = nlohmann::json::object();
+    for (const auto& [key, value] : info.settings)
+    {
+        settings[key] = TypedValue(value);
+    }
+    json["settings"] = settings;
+    json["cluster"] = {{"nodes", topology.numNodes},
+                       {"gpus_per_node", topology.gpusPerNode},
+                       {"nodes_per_rack", topology.nodesPerRack},
+                       {"total_gpus", topology.TotalGpus()}};
+    json["engine"] = AttributesJson(engine);
+    json["scheduler"] = AttributesJson(engine->GetScheduler());
+    json["allocator"] = AttributesJson(engine->GetAllocator());
+    json["data_loading_model"] = AttributesJson(engine->GetDataLoadingModel());
+    json["gradient_sync_model"] = AttributesJson(engine->GetGradientSyncModel());
+    json["summary"] = {{"jobs", s.jobs},
+                       {"finished", s.finished},
+                       {"rejected", s.rejected},
+                       {"jct_mean_s", s.meanJct},
+                       {"jct_median_s", s.medianJct},
+                       {"jct_p95_s", s.p95Jct},
+                       {"jct_p99_s", s.p99Jct},
+                       {"queueing_mean_s", s.meanQueueing},
+                       {"queueing_median_s", s.medianQueueing},
+                       {"makespan_s", s.makespan},
+                       {"gpu_allocation", s.gpuAllocation},
+                       {"gpu_busy", s.gpuBusy},
+                       {"preemptions", s.preemptions}};
+    json["performance"] = {{"wall_s", engine->WallSeconds()},
+                           {"events", engine->EventsProcessed()},
+                           {"scheduling_passes", engine->Passes()}};
+    nlohmann::json rejected = nlohmann::json::array();
+    for (const auto& r : engine->Rejected())
+    {
+        rejected.push_back({{"job_id", r.record.id},
+                            {"name", r.record.name},
+                            {"source", r.record.source},
+                            {"reason", r.reason}});
+    }
+    json["rejected_jobs"] = rejected;
+    json["files"] = {"jobs.csv", "utilization.csv"};
+
+    std::ofstream out = OpenForWriting(dir + "/summary.json");
+    out << json.dump(2) << '\n';
+}
+
+} // namespace ns3

@@ -1,0 +1,396 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The rate-level cluster engine: hand-computed schedules, invariants, results.
+
+#include "ns3/boolean.h"
+#include "ns3/cluster-engine-helper.h"
+#include "ns3/cluster-results.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/trace-annotator.h"
+#include "ns3/trace-reader.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+const WorkloadCatalog&
+UnitCatalog()
+{
+    static const WorkloadCatalog catalog =
+        WorkloadCatalog::Load(std::string(AICLUSTER_TEST_DATA) + "/engine/unit-catalog.json");
+    return catalog;
+}
+
+/// A job of the unit model: one iteration per second, so iterations = run time [s].
+JobRecord
+UnitJob(uint64_t id, double submit, uint32_t gpus, double seconds)
+{
+    JobRecord r;
+    r.id = id;
+    r.name = "job" + std::to_string(id);
+    r.submitTime = submit;
+    r.numGpus = gpus;
+    r.duration = seconds;
+    r.model = "unit-model";
+    r.iterations = seconds;
+    r.source = "test:" + std::to_string(id);
+    return r;
+}
+
+ClusterTopology
+Topology(uint32_t nodes, uint32_t gpusPerNode, uint32_t nodesPerRack = 8)
+{
+    ClusterTopology t;
+    t.numNodes = nodes;
+    t.gpusPerNode = gpusPerNode;
+    t.nodesPerRack = nodesPerRack;
+    return t;
+}
+
+/// Runs the jobs and returns each job's (start, finish) by id.
+struct Outcome
+{
+    std::map<uint64_t, double> start;
+    std::map<uint64_t, double> finish;
+    std::map<uint64_t, uint32_t> preemptions;
+    Ptr<ClusterEngine> engine;
+};
+
+Outcome
+Replay(ClusterEngineHelper& helper, const std::vector<JobRecord>& jobs)
+{
+    Outcome out;
+    out.engine = helper.Create(jobs, UnitCatalog());
+    out.engine->SetAttribute("ProgressInterval", DoubleValue(0));
+    out.engine->Run();
+    for (const auto& job : out.engine->Jobs())
+    {
+        out.start[job->record.id] = job->startTime;
+        out.finish[job->record.id] = job->finishTime;
+        out.preemptions[job->record.id] = job->preemptions;
+    }
+    Simulator::Destroy();
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("strict FIFO reproduces a hand-computed schedule", "[engine]")
+{
+    ClusterEngineHelper helper;
+    helper.SetTopology(Topology(1, 4));
+    helper.SetScheduler("ns3::FifoPolicy", "Backfill", BooleanValue(false));
+    // A holds 3 of 4 GPUs; B needs all 4 and blocks C behind it (no backfilling).
+    Outcome o = Replay(helper, {UnitJob(0, 0, 3, 100), UnitJob(1, 1, 4, 10), UnitJob(2, 2, 1, 50)});
+    CHECK(o.start[0] == Approx(0));
+    CHECK(o.finish[0] == Approx(100));
+    CHECK(o.start[1] == Approx(100));
+    CHECK(o.finish[1] == Approx(110));
+    CHECK(o.start[2] == Approx(110));
+    CHECK(o.finish[2] == Approx(160));
+}
+
+TEST_CASE("FIFO with backfilling lets a small job pass a blocked large one", "[engine]")
+{
+    ClusterEngineHelper helper;
+    helper.SetTopology(Topology(1, 4));
+    helper.SetScheduler("ns3::FifoPolicy", "Backfill", BooleanValue(true));
+    Outcome o = Replay(helper, {UnitJob(0, 0, 3, 100), UnitJob(1, 1, 4, 10), UnitJob(2, 2, 1, 50)});
+    CHECK(o.start[2] == Approx(2));
+    CHECK(o.finish[2] == Approx(52));
+    CHECK(o.start[1] == Approx(100));
+    CHECK(o.finish[1] == Approx(110));
+}
+
+TEST_CASE("FIFO frees GPUs to the queue in submit order", "[engine]")
+{
+    ClusterEngineHelper helper;
+    helper.SetTopology(Topology(1, 4));
+    helper.SetScheduler("ns3::FifoPolicy", "Backfill", BooleanValue(false));
+    Outcome o = Replay(helper,
+                       {UnitJob(0, 0, 4, 100),
+                        UnitJob(1, 10, 2, 50),
+                        UnitJob(2, 20, 1, 30),
+                        UnitJob(3, 30, 2, 10)});
+    // B and C start when A ends; D needs 2 GPUs and gets them when C ends.
+    CHECK(o.finish[0] - 0 == Approx(100));
+    CHECK(o.finish[1] - 10 == Approx(140));
+    CHECK(o.finish[2] - 20 == Approx(110));
+    CHECK(o.start[3] == Approx(130));
+    CHECK(o.finish[3] - 30 == Approx(110));
+}
+
+TEST_CASE("SJF runs the shortest waiting job first", "[engine]")
+{
+    ClusterEngineHelper helper;
+    helper.SetTopology(Topology(1, 1));
+    helper.SetScheduler("ns3::SjfPolicy");
+    Outcome o = Replay(helper, {UnitJob(0, 0, 1, 100), UnitJob(1, 1, 1, 50), UnitJob(2, 2, 1, 10)});
+    CHECK(o.finish[0] == Approx(100));
+    CHECK(o.start[2] == Approx(100));
+    CHECK(o.finish[2] == Approx(110));
+    CHECK(o.start[1] == Approx(110));
+    CHECK(o.finish[1] == Approx(160));
+}
+
+TEST_CASE("Tiresias demotes at the threshold and the new job preempts", "[engine]")
+{
+    ClusterEngineHelper helper;
+    helper.SetTopology(Topology(1, 1));
+    helper.SetScheduler("ns3::TiresiasPolicy",
+                        "Thresholds",
+                        StringValue("100"),
+                        "StarvationFactor",
+                        DoubleValue(0));
+    // A reaches 100 GPU-s at t=100 and drops to level 1; B (level 0) takes the GPU.
+    Outcome o = Replay(helper, {UnitJob(0, 0, 1, 300), UnitJob(1, 50, 1, 20)});
+    CHECK(o.start[1] == Approx(100));
+    CHECK(o.finish[1] == Approx(120));
+    CHECK(o.finish[0] == Approx(320));
+    CHECK(o.preemptions[0] == 1);
+    CHECK(o.preemptions[1] == 0);
+}
+
+TEST_CASE("Tiresias counts attained service in GPU-seconds", "[engine]")
+{
+    ClusterEngineHelper helper;
+    helper.SetTopology(Topology(1, 4));
+    helper.SetScheduler("ns3::TiresiasPolicy",
+                        "Thresholds",
+                        StringValue("200"),
+                        "StarvationFactor",
+                        DoubleValue(0));
+    // A on 4 GPUs crosses 200 GPU-s after 50 s; B (4 GPUs) then preempts it.
+    Outcome o = Replay(helper, {UnitJob(0, 0, 4, 100), UnitJob(1, 10, 4, 30)});
+    CHECK(o.start[1] == Approx(50));
+    CHECK(o.finish[1] == Approx(80));
+    CHECK(o.finish[0] == Approx(130));
+}
+
+TEST_CASE("Tiresias promotes a starving job back to level 0", "[engine]")
+{
+    ClusterEngineHelper helper;
+    helper.SetTopology(Topology(1, 4));
+    helper.SetScheduler("ns3::TiresiasPolicy",
+                        "Thresholds",
+                        StringValue("40"),
+                        "StarvationFactor",
+                        DoubleValue(2));
+    // A (4 GPUs) reaches 40 GPU-s at t=10, drops to level 1 and yields to B (1 GPU, level 0).
+    // A has run 10 s, so after waiting 2 x 10 s (t=30) it is promoted to level 0 and takes
+    // the GPUs back from B; it ends at t=40. (Without promotion it would wait until B drops
+    // to level 1 at t=50 and end at t=60.) B resumes at t=40 and ends at t=120.
+    Outcome o = Replay(helper, {UnitJob(0, 0, 4, 20), UnitJob(1, 5, 1, 100)});
+    CHECK(o.start[1] == Approx(10));
+    CHECK(o.finish[0] == Approx(40));
+    CHECK(o.finish[1] == Approx(120));
+    CHECK(o.preemptions[0] == 1);
+    CHECK(o.preemptions[1] == 1);
+}
+
+TEST_CASE("Tiresias without promotion leaves the demoted job waiting", "[engine]")
+{
+    ClusterEngineHelper helper;
+    helper.SetTopology(Topology(1, 4));
+    helper.SetScheduler("ns3::TiresiasPolicy",
+                        "Thresholds",
+                        StringValue("40"),
+                        "StarvationFactor",
+                        DoubleValue(0));
+    Outcome o = Replay(helper, {UnitJob(0, 0, 4, 20), UnitJob(1, 5, 1, 100)});
+    CHECK(o.finish[0] == Approx(60));
+    CHECK(o.finish[1] == Approx(120));
+}
+
+TEST_CASE("jobs that can never run are listed with a reason, not dropped", "[engine]")
+{
+    ClusterEngineHelper helper;
+    helper.SetTopology(Topology(2, 8));
+    JobRecord unknown = UnitJob(2, 0, 1, 10);
+    unknown.model = "no-such-model";
+    Ptr<ClusterEngine> engine =
+        helper.Create({UnitJob(0, 0, 1, 10), UnitJob(1, 0, 17, 10), unknown}, UnitCatalog());
+    REQUIRE(engine->Jobs().size() == 1);
+    REQUIRE(engine->Rejected().size() == 2);
+    CHECK_THAT(engine->Rejected()[0].reason, Catch::Contains("asks for 17 GPUs"));
+    CHECK_THAT(engine->Rejected()[1].reason, Catch::Contains("no-such-model"));
+}
+
+TEST_CASE("consolidated placement: best fit on one node, then fewest nodes in one rack",
+          "[engine][placement]")
+{
+    Ptr<GpuAllocator> allocator = CreateObject<GpuAllocator>();
+    allocator->Reset(Topology(4, 8, 2)); // racks {0,1} and {2,3}
+    JobPlacement a = allocator->Allocate(6);
+    CHECK(a.ToString() == "n0:6");
+    JobPlacement b = allocator->Allocate(2); // best fit: node 0 has exactly 2 left
+    CHECK(b.ToString() == "n0:2");
+    JobPlacement c = allocator->Allocate(3);
+    CHECK(c.ToString() == "n1:3");
+    // 12 GPUs: rack 0 has 5 free, rack 1 has 16: two whole nodes there.
+    JobPlacement d = allocator->Allocate(12);
+    CHECK(d.NumNodes() == 2);
+    CHECK(d.NumRacks(allocator->Topology()) == 1);
+    CHECK(d.ToString() == "n2:8 n3:4");
+    CHECK(allocator->FreeGpus() == 32 - 23);
+    allocator->Release(d);
+    allocator->Release(a);
+    CHECK(allocator->FreeGpus() == 32 - 5);
+    CHECK(allocator->FreeGpusOn(0) == 6); // b still holds 2 of node 0
+}
+
+TEST_CASE("spread placement puts one GPU per node first", "[engine][placement]")
+{
+    Ptr<GpuAllocator> allocator = CreateObject<GpuAllocator>();
+    allocator->SetAttribute("Rule", EnumValue(GpuAllocator::SPREAD));
+    allocator->Reset(Topology(4, 8, 2));
+    JobPlacement a = allocator->Allocate(6);
+    CHECK(a.ToString() == "n0:2 n1:2 n2:1 n3:1");
+    CHECK(a.NumRacks(allocator->Topology()) == 2);
+}
+
+TEST_CASE("invariants hold on a contended replay of the sample trace", "[engine]")
+{
+    TraceReadOptions options;
+    std::vector<JobRecord> jobs =
+        ReadTrace(std::string(AICLUSTER_SOURCE_DIR) + "/traces/sample/sample-trace.csv", options);
+    AnnotatorOptions annotatorOptions;
+    TraceAnnotator(WorkloadCatalog::Default(), annotatorOptions).Annotate(jobs);
+    REQUIRE(jobs.size() >= 1000);
+
+    for (std::string policy : {"fifo", "sjf", "tiresias"})
+    {
+        DYNAMIC_SECTION(policy)
+        {
+            ClusterEngineHelper helper;
+            helper.SetTopology(Topology(8, 8)); // small cluster: heavy queueing and preemption
+            helper.SetScheduler(ClusterEngineHelper::SchedulerTypeName(policy),
+                                "Backfill",
+                                BooleanValue(policy != "fifo"));
+            Ptr<ClusterEngine> engine = helper.Create(jobs, WorkloadCatalog::Default());
+            engine->SetAttribute("ProgressInterval", DoubleValue(0));
+            uint32_t total = engine->GetTopology().TotalGpus();
+            Ptr<GpuAllocator> allocator = engine->GetAllocator();
+            bool overAllocated = false;
+            engine->TraceConnectWithoutContext(
+                "JobStarted",
+                MakeCallback(
+                    +[](bool* flag, Ptr<GpuAllocator> a, uint32_t t, Ptr<const ClusterJob>) {
+                        *flag = *flag || a->FreeGpus() > t;
+                    })
+                    .Bind(&overAllocated, allocator, total));
+            engine->Run();
+            Simulator::Destroy();
+
+            CHECK_FALSE(overAllocated);
+            for (const auto& s : engine->Utilization())
+            {
+                REQUIRE(s.allocated <= total);
+            }
+            REQUIRE(engine->FinishedJobs() == engine->Jobs().size() - 0);
+            for (const auto& job : engine->Jobs())
+            {
+                REQUIRE(job->state == ClusterJob::FINISHED);
+                REQUIRE(job->startTime >= job->record.submitTime);
+                // Work conservation: with ideal loading and sync, a job holds its GPUs for
+                // exactly its trace run time, however often it was preempted.
+                REQUIRE(job->attainedService / job->record.numGpus ==
+                        Approx(job->record.duration).epsilon(1e-9).margin(1e-6));
+            }
+            if (policy == "fifo")
+            {
+                // Strict FIFO: start times never decrease in submit order.
+                double last = 0;
+                for (const auto& job : engine->Jobs())
+                {
+                    REQUIRE(job->startTime >= last - 1e-9);
+                    last = job->startTime;
+                }
+            }
+            if (policy == "tiresias")
+            {
+                CHECK(ClusterResults::Summarize(engine).preemptions > 0);
+            }
+            else
+            {
+                CHECK(ClusterResults::Summarize(engine).preemptions == 0);
+            }
+        }
+    }
+}
+
+TEST_CASE("result files carry the configuration and seed, and repeat exactly", "[engine][results]")
+{
+    auto runOnce = [](const std::string& dir) {
+        ClusterEngineHelper helper;
+        helper.SetTopology(Topology(2, 4));
+        helper.SetScheduler("ns3::TiresiasPolicy", "Thresholds", StringValue("50"));
+        Ptr<ClusterEngine> engine = helper.Create(
+            {UnitJob(0, 0, 4, 100), UnitJob(1, 5, 4, 100), UnitJob(2, 6, 2, 30), UnitJob(3, 7, 8, 10)},
+            UnitCatalog());
+        engine->SetAttribute("ProgressInterval", DoubleValue(0));
+        engine->Run();
+        RunInfo info;
+        info.experiment = "unit";
+        info.seed = 42;
+        info.settings["trace.path"] = "none";
+        ClusterResults::Write(dir, engine, info);
+        Simulator::Destroy();
+        return engine;
+    };
+    std::string base = std::filesystem::temp_directory_path() / "aicluster-test-results";
+    std::filesystem::remove_all(base);
+    Ptr<ClusterEngine> engine = runOnce(base + "/a");
+    runOnce(base + "/b");
+
+    auto slurp = [](const std::string& path) {
+        std::ifstream in(path);
+        REQUIRE(in.good());
+        std::stringstream s;
+        s << in.rdbuf();
+        return s.str();
+    };
+    std::string jobsA = slurp(base + "/a/jobs.csv");
+    CHECK(jobsA == slurp(base + "/b/jobs.csv"));
+    CHECK(std::count(jobsA.begin(), jobsA.end(), '\n') == 5);
+
+    nlohmann::json summary = nlohmann::json::parse(slurp(base + "/a/summary.json"));
+    CHECK(summary["seed"] == 42);
+    CHECK(summary["experiment"] == "unit");
+    CHECK(summary["scheduler"]["typeId"] == "ns3::TiresiasPolicy");
+    CHECK(summary["scheduler"]["Thresholds"] == 50);
+    CHECK(summary["cluster"]["total_gpus"] == 8);
+    CHECK(summary["summary"]["finished"] == 4);
+    RunSummary s = ClusterResults::Summarize(engine);
+    CHECK(summary["summary"]["jct_mean_s"].get<double>() == Approx(s.meanJct));
+    CHECK(summary["aicluster_version"] == AICLUSTER_VERSION);
+    std::filesystem::remove_all(base);
+}
+
+TEST_CASE("summary statistics match a hand computation", "[engine][results]")
+{
+    ClusterEngineHelper helper;
+    helper.SetTopology(Topology(1, 1));
+    helper.SetScheduler("ns3::FifoPolicy");
+    Outcome o = Replay(helper, {UnitJob(0, 0, 1, 10), UnitJob(1, 0, 1, 20), UnitJob(2, 0, 1, 30)});
+    // JCTs 10, 30, 60: mean 33.33, median 30; makespan 60; GPU always allocated.
+    RunSummary s = ClusterResults::Summarize(o.engine);
+    CHECK(s.meanJct == Approx(100.0 / 3));
+    CHECK(s.medianJct == Approx(30));
+    CHECK(s.makespan == Approx(60));
+    CHECK(s.gpuAllocation == Approx(1.0));
+    CHECK(s.meanQueueing == Approx(40.0 / 3));
+}
