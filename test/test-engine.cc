@@ -9,6 +9,7 @@
 #include "ns3/cluster-results.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/trace-annotator.h"
@@ -213,6 +214,37 @@ TEST_CASE("Tiresias without promotion leaves the demoted job waiting", "[engine]
     Outcome o = Replay(helper, {UnitJob(0, 0, 4, 20), UnitJob(1, 5, 1, 100)});
     CHECK(o.finish[0] == Approx(60));
     CHECK(o.finish[1] == Approx(120));
+}
+
+namespace
+{
+/// Runs every job on half the GPUs it asked for (at least one).
+class HalfSizing : public JobSizingPolicy
+{
+  public:
+    uint32_t GpusFor(const ClusterJob& job, const ClusterTopology&, double) override
+    {
+        return std::max(1U, job.gpus / 2);
+    }
+};
+} // namespace
+
+TEST_CASE("a sizing policy changes GPU counts and keeps the samples constant", "[engine]")
+{
+    ClusterEngineHelper helper;
+    helper.SetTopology(Topology(1, 4));
+    Ptr<ClusterEngine> engine =
+        helper.Create({UnitJob(0, 0, 4, 100), UnitJob(1, 0, 2, 50)}, UnitCatalog());
+    engine->SetAttribute("JobSizingPolicy", PointerValue(Create<HalfSizing>()));
+    engine->SetAttribute("ProgressInterval", DoubleValue(0));
+    engine->Run();
+    Simulator::Destroy();
+    // Both fit at once on 2 + 1 GPUs; the unit model's iteration takes 1 s at any size,
+    // so half the GPUs means twice the iterations and twice the run time.
+    CHECK(engine->Jobs()[0]->gpus == 2);
+    CHECK(engine->Jobs()[1]->gpus == 1);
+    CHECK(engine->Jobs()[0]->finishTime == Approx(200));
+    CHECK(engine->Jobs()[1]->finishTime == Approx(100));
 }
 
 TEST_CASE("jobs that can never run are listed with a reason, not dropped", "[engine]")

@@ -65,6 +65,12 @@ ClusterEngine::GetTypeId()
                           MakePointerAccessor(&ClusterEngine::SetDataLoadingModel,
                                               &ClusterEngine::GetDataLoadingModel),
                           MakePointerChecker<IterationTermModel>())
+            .AddAttribute("JobSizingPolicy",
+                          "Chooses each job's GPU count at submission (auto-scaling); "
+                          "none = every job runs on the GPUs it asked for.",
+                          PointerValue(),
+                          MakePointerAccessor(&ClusterEngine::m_sizer),
+                          MakePointerChecker<JobSizingPolicy>())
             .AddAttribute("GradientSyncModel",
                           "Model of the per-iteration gradient-synchronisation time.",
                           PointerValue(),
@@ -109,6 +115,7 @@ ClusterEngine::DoDispose()
     m_allocator = nullptr;
     m_dataModel = nullptr;
     m_syncModel = nullptr;
+    m_sizer = nullptr;
     m_running.clear();
     m_waitingByDemand.clear();
     m_runningByDemand.clear();
@@ -209,6 +216,7 @@ ClusterEngine::SetJobs(const std::vector<JobRecord>& jobs, const WorkloadCatalog
         Ptr<ClusterJob> job = Create<ClusterJob>();
         job->record = record;
         job->profile = &catalog.Get(record.model);
+        job->gpus = record.numGpus;
         job->remainingIterations = record.iterations;
         m_jobs.push_back(job);
     }
@@ -266,6 +274,10 @@ ClusterEngine::OnArrival()
         job->state = ClusterJob::WAITING;
         job->lastQueued = now;
         job->lastUpdate = now;
+        if (m_sizer)
+        {
+            Resize(*job, m_sizer->GpusFor(*job, m_topology, now));
+        }
         m_scheduler->Update(*job, now);
         Track(job);
         m_submitTrace(job);
@@ -277,6 +289,18 @@ ClusterEngine::OnArrival()
         Simulator::Schedule(Seconds(next) - Simulator::Now(), &ClusterEngine::OnArrival, this);
     }
     RequestPass();
+}
+
+void
+ClusterEngine::Resize(ClusterJob& job, uint32_t gpus)
+{
+    NS_ABORT_MSG_IF(gpus == 0 || gpus > m_topology.TotalGpus(),
+                    "job sizing policy gave job " << job.record.id << " " << gpus
+                                                  << " GPUs; expected 1 to "
+                                                  << m_topology.TotalGpus());
+    // Same samples in total, spread over gpus instead of job.gpus per iteration.
+    job.remainingIterations *= static_cast<double>(job.gpus) / gpus;
+    job.gpus = gpus;
 }
 
 void
@@ -299,7 +323,7 @@ ClusterEngine::OnModelChanged()
 void
 ClusterEngine::Track(ClusterJob* job)
 {
-    uint32_t demand = job->record.numGpus;
+    uint32_t demand = job->gpus;
     QueueEntry entry{m_scheduler->Key(*job), job};
     if (job->state == ClusterJob::WAITING)
     {
@@ -316,7 +340,7 @@ ClusterEngine::Track(ClusterJob* job)
 void
 ClusterEngine::Untrack(ClusterJob* job)
 {
-    uint32_t demand = job->record.numGpus;
+    uint32_t demand = job->gpus;
     QueueEntry entry{m_scheduler->Key(*job), job};
     DemandClasses* classes = nullptr;
     if (job->state == ClusterJob::WAITING)
@@ -436,7 +460,7 @@ void
 ClusterEngine::StartJob(ClusterJob* job)
 {
     double now = Simulator::Now().GetSeconds();
-    job->placement = m_allocator->Allocate(job->record.numGpus);
+    job->placement = m_allocator->Allocate(job->gpus);
     Untrack(job);
     job->state = ClusterJob::RUNNING;
     Track(job);
@@ -555,7 +579,7 @@ ClusterEngine::AdvanceProgress(ClusterJob& job) const
             job.remainingIterations =
                 std::max(0.0, job.remainingIterations - elapsed / job.iterationTime);
         }
-        job.attainedService += job.record.numGpus * elapsed;
+        job.attainedService += job.gpus * elapsed;
     }
     job.lastUpdate = now;
 }

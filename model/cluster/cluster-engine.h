@@ -8,6 +8,7 @@
 #include "cluster-topology.h"
 #include "gpu-allocator.h"
 #include "iteration-model.h"
+#include "job-sizing-policy.h"
 #include "scheduling-policy.h"
 
 #include "ns3/job-record.h"
@@ -136,6 +137,7 @@ class ClusterEngine : public Object
     void FinishJob(ClusterJob* job);
     void OnPriorityChange(Ptr<ClusterJob> job);
     void RequestPass();
+    void Resize(ClusterJob& job, uint32_t gpus);
     void Reschedule();
     std::vector<ClusterJob*> SelectJobs(uint32_t budget, bool includeRunning) const;
     void StartJob(ClusterJob* job);
@@ -157,6 +159,7 @@ class ClusterEngine : public Object
     Ptr<GpuAllocator> m_allocator;
     Ptr<IterationTermModel> m_dataModel;
     Ptr<IterationTermModel> m_syncModel;
+    Ptr<JobSizingPolicy> m_sizer;
     double m_syncOverlap;
     double m_progressInterval;
 

@@ -37,6 +37,7 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
     JobRecord record;                         //!< what the (annotated) trace says
     const WorkloadProfile* profile{nullptr};  //!< catalog entry of record.model
     State state{PENDING};                     //!< where the job is in its life cycle
+    uint32_t gpus{0};                         //!< GPUs it runs on (requested, or a sizing policy's choice)
     JobPlacement placement;                   //!< GPUs held while RUNNING
 
     double remainingIterations{0}; //!< iterations left at lastUpdate

@@ -156,7 +156,7 @@ void
 WriteJobs(const std::string& path, const ClusterEngine& engine)
 {
     std::ofstream out = OpenForWriting(path);
-    out << "job_id,name,submit_s,start_s,finish_s,jct_s,queueing_s,gpus,nodes,racks,model,"
+    out << "job_id,name,submit_s,start_s,finish_s,jct_s,queueing_s,requested_gpus,gpus,nodes,racks,model,"
            "dataset,user,vc,iterations,trace_duration_s,preemptions,compute_s_per_iter,"
            "data_s_per_iter,sync_s_per_iter,iteration_s,placement,source\n";
     const ClusterTopology& topology = engine.GetTopology();
@@ -173,6 +173,7 @@ WriteJobs(const std::string& path, const ClusterEngine& engine)
             .Number(done ? job->finishTime - r.submitTime : -1)
             .Number(job->startTime >= 0 ? job->startTime - r.submitTime : -1)
             .Number(r.numGpus)
+            .Number(job->gpus)
             .Number(job->placement.NumNodes())
             .Number(job->placement.NumRacks(topology))
             .Text(r.model)

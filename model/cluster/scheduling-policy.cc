@@ -122,8 +122,10 @@ SjfPolicy::Key(const ClusterJob& job) const
     double length = job.record.duration;
     if (length < 0)
     {
-        // No recorded run time (step- or sample-based traces): the compute-bound estimate.
-        length = job.record.iterations * job.profile->ComputeTime(job.record.numGpus);
+        // No recorded run time (step- or sample-based traces): the compute-bound estimate
+        // on the GPUs it runs on (same samples in total as on the GPUs it asked for).
+        double iterations = job.record.iterations * job.record.numGpus / job.gpus;
+        length = iterations * job.profile->ComputeTime(job.gpus);
     }
     return {length, job.record.submitTime, job.record.id};
 }
@@ -220,7 +222,7 @@ TiresiasPolicy::LevelService(const ClusterJob& job, double now)
     double service = job.attainedService;
     if (job.state == ClusterJob::RUNNING)
     {
-        service += job.record.numGpus * (now - job.lastUpdate);
+        service += job.gpus * (now - job.lastUpdate);
     }
     return service - job.serviceBaseline;
 }
@@ -231,11 +233,11 @@ TiresiasPolicy::NextKeyChange(const ClusterJob& job, double now) const
     if (job.state == ClusterJob::RUNNING && job.priorityLevel < m_thresholds.size())
     {
         double toGo = m_thresholds[job.priorityLevel] - LevelService(job, now);
-        return now + std::max(0.0, toGo) / job.record.numGpus;
+        return now + std::max(0.0, toGo) / job.gpus;
     }
     if (job.state == ClusterJob::WAITING && job.priorityLevel > 0 && m_starvationFactor > 0)
     {
-        double ranFor = job.attainedService / job.record.numGpus;
+        double ranFor = job.attainedService / job.gpus;
         return std::max(now, job.lastQueued + m_starvationFactor * ranFor);
     }
     return std::numeric_limits<double>::infinity();
@@ -246,7 +248,7 @@ TiresiasPolicy::Update(ClusterJob& job, double now) const
 {
     if (job.state == ClusterJob::WAITING && job.priorityLevel > 0 && m_starvationFactor > 0)
     {
-        double ranFor = job.attainedService / job.record.numGpus;
+        double ranFor = job.attainedService / job.gpus;
         if (now - job.lastQueued + EPSILON >= m_starvationFactor * ranFor)
         {
             NS_LOG_DEBUG("job " << job.record.id << " promoted after waiting "

@@ -5,6 +5,7 @@ list(APPEND AICLUSTER_SOURCES
   model/cluster/gpu-allocator.cc
   model/cluster/scheduling-policy.cc
   model/cluster/iteration-model.cc
+  model/cluster/job-sizing-policy.cc
   model/cluster/cluster-engine.cc
   model/cluster/cluster-results.cc
 )
@@ -14,6 +15,7 @@ list(APPEND AICLUSTER_HEADERS
   model/cluster/gpu-allocator.h
   model/cluster/scheduling-policy.h
   model/cluster/iteration-model.h
+  model/cluster/job-sizing-policy.h
   model/cluster/cluster-engine.h
   model/cluster/cluster-results.h
 )

@@ -1,0 +1,19 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "job-sizing-policy.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(JobSizingPolicy);
+
+TypeId
+JobSizingPolicy::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::JobSizingPolicy").SetParent<Object>().SetGroupName("Aicluster");
+    return tid;
+}
+
+} // namespace ns3
