@@ -162,7 +162,7 @@ class FieldReader
 
     [[noreturn]] void Fail(const std::string& key, const std::string& expected) const
     {
-        throw TraceError(m_file, 0, m_prefix + key, expected);
+        throw TraceError(m_file, 0, m_prefix + key, "expected " + expected);
     }
 
   private:
@@ -170,6 +170,18 @@ class FieldReader
     const json& m_object;
     std::string m_prefix;
 };
+
+/// A count given on the command line: positive and small enough for 32 bits.
+uint32_t
+CheckedCount(const std::string& option, int64_t value)
+{
+    if (value <= 0 || value > 1000000)
+    {
+        throw std::invalid_argument(option + ": expected a positive count (at most 1000000), got " +
+                                    std::to_string(value));
+    }
+    return static_cast<uint32_t>(value);
+}
 
 } // namespace
 
@@ -192,7 +204,7 @@ ClusterScenario::Load(const std::string& path)
     std::ifstream in(path);
     if (!in)
     {
-        throw TraceError(path, 0, "", "a readable scenario file (it does not exist or cannot be read)");
+        throw TraceError(path, 0, "", "expected a readable scenario file; it does not exist or cannot be read");
     }
     json root;
     try
@@ -201,7 +213,7 @@ ClusterScenario::Load(const std::string& path)
     }
     catch (const json::parse_error& e)
     {
-        throw TraceError(path, 0, "", std::string("valid JSON: ") + e.what());
+        throw TraceError(path, 0, "", std::string("expected valid JSON: ") + e.what());
     }
     ClusterScenario s;
     FieldReader top(path, root, "");
@@ -278,9 +290,12 @@ ClusterScenario::AddCommandLineOptions(CommandLine& cmd)
     cmd.AddValue("on-error", "Malformed trace records: stop or skip", m_onErrorText);
     cmd.AddValue("catalog", "Workload catalog JSON (empty = bundled data/workload-catalog.json)", catalogPath);
     cmd.AddValue("model-rule", "Annotator rule for jobs without a model: gpu-time or weighted", annotator.modelRule);
-    cmd.AddValue("nodes", "Training nodes in the cluster", topology.numNodes);
-    cmd.AddValue("gpus-per-node", "GPUs per node", topology.gpusPerNode);
-    cmd.AddValue("nodes-per-rack", "Nodes per rack (top-of-rack switch)", topology.nodesPerRack);
+    m_nodes = topology.numNodes;
+    m_gpusPerNode = topology.gpusPerNode;
+    m_nodesPerRack = topology.nodesPerRack;
+    cmd.AddValue("nodes", "Training nodes in the cluster", m_nodes);
+    cmd.AddValue("gpus-per-node", "GPUs per node", m_gpusPerNode);
+    cmd.AddValue("nodes-per-rack", "Nodes per rack (top-of-rack switch)", m_nodesPerRack);
     cmd.AddValue("policy", "Scheduling policies to run, comma separated: fifo,sjf,tiresias", m_policiesText);
     cmd.AddValue("placement", "GPU placement: consolidated or spread", placement);
     cmd.AddValue("seed", "Random seed (ns-3 RngSeed and annotator seed)", seed);
@@ -331,10 +346,9 @@ ClusterScenario::Finalize()
         throw std::invalid_argument("--placement: expected consolidated or spread, got '" +
                                     placement + "'");
     }
-    if (topology.numNodes == 0 || topology.gpusPerNode == 0 || topology.nodesPerRack == 0)
-    {
-        throw std::invalid_argument("--nodes, --gpus-per-node and --nodes-per-rack must be positive");
-    }
+    topology.numNodes = CheckedCount("--nodes", m_nodes);
+    topology.gpusPerNode = CheckedCount("--gpus-per-node", m_gpusPerNode);
+    topology.nodesPerRack = CheckedCount("--nodes-per-rack", m_nodesPerRack);
     if (seed == 0)
     {
         throw std::invalid_argument("--seed: ns-3 needs a seed of at least 1");

@@ -73,6 +73,10 @@ struct ClusterScenario
     std::string m_vcsText;
     std::string m_onErrorText;
     std::string m_windowEndText;
+    // Signed copies of the counts, so that "--nodes=-3" is an error rather than 4294967293.
+    int64_t m_nodes{0};
+    int64_t m_gpusPerNode{0};
+    int64_t m_nodesPerRack{0};
 };
 
 } // namespace ns3

@@ -26,22 +26,28 @@ namespace
 {
 /// Slack for comparing times and services computed along different paths [s or GPU-s].
 constexpr double EPSILON = 1e-6;
+
+/// Each policy registers Backfill itself, so that each has its own default and
+/// Config::SetDefault("ns3::<Policy>::Backfill", ...) works per policy.
+template <typename Policy>
+TypeId
+WithBackfill(TypeId tid, bool byDefault)
+{
+    return tid.AddAttribute("Backfill",
+                            "If true, a job may start ahead of an earlier one that does not fit "
+                            "in the free GPUs; if false, the order is strict (head-of-line "
+                            "blocking).",
+                            BooleanValue(byDefault),
+                            MakeBooleanAccessor(&Policy::SetBackfill, &Policy::Backfill),
+                            MakeBooleanChecker());
+}
 } // namespace
 
 TypeId
 SchedulingPolicy::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::SchedulingPolicy")
-            .SetParent<Object>()
-            .SetGroupName("Aicluster")
-            .AddAttribute("Backfill",
-                          "If true, a job may start ahead of an earlier one that does not fit "
-                          "in the free GPUs; if false, the order is strict (head-of-line "
-                          "blocking).",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&SchedulingPolicy::m_backfill),
-                          MakeBooleanChecker());
+        TypeId("ns3::SchedulingPolicy").SetParent<Object>().SetGroupName("Aicluster");
     return tid;
 }
 
@@ -49,6 +55,12 @@ bool
 SchedulingPolicy::Backfill() const
 {
     return m_backfill;
+}
+
+void
+SchedulingPolicy::SetBackfill(bool backfill)
+{
+    m_backfill = backfill;
 }
 
 double
@@ -67,10 +79,12 @@ SchedulingPolicy::Update(ClusterJob& /* job */, double /* now */) const
 TypeId
 FifoPolicy::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::FifoPolicy")
-                            .SetParent<SchedulingPolicy>()
-                            .SetGroupName("Aicluster")
-                            .AddConstructor<FifoPolicy>();
+    // Strict by default: the classic FIFO baseline, no job overtakes an earlier one.
+    static TypeId tid = WithBackfill<FifoPolicy>(TypeId("ns3::FifoPolicy")
+                                                     .SetParent<SchedulingPolicy>()
+                                                     .SetGroupName("Aicluster")
+                                                     .AddConstructor<FifoPolicy>(),
+                                                 false);
     return tid;
 }
 
@@ -97,10 +111,11 @@ FifoPolicy::Key(const ClusterJob& job) const
 TypeId
 SjfPolicy::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::SjfPolicy")
-                            .SetParent<SchedulingPolicy>()
-                            .SetGroupName("Aicluster")
-                            .AddConstructor<SjfPolicy>();
+    static TypeId tid = WithBackfill<SjfPolicy>(TypeId("ns3::SjfPolicy")
+                                                    .SetParent<SchedulingPolicy>()
+                                                    .SetGroupName("Aicluster")
+                                                    .AddConstructor<SjfPolicy>(),
+                                                true);
     return tid;
 }
 
@@ -136,10 +151,11 @@ TypeId
 TiresiasPolicy::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::TiresiasPolicy")
-            .SetParent<SchedulingPolicy>()
-            .SetGroupName("Aicluster")
-            .AddConstructor<TiresiasPolicy>()
+        WithBackfill<TiresiasPolicy>(TypeId("ns3::TiresiasPolicy")
+                                         .SetParent<SchedulingPolicy>()
+                                         .SetGroupName("Aicluster")
+                                         .AddConstructor<TiresiasPolicy>(),
+                                     true)
             .AddAttribute("Thresholds",
                           "Ascending attained-service thresholds between queue levels [GPU-s], "
                           "comma separated; n thresholds make n+1 levels. Default: the Tiresias "

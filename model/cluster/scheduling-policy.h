@@ -56,6 +56,8 @@ class SchedulingPolicy : public Object
     virtual bool IsPreemptive() const = 0;
     /** \return true if a job may start ahead of an earlier one that does not fit */
     bool Backfill() const;
+    /** \param backfill true to let a job start ahead of an earlier one that does not fit */
+    void SetBackfill(bool backfill);
 
     /**
      * \param job a waiting or running job, progress brought up to now
