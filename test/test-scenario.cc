@@ -1,0 +1,145 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Scenario files and command-line options of whole-cluster experiments.
+
+#include "ns3/cluster-engine-helper.h"
+#include "ns3/cluster-scenario.h"
+#include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/string.h"
+
+#include <catch2/catch.hpp>
+
+using namespace ns3;
+
+namespace
+{
+std::string
+Fixture(const std::string& name)
+{
+    return std::string(AICLUSTER_TEST_DATA) + "/scenario/" + name;
+}
+
+/// Parses argv-style options over a scenario, as trace-replay does.
+void
+ParseOptions(ClusterScenario& scenario, std::vector<std::string> args)
+{
+    args.insert(args.begin(), "test");
+    std::vector<char*> argv;
+    for (auto& a : args)
+    {
+        argv.push_back(a.data());
+    }
+    CommandLine cmd;
+    scenario.AddCommandLineOptions(cmd);
+    cmd.Parse(static_cast<int>(argv.size()), argv.data());
+    scenario.Finalize();
+}
+} // namespace
+
+TEST_CASE("a scenario file sets every documented field", "[scenario]")
+{
+    ClusterScenario s = ClusterScenario::Load(Fixture("good.json"));
+    ParseOptions(s, {});
+    CHECK(s.topology.numNodes == 4);
+    CHECK(s.topology.gpusPerNode == 4);
+    CHECK(s.topology.nodesPerRack == 2);
+    CHECK(s.tracePath == "traces/sample/sample-trace.csv");
+    CHECK(s.traceOptions.format == "aicluster");
+    CHECK(s.traceOptions.maxJobs == 200);
+    CHECK(s.traceOptions.vcs == std::set<std::string>{"vc-a", "vc-b"});
+    CHECK(s.traceOptions.loadScale == 2.0);
+    CHECK(s.traceOptions.onError == TraceErrorPolicy::SKIP);
+    CHECK(s.traceOptions.windowEnd == 86400);
+    CHECK(s.annotator.modelRule == "weighted");
+    CHECK(s.annotator.modelWeights.at("bert-squad") == 3);
+    CHECK(s.annotator.seed == 9);
+    CHECK(s.policies == std::vector<std::string>{"tiresias", "fifo"});
+    CHECK(s.placement == "spread");
+    CHECK(s.seed == 9);
+    CHECK(s.outputDir == "results/unit");
+    CHECK(s.attributes.at("ns3::TiresiasPolicy::Thresholds") == "100,1000");
+    CHECK(s.Settings().at("trace.vcs") == "vc-a,vc-b");
+}
+
+TEST_CASE("command-line options override the scenario file", "[scenario]")
+{
+    ClusterScenario s = ClusterScenario::Load(Fixture("good.json"));
+    ParseOptions(s, {"--nodes=12", "--policy=sjf", "--vc=vc-c", "--on-error=stop", "--seed=3"});
+    CHECK(s.topology.numNodes == 12);
+    CHECK(s.topology.gpusPerNode == 4); // from the file
+    CHECK(s.policies == std::vector<std::string>{"sjf"});
+    CHECK(s.traceOptions.vcs == std::set<std::string>{"vc-c"});
+    CHECK(s.traceOptions.onError == TraceErrorPolicy::STOP);
+    CHECK(s.seed == 3);
+    CHECK(s.annotator.seed == 3);
+}
+
+TEST_CASE("scenario attributes become ns-3 defaults", "[scenario]")
+{
+    ClusterScenario s = ClusterScenario::Load(Fixture("good.json"));
+    ParseOptions(s, {});
+    s.ApplyAttributes();
+    Ptr<Object> policy = CreateObject<TiresiasPolicy>();
+    StringValue thresholds;
+    policy->GetAttribute("Thresholds", thresholds);
+    CHECK(thresholds.Get() == "100,1000");
+    Config::Reset();
+}
+
+TEST_CASE("bad scenario files name the file and the field", "[scenario]")
+{
+    auto message = [](const std::string& name) {
+        try
+        {
+            ClusterScenario::Load(Fixture(name));
+        }
+        catch (const TraceError& e)
+        {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(message("negative-nodes.json"),
+               Catch::Contains("negative-nodes.json") && Catch::Contains("cluster.nodes") &&
+                   Catch::Contains("positive integer"));
+    CHECK_THAT(message("unknown-field.json"),
+               Catch::Contains("trace.paht") && Catch::Contains("documented fields"));
+    CHECK_THAT(message("policies-not-list.json"),
+               Catch::Contains("policies") && Catch::Contains("array of strings"));
+    CHECK_THAT(message("bad-json.json"), Catch::Contains("bad-json.json") && Catch::Contains("JSON"));
+    CHECK_THAT(message("missing.json"), Catch::Contains("missing.json") && Catch::Contains("does not exist"));
+}
+
+TEST_CASE("bad command-line values are errors, not defaults", "[scenario]")
+{
+    auto error = [](std::vector<std::string> args) {
+        ClusterScenario s;
+        try
+        {
+            ParseOptions(s, args);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(error({"--nodes=-3"}), Catch::Contains("--nodes") && Catch::Contains("-3"));
+    CHECK_THAT(error({"--policy=lifo"}), Catch::Contains("lifo") && Catch::Contains("tiresias"));
+    CHECK_THAT(error({"--on-error=ignore"}), Catch::Contains("--on-error"));
+    CHECK_THAT(error({"--placement=random"}), Catch::Contains("--placement"));
+    CHECK_THAT(error({"--window-end=yesterday"}), Catch::Contains("--window-end"));
+    CHECK_THAT(error({"--load-scale=0"}), Catch::Contains("--load-scale"));
+    CHECK_THAT(error({"--seed=0"}), Catch::Contains("--seed"));
+    CHECK(error({"--nodes=3", "--policy=fifo,sjf"}) == "no error");
+}
+
+TEST_CASE("an unknown attribute in a scenario is an error", "[scenario]")
+{
+    ClusterScenario s;
+    s.attributes["ns3::TiresiasPolicy::NoSuchThing"] = "1";
+    CHECK_THROWS_WITH(s.ApplyAttributes(), Catch::Contains("NoSuchThing"));
+}
