@@ -1,4 +1,5 @@
 # Runnable scenarios; each is examples/<name>.cc and runs as ./ns3 run <name>.
 set(AICLUSTER_EXAMPLES
   trace-replay
+  trace-convert
 )

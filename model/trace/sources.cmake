@@ -1,6 +1,9 @@
 # Traces in: readers for public trace formats, the workload catalog and the annotator.
 list(APPEND AICLUSTER_SOURCES
   model/trace/trace-reader.cc
+  model/trace/trace-parse.cc
+  model/trace/trace-csv-readers.cc
+  model/trace/philly-json-reader.cc
   model/trace/workload-catalog.cc
   model/trace/trace-annotator.cc
 )

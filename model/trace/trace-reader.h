@@ -111,6 +111,11 @@ std::string DetectTraceFormat(const std::string& path);
  *
  * Submit times are shifted so that the first job of the whole file is at 0
  * before the window, load scaling and job limit are applied (in that order).
+ * The VC filter is applied before the window. Native ("aicluster") traces are
+ * not shifted: their times already count from their trace's start, so a window
+ * written by trace-convert keeps its times. Every record read lands in exactly
+ * one of the report's counters (kept, malformed, notGpuJobs, unfinished,
+ * otherVc, outsideWindow, overMaxJobs); see traces/README.md per format.
  *
  * \param path the trace file
  * \param options format, filters and error policy

@@ -1,0 +1,485 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Readers of the line-oriented trace formats (CSV and Gavel's TSV). Each format is a
+// small row parser: it finds its columns by name in the header once, then turns one
+// row into a JobRecord or an Outcome saying why the row is not a job. How each field
+// maps to JobRecord is documented in traces/README.md.
+
+#include "trace-parse.h"
+
+namespace ns3
+{
+namespace tracefmt
+{
+namespace
+{
+
+using Row = std::vector<std::string>;
+
+/** \return the column's trimmed value, or "" if the header lacks it (index -1) */
+std::string
+Optional(const Row& row, int index)
+{
+    return index < 0 ? std::string() : Trim(row[index]);
+}
+
+/**
+ * Runs a row parser over every record after the header. Errors in the header (a
+ * missing column) and in the tokenizer (a broken quote) stop the read whatever the
+ * policy, since nothing after them can be trusted; errors in a row follow the policy.
+ */
+template <typename Parser>
+void
+ReadRows(CsvCursor& cursor, const Columns* columns, Collector& collector, const Parser& parse)
+{
+    Row row;
+    while (cursor.Next(row))
+    {
+        Site site{collector.File(), cursor.Line()};
+        JobRecord job;
+        Outcome outcome;
+        try
+        {
+            if (columns)
+            {
+                columns->CheckRow(row, site);
+            }
+            outcome = parse(row, site, job);
+        }
+        catch (const TraceError& e)
+        {
+            collector.Malformed(e);
+            continue;
+        }
+        collector.Add(site.line, outcome, std::move(job));
+    }
+}
+
+/** Reads a CSV with a header line and hands each row to a parser built from the header. */
+template <typename Parser>
+void
+ReadHeaderCsv(const std::string& text, Collector& collector)
+{
+    CsvCursor cursor(collector.File(), text, ',', true);
+    Row header;
+    if (!cursor.Next(header))
+    {
+        throw TraceError(collector.File(), 0, "", "expected a header line, but the file is empty");
+    }
+    Columns columns(header, Site{collector.File(), cursor.Line()});
+    const Parser parser(columns);
+    ReadRows(cursor, &columns, collector, parser);
+}
+
+/** philly-csv: timestamp,duration,num_gpus,gpu_time,cluster */
+struct PhillyCsvRow
+{
+    size_t timestamp;
+    size_t duration;
+    size_t numGpus;
+    size_t cluster;
+
+    explicit PhillyCsvRow(const Columns& c)
+        : timestamp(c.Require("timestamp")),
+          duration(c.Require("duration")),
+          numGpus(c.Require("num_gpus")),
+          cluster(c.Require("cluster"))
+    {
+    }
+
+    Outcome operator()(const Row& row, const Site& site, JobRecord& job) const
+    {
+        job.numGpus = ParseCount(site, "num_gpus", row[numGpus]);
+        if (job.numGpus == 0)
+        {
+            return Outcome::NOT_GPU;
+        }
+        job.submitTime = ParseTime(site, "timestamp", row[timestamp]);
+        job.vc = Trim(row[cluster]);
+        if (IsMissing(row[duration]))
+        {
+            return Outcome::UNFINISHED;
+        }
+        job.duration = ParseNonNegative(site, "duration", row[duration]);
+        return Outcome::JOB;
+    }
+};
+
+/** alibaba-gpu-2023: name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,... */
+struct AlibabaRow
+{
+    size_t name;
+    size_t numGpu;
+    size_t gpuMilli;
+    size_t phase;
+    size_t creation;
+    size_t deletion;
+    size_t scheduled;
+
+    explicit AlibabaRow(const Columns& c)
+        : name(c.Require("name")),
+          numGpu(c.Require("num_gpu")),
+          gpuMilli(c.Require("gpu_milli")),
+          phase(c.Require("pod_phase")),
+          creation(c.Require("creation_time")),
+          deletion(c.Require("deletion_time")),
+          scheduled(c.Require("scheduled_time"))
+    {
+    }
+
+    Outcome operator()(const Row& row, const Site& site, JobRecord& job) const
+    {
+        uint32_t gpus = ParseCount(site, "num_gpu", row[numGpu]);
+        uint32_t milli = ParseCount(site, "gpu_milli", row[gpuMilli]);
+        if (gpus == 0)
+        {
+            return Outcome::NOT_GPU;
+        }
+        if (milli == 0 || milli > 1000 || (gpus > 1 && milli != 1000))
+        {
+            site.Fail("gpu_milli",
+                      "1..1000 for a one-GPU pod or 1000 for a multi-GPU pod",
+                      row[gpuMilli]);
+        }
+        job.name = Trim(row[name]);
+        job.status = Trim(row[phase]);
+        job.numGpus = gpus;
+        job.gpuFraction = milli / 1000.0;
+        job.submitTime = ParseNonNegative(site, "creation_time", row[creation]);
+        if (IsMissing(row[scheduled]) || IsMissing(row[deletion]))
+        {
+            return Outcome::UNFINISHED; // never placed on a GPU
+        }
+        double start = ParseNonNegative(site, "scheduled_time", row[scheduled]);
+        double end = ParseNonNegative(site, "deletion_time", row[deletion]);
+        if (start < job.submitTime)
+        {
+            site.Fail("scheduled_time", "a time >= creation_time", row[scheduled]);
+        }
+        if (end < start)
+        {
+            site.Fail("deletion_time", "a time >= scheduled_time", row[deletion]);
+        }
+        job.duration = end - start;
+        return Outcome::JOB;
+    }
+};
+
+/** helios-csv: Helios cluster_log.csv and Acme trace_{seren,kalos}.csv */
+struct HeliosRow
+{
+    size_t jobId;
+    size_t gpuNum;
+    size_t submit;
+    size_t start;
+    size_t end;
+    size_t duration;
+    int user;
+    int vc;
+    int state;
+
+    explicit HeliosRow(const Columns& c)
+        : jobId(c.Require("job_id")),
+          gpuNum(c.Require("gpu_num")),
+          submit(c.Require("submit_time")),
+          start(c.Require("start_time")),
+          end(c.Require("end_time")),
+          duration(c.Require("duration")),
+          user(c.Find("user")),
+          vc(c.Find("vc")),
+          state(c.Find("state"))
+    {
+    }
+
+    Outcome operator()(const Row& row, const Site& site, JobRecord& job) const
+    {
+        job.numGpus = ParseCount(site, "gpu_num", row[gpuNum]);
+        if (job.numGpus == 0)
+        {
+            return Outcome::NOT_GPU;
+        }
+        job.name = Trim(row[jobId]);
+        job.user = Optional(row, user);
+        job.vc = Optional(row, vc);
+        job.status = Optional(row, state);
+        job.submitTime = ParseTime(site, "submit_time", row[submit]);
+        if (!IsMissing(row[duration]))
+        {
+            job.duration = ParseNonNegative(site, "duration", row[duration]);
+            return Outcome::JOB;
+        }
+        if (IsMissing(row[start]) || IsMissing(row[end]))
+        {
+            return Outcome::UNFINISHED;
+        }
+        double t0 = ParseTime(site, "start_time", row[start]);
+        double t1 = ParseTime(site, "end_time", row[end]);
+        if (t1 < t0)
+        {
+            site.Fail("end_time", "a time >= start_time", row[end]);
+        }
+        job.duration = t1 - t0;
+        return Outcome::JOB;
+    }
+};
+
+/** sia-workload: name,time,application,num_replicas,batch_size */
+struct SiaRow
+{
+    size_t name;
+    size_t time;
+    size_t application;
+    size_t replicas;
+    size_t batch;
+
+    explicit SiaRow(const Columns& c)
+        : name(c.Require("name")),
+          time(c.Require("time")),
+          application(c.Require("application")),
+          replicas(c.Require("num_replicas")),
+          batch(c.Require("batch_size"))
+    {
+    }
+
+    Outcome operator()(const Row& row, const Site& site, JobRecord& job) const
+    {
+        job.numGpus = ParseCount(site, "num_replicas", row[replicas]);
+        if (job.numGpus == 0)
+        {
+            return Outcome::NOT_GPU;
+        }
+        job.name = Trim(row[name]);
+        job.submitTime = ParseNonNegative(site, "time", row[time]);
+        job.model = Trim(row[application]);
+        if (job.model.empty())
+        {
+            site.Fail("application", "an application name", row[application]);
+        }
+        job.globalBatch = ParseCount(site, "batch_size", row[batch]);
+        if (job.globalBatch == 0)
+        {
+            site.Fail("batch_size", "a positive integer", row[batch]);
+        }
+        return Outcome::JOB;
+    }
+};
+
+/** tiresias-csv: job_id,num_gpu,submit_time,iterations,model_name,duration,interval */
+struct TiresiasRow
+{
+    size_t jobId;
+    size_t numGpu;
+    size_t submit;
+    size_t iterations;
+    size_t model;
+    size_t duration;
+
+    explicit TiresiasRow(const Columns& c)
+        : jobId(c.Require("job_id")),
+          numGpu(c.Require("num_gpu")),
+          submit(c.Require("submit_time")),
+          iterations(c.Require("iterations")),
+          model(c.Require("model_name")),
+          duration(c.Require("duration"))
+    {
+    }
+
+    Outcome operator()(const Row& row, const Site& site, JobRecord& job) const
+    {
+        job.numGpus = ParseCount(site, "num_gpu", row[numGpu]);
+        if (job.numGpus == 0)
+        {
+            return Outcome::NOT_GPU;
+        }
+        job.name = Trim(row[jobId]);
+        job.submitTime = ParseNonNegative(site, "submit_time", row[submit]);
+        job.totalSteps = ParseNonNegative(site, "iterations", row[iterations]);
+        job.model = Trim(row[model]);
+        job.duration = ParseNonNegative(site, "duration", row[duration]);
+        return Outcome::JOB;
+    }
+};
+
+/** gavel: job_type, command, num_steps_arg, needs_data_dir, total_steps, arrival_time, scale */
+Outcome
+ParseGavelRow(const Row& row, const Site& site, JobRecord& job)
+{
+    if (row.size() != 7)
+    {
+        site.Fail("(record)", "7 tab-separated fields", std::to_string(row.size()) + " fields");
+    }
+    job.numGpus = ParseCount(site, "scale_factor", row[6]);
+    if (job.numGpus == 0)
+    {
+        return Outcome::NOT_GPU;
+    }
+    job.model = Trim(row[0]);
+    if (job.model.empty())
+    {
+        site.Fail("job_type", "a job type", row[0]);
+    }
+    job.totalSteps = ParseNonNegative(site, "total_steps", row[4]);
+    if (job.totalSteps == 0)
+    {
+        site.Fail("total_steps", "a positive number of steps", row[4]);
+    }
+    job.submitTime = ParseNonNegative(site, "arrival_time", row[5]);
+    return Outcome::JOB;
+}
+
+/** aicluster (native): see NATIVE_COLUMNS and traces/README.md */
+struct NativeRow
+{
+    size_t jobId;
+    size_t submit;
+    size_t numGpus;
+    size_t duration;
+    size_t user;
+    size_t vc;
+    size_t model;
+    size_t dataset;
+    size_t totalSteps;
+    size_t globalBatch;
+    size_t gpuFraction;
+    size_t status;
+
+    explicit NativeRow(const Columns& c)
+        : jobId(c.Require("job_id")),
+          submit(c.Require("submit_time_s")),
+          numGpus(c.Require("num_gpus")),
+          duration(c.Require("duration_s")),
+          user(c.Require("user")),
+          vc(c.Require("vc")),
+          model(c.Require("model")),
+          dataset(c.Require("dataset")),
+          totalSteps(c.Require("total_steps")),
+          globalBatch(c.Require("global_batch")),
+          gpuFraction(c.Require("gpu_fraction")),
+          status(c.Require("status"))
+    {
+    }
+
+    // String fields are kept byte for byte (no trimming) so that writing and reading
+    // back gives the same record.
+    Outcome operator()(const Row& row, const Site& site, JobRecord& job) const
+    {
+        job.numGpus = ParseCount(site, "num_gpus", row[numGpus]);
+        if (job.numGpus == 0)
+        {
+            return Outcome::NOT_GPU;
+        }
+        job.name = row[jobId];
+        job.submitTime = ParseNonNegative(site, "submit_time_s", row[submit]);
+        if (!row[duration].empty())
+        {
+            job.duration = ParseNonNegative(site, "duration_s", row[duration]);
+        }
+        job.user = row[user];
+        job.vc = row[vc];
+        job.model = row[model];
+        job.dataset = row[dataset];
+        if (!row[totalSteps].empty())
+        {
+            job.totalSteps = ParseNonNegative(site, "total_steps", row[totalSteps]);
+        }
+        if (!row[globalBatch].empty())
+        {
+            job.globalBatch = ParseCount(site, "global_batch", row[globalBatch]);
+        }
+        if (!row[gpuFraction].empty())
+        {
+            job.gpuFraction = ParseNumber(site, "gpu_fraction", row[gpuFraction]);
+            if (job.gpuFraction <= 0 || job.gpuFraction > 1)
+            {
+                site.Fail("gpu_fraction", "a number in (0, 1]", row[gpuFraction]);
+            }
+        }
+        job.status = row[status];
+        return Outcome::JOB;
+    }
+};
+
+} // namespace
+
+const char* const NATIVE_MAGIC = "# aicluster-trace v1";
+
+const std::vector<std::string> NATIVE_COLUMNS = {"job_id",
+                                                 "submit_time_s",
+                                                 "num_gpus",
+                                                 "duration_s",
+                                                 "user",
+                                                 "vc",
+                                                 "model",
+                                                 "dataset",
+                                                 "total_steps",
+                                                 "global_batch",
+                                                 "gpu_fraction",
+                                                 "status"};
+
+void
+ReadPhillyCsv(const std::string& text, Collector& collector)
+{
+    ReadHeaderCsv<PhillyCsvRow>(text, collector);
+}
+
+void
+ReadAlibabaGpu2023(const std::string& text, Collector& collector)
+{
+    ReadHeaderCsv<AlibabaRow>(text, collector);
+}
+
+void
+ReadHeliosCsv(const std::string& text, Collector& collector)
+{
+    ReadHeaderCsv<HeliosRow>(text, collector);
+}
+
+void
+ReadSiaWorkload(const std::string& text, Collector& collector)
+{
+    ReadHeaderCsv<SiaRow>(text, collector);
+}
+
+void
+ReadTiresiasCsv(const std::string& text, Collector& collector)
+{
+    ReadHeaderCsv<TiresiasRow>(text, collector);
+}
+
+void
+ReadGavel(const std::string& text, Collector& collector)
+{
+    // No header and no quoting: the command field holds shell text with its own quotes.
+    CsvCursor cursor(collector.File(), text, '\t', false);
+    ReadRows(cursor, nullptr, collector, ParseGavelRow);
+}
+
+void
+ReadNative(const std::string& text, Collector& collector)
+{
+    size_t start = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+    size_t eol = text.find('\n', start);
+    std::string first =
+        Trim(text.substr(start, eol == std::string::npos ? std::string::npos : eol - start));
+    if (first != NATIVE_MAGIC)
+    {
+        Site{collector.File(), 1}.Fail("version", std::string("'") + NATIVE_MAGIC + "'", first);
+    }
+    CsvCursor cursor(collector.File(), text, ',', true, true);
+    cursor.SkipLine(); // the version line (a comment for the cursor anyway)
+    Row header;
+    if (!cursor.Next(header))
+    {
+        throw TraceError(collector.File(),
+                         2,
+                         "",
+                         "expected the column header after the version line");
+    }
+    Columns columns(header, Site{collector.File(), cursor.Line()});
+    const NativeRow parser(columns);
+    ReadRows(cursor, &columns, collector, parser);
+}
+
+} // namespace tracefmt
+} // namespace ns3
