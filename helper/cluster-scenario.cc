@@ -188,6 +188,10 @@ CheckedCount(const std::string& option, int64_t value)
 ClusterScenario::ClusterScenario()
     : tracePath(DefaultTracePath())
 {
+    // The default cluster is the one the bundled sample is generated for (traces/README.md).
+    topology.numNodes = 16;
+    topology.gpusPerNode = 8;
+    topology.nodesPerRack = 4;
     m_policiesText = JoinList(policies);
     m_onErrorText = "stop";
 }
