@@ -2,4 +2,5 @@
 set(AICLUSTER_EXAMPLES
   trace-replay
   trace-convert
+  minimal-experiment
 )
