@@ -3,4 +3,5 @@ set(AICLUSTER_EXAMPLES
   trace-replay
   trace-convert
   minimal-experiment
+  ina-shared-aggregation
 )

@@ -1,5 +1,21 @@
 # ina component: sources and headers (owned by the ina engineer).
 list(APPEND AICLUSTER_SOURCES
+  model/ina/ina-header.cc
+  model/ina/ina-aggregator-pool.cc
+  model/ina/ina-allocation-policy.cc
+  model/ina/ina-switch.cc
+  model/ina/ina-worker.cc
+  model/ina/ina-parameter-server.cc
+  model/ina/ina-helper.cc
+  model/ina/ina-gradient-sync.cc
 )
 list(APPEND AICLUSTER_HEADERS
+  model/ina/ina-header.h
+  model/ina/ina-aggregator-pool.h
+  model/ina/ina-allocation-policy.h
+  model/ina/ina-switch.h
+  model/ina/ina-worker.h
+  model/ina/ina-parameter-server.h
+  model/ina/ina-helper.h
+  model/ina/ina-gradient-sync.h
 )

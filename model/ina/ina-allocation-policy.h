@@ -1,0 +1,208 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_INA_ALLOCATION_POLICY_H
+#define AICLUSTER_INA_ALLOCATION_POLICY_H
+
+#include "ina-aggregator-pool.h"
+#include "ina-header.h"
+
+#include "ns3/object.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief What a job's workers need to address the pool: set once per job by the helper.
+ */
+struct InaJobSlots
+{
+    uint32_t poolSize{0};      //!< aggregators in the switch pool
+    uint32_t window{0};        //!< outstanding chunks per worker (= slots the job cycles through)
+    uint32_t partitionBase{0}; //!< first aggregator of the job's static partition (SwitchML)
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Job state a worker stamps into packets as its priority (ESA).
+ */
+struct InaJobProgress
+{
+    uint32_t staticPriority{0};  //!< configured priority (larger = more important)
+    uint64_t remainingChunks{0}; //!< chunks of the job's total work not yet synchronised
+    uint64_t attainedChunks{0};  //!< chunks synchronised so far
+    uint32_t fallbackStreak{0};  //!< consecutive results that completed at the PS, not the switch
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Aggregator allocation policy: how workers index the pool and what the switch does
+ *        when a packet meets an aggregator.
+ *
+ * The switch asks Decide() only when the aggregator does not already hold the
+ * packet's key; everything the policies share (aggregate into a matching
+ * aggregator, flush on resend, complete at fan-in) lives in InaSwitch.
+ */
+class InaAllocationPolicy : public Object
+{
+  public:
+    /** What to do with a packet whose aggregator does not hold its key. */
+    enum Decision
+    {
+        ALLOCATE, //!< take the aggregator (free, or reusable by this policy)
+        COLLIDE,  //!< leave it; forward the packet to the job's PS
+        PREEMPT,  //!< evict the holder (its partial aggregate goes to its PS), then take it
+    };
+
+    /** Where a completed aggregate goes. */
+    enum Completion
+    {
+        TO_PS,     //!< to the PS, which returns the result; freed when that passes back (ATP)
+        MULTICAST, //!< straight to the workers; kept as the shadow copy until reused (SwitchML)
+    };
+
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+
+    /** \return "switchml", "atp" or "esa" */
+    virtual std::string GetName() const = 0;
+
+    /**
+     * \brief Lay out the jobs on the pool (called once by the helper).
+     * \param poolSize aggregators
+     * \param numJobs jobs sharing the switch
+     * \param jobRank rank of this job among them (0-based)
+     * \param window outstanding chunks a worker wants
+     * \return the job's slots
+     */
+    virtual InaJobSlots Layout(uint32_t poolSize,
+                               uint32_t numJobs,
+                               uint32_t jobRank,
+                               uint32_t window) const = 0;
+
+    /**
+     * \param job job id \param seq chunk sequence \param slots the job's layout
+     * \return aggregator index the worker addresses before any PS re-hash
+     */
+    virtual uint32_t InitialIndex(uint16_t job, uint32_t seq, const InaJobSlots& slots) const = 0;
+
+    /** \return true if workers follow the PS's re-hash of a collided slot (ATP, ESA) */
+    virtual bool FollowsRemap() const = 0;
+
+    /**
+     * \param held the aggregator the packet addresses (not holding its key)
+     * \param pkt the packet
+     * \return what the switch does
+     */
+    virtual Decision Decide(const InaAggregator& held, const InaHeader& pkt) const = 0;
+
+    /** \return where completed aggregates go */
+    virtual Completion GetCompletion() const = 0;
+
+    /** \return true if a resend flushes the partial aggregate to the PS (ATP, ESA) */
+    virtual bool FlushOnResend() const = 0;
+
+    /** \param p job progress \return the priority stamped into its packets */
+    virtual uint32_t Priority(const InaJobProgress& p) const;
+
+    /**
+     * \brief ATP's host-side hash: CRC32 over (job, slot, attempt), mixed, modulo the pool.
+     * \param job job \param slot window slot \param attempt re-hash round (0 first)
+     * \param poolSize aggregators
+     * \return index
+     */
+    static uint32_t HashIndex(uint16_t job, uint32_t slot, uint32_t attempt, uint32_t poolSize);
+
+    /**
+     * \param name "switchml", "atp" or "esa"
+     * \return a new policy with default attributes
+     * \throws std::invalid_argument for another name
+     */
+    static Ptr<InaAllocationPolicy> Create(const std::string& name);
+};
+
+/**
+ * \ingroup aicluster
+ * \brief SwitchML: static partition per job, two shadow copies per slot, self-clocked reuse,
+ *        results multicast by the switch.
+ */
+class SwitchMlPolicy : public InaAllocationPolicy
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    std::string GetName() const override;
+    InaJobSlots Layout(uint32_t poolSize,
+                       uint32_t numJobs,
+                       uint32_t jobRank,
+                       uint32_t window) const override;
+    uint32_t InitialIndex(uint16_t job, uint32_t seq, const InaJobSlots& slots) const override;
+    bool FollowsRemap() const override;
+    Decision Decide(const InaAggregator& held, const InaHeader& pkt) const override;
+    Completion GetCompletion() const override;
+    bool FlushOnResend() const override;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief ATP: best-effort sharing of the whole pool by hashed index; a collision goes to the
+ *        PS; an aggregator is freed when the PS result passes back through the switch.
+ */
+class AtpPolicy : public InaAllocationPolicy
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    std::string GetName() const override;
+    InaJobSlots Layout(uint32_t poolSize,
+                       uint32_t numJobs,
+                       uint32_t jobRank,
+                       uint32_t window) const override;
+    uint32_t InitialIndex(uint16_t job, uint32_t seq, const InaJobSlots& slots) const override;
+    bool FollowsRemap() const override;
+    Decision Decide(const InaAggregator& held, const InaHeader& pkt) const override;
+    Completion GetCompletion() const override;
+    bool FlushOnResend() const override;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief ESA: ATP plus preemption: a packet of a higher-priority job evicts the holder, whose
+ *        partial aggregate goes to the holder's PS (never lost).
+ *
+ * The priority rule is pluggable (PriorityRule attribute); the default is
+ * shortest-remaining work (SRPT), the rule that minimises average completion
+ * time on one shared resource, which is the metric ESA reports. Ageing:
+ * every consecutive chunk of a job that completed at the PS instead of the
+ * switch adds AgeingStep to its priority, so a job that keeps losing the pool
+ * eventually outranks the jobs starving it.
+ */
+class EsaPolicy : public AtpPolicy
+{
+  public:
+    /** The rule turning job progress into a priority. */
+    enum Rule
+    {
+        STATIC,                 //!< the job's configured priority
+        SHORTEST_REMAINING,     //!< fewer chunks left = higher priority
+        LEAST_ATTAINED_SERVICE, //!< fewer chunks done = higher priority
+    };
+
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    std::string GetName() const override;
+    Decision Decide(const InaAggregator& held, const InaHeader& pkt) const override;
+    uint32_t Priority(const InaJobProgress& p) const override;
+
+  private:
+    Rule m_rule{SHORTEST_REMAINING};
+    uint32_t m_ageingStep{1};
+    bool m_preemptOwnJob{false};
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_INA_ALLOCATION_POLICY_H

@@ -1,0 +1,142 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_INA_GRADIENT_SYNC_H
+#define AICLUSTER_INA_GRADIENT_SYNC_H
+
+#include "ns3/data-rate.h"
+#include "ns3/iteration-model.h"
+#include "ns3/nstime.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief One job as the rate-level INA model sees it at one switch.
+ */
+struct InaRateJob
+{
+    uint32_t workers{1};     //!< hosts sending into the switch (one per node)
+    double gradientBytes{0}; //!< bytes each worker contributes per iteration
+    double priorityKey{0};   //!< smaller = more important (remaining work, attained, level)
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Rate-level gradient sync with in-network aggregation on a shared aggregator pool.
+ *
+ * A job on n nodes reduces inside each node over NVLink (ring reduce-scatter and
+ * all-gather, 2(g-1)/g of the bytes) and aggregates across its n nodes in the
+ * switch; single-node jobs only do the NVLink part. Jobs whose nodes sit in one
+ * rack use that rack's ToR pool; jobs spanning racks use the spine's pool (one
+ * aggregation point, two more hops each way); every switch has PoolSize
+ * aggregators. Per job at one switch, with packet wire time tx = S*8/rate
+ * (S = 4 * values + overhead bytes) and chunk round trip R (SwitchML:
+ * 2 tx + 2 d + p; ATP, ESA: via the PS, 4 tx + 4 d + 2 p):
+ *
+ *   T_iter = R + (C - 1) * max(tx, R / K, tx * (f * W + (1 - f)))
+ *
+ * for C chunks per iteration, window K and fraction f of chunks that fall
+ * back to the PS (whose link then carries W packets per chunk). SwitchML:
+ * K = min(Window, floor(P / N) / 2) for N jobs at the switch (or the fixed
+ * SwitchMlPartitions), f = 0. ATP: a
+ * chunk collides when its hashed index is held, so f = min(1, sum of the
+ * other jobs' held aggregators / P), held = min(K, H / interval) with hold
+ * time H ~ R. ESA: only higher-priority holders count, and a chunk may also be
+ * evicted during its hold: f = 1 - (1 - rho_higher)^2. Solved by fixed-point
+ * iteration. Not captured: ATP's stranded partials that wait for a timeout
+ * (the packet level has them), so under heavy contention ATP is optimistic.
+ */
+class InaGradientSync : public IterationTermModel
+{
+  public:
+    /** Allocation policy. */
+    enum Policy
+    {
+        SWITCHML, //!< static partitions
+        ATP,      //!< hashed best-effort sharing, PS fallback
+        ESA,      //!< ATP plus priority preemption
+    };
+
+    /** Priority rule of ESA (same meaning as EsaPolicy's). */
+    enum Rule
+    {
+        STATIC,                 //!< ClusterJob::priorityLevel (0 = highest)
+        SHORTEST_REMAINING,     //!< fewer remaining bytes to sync wins
+        LEAST_ATTAINED_SERVICE, //!< less attained service wins
+    };
+
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    InaGradientSync();
+
+    void Evaluate(const ClusterTopology& topology,
+                  const std::vector<Ptr<ClusterJob>>& running,
+                  std::vector<double>& seconds) override;
+
+    /**
+     * \brief Per-iteration in-switch sync time of jobs sharing one switch.
+     * \param jobs the jobs at the switch
+     * \param extraHopsEachWay switch hops beyond one (spine: 1)
+     * \param fallback if not null: set to the fraction of each job's chunks that fall back to
+     *        its PS
+     * \return seconds per iteration, per job
+     */
+    std::vector<double> SwitchSyncTimes(const std::vector<InaRateJob>& jobs,
+                                        uint32_t extraHopsEachWay = 0,
+                                        std::vector<double>* fallback = nullptr) const;
+
+    /** \return values per packet in use (policy default when the attribute is 0) */
+    uint32_t ValuesPerPacket() const;
+
+  private:
+    Policy m_policy;
+    Rule m_rule;
+    uint32_t m_poolSize;
+    DataRate m_linkRate;
+    Time m_linkDelay;
+    Time m_pipelineLatency;
+    uint32_t m_valuesPerPacket;
+    uint32_t m_overhead;
+    uint32_t m_window;
+    uint32_t m_switchMlPartitions;
+    DataRate m_nvlink;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Ring all-reduce without INA (the reference):
+ *        2(n-1)/n * bytes / bandwidth + 2(n-1) * hop latency over the job's n GPUs, with
+ *        NVLink bandwidth and latency inside one node and the NIC rate and latency once the
+ *        ring crosses nodes (its slowest link).
+ */
+class RingAllReduceSync : public IterationTermModel
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    RingAllReduceSync();
+    void Evaluate(const ClusterTopology& topology,
+                  const std::vector<Ptr<ClusterJob>>& running,
+                  std::vector<double>& seconds) override;
+    bool DependsOnOtherJobs() const override;
+
+    /**
+     * \param gpus GPUs in the ring \param nodes nodes they span \param bytes gradient bytes
+     * \return seconds per iteration
+     */
+    double SyncTime(uint32_t gpus, uint32_t nodes, double bytes) const;
+
+  private:
+    DataRate m_nvlink;
+    Time m_nvlinkLatency;
+    DataRate m_nic;
+    Time m_nicLatency;
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_INA_GRADIENT_SYNC_H

@@ -1,0 +1,472 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ina-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/error-model.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/pointer.h"
+#include "ns3/queue-size.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace ns3
+{
+
+InaHelper::InaHelper()
+    : m_rate("100Gbps"),
+      m_delay(NanoSeconds(500)),
+      m_loss(0),
+      m_queuePackets(100000),
+      m_valuesPerPacket(62),
+      m_window(256),
+      m_racks(1),
+      m_uplinkRate("400Gbps")
+{
+    m_switchFactory.SetTypeId(InaSwitch::GetTypeId());
+    m_workerFactory.SetTypeId(InaWorker::GetTypeId());
+    m_psFactory.SetTypeId(InaParameterServer::GetTypeId());
+    SetPolicy("atp");
+}
+
+void
+InaHelper::SetPolicy(const std::string& name)
+{
+    if (name == "switchml")
+    {
+        m_policyFactory.SetTypeId(SwitchMlPolicy::GetTypeId());
+        m_valuesPerPacket = 64;
+        m_workerFactory.Set("Timeout", TimeValue(MilliSeconds(10)));
+        m_workerFactory.Set("FirstTimeout", TimeValue(MilliSeconds(10)));
+    }
+    else if (name == "atp" || name == "esa")
+    {
+        m_policyFactory.SetTypeId(name == "atp" ? AtpPolicy::GetTypeId() : EsaPolicy::GetTypeId());
+        m_valuesPerPacket = 62;
+        m_workerFactory.Set("Timeout", TimeValue(MicroSeconds(200)));
+        m_workerFactory.Set("FirstTimeout", TimeValue(MilliSeconds(50)));
+    }
+    else
+    {
+        throw std::invalid_argument("INA policy '" + name +
+                                    "' unknown: expected switchml, atp or esa");
+    }
+    m_policyName = name;
+}
+
+void
+InaHelper::SetPolicyAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_policyFactory.Set(name, value);
+}
+
+void
+InaHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_switchFactory.Set(name, value);
+}
+
+void
+InaHelper::SetWorkerAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_workerFactory.Set(name, value);
+}
+
+void
+InaHelper::SetLinkRate(DataRate rate)
+{
+    m_rate = rate;
+}
+
+void
+InaHelper::SetLinkDelay(Time delay)
+{
+    m_delay = delay;
+}
+
+void
+InaHelper::SetLossRate(double rate)
+{
+    NS_ABORT_MSG_IF(rate < 0 || rate >= 1, "InaHelper: loss rate " << rate << " not in [0, 1)");
+    m_loss = rate;
+}
+
+void
+InaHelper::SetQueuePackets(uint32_t packets)
+{
+    m_queuePackets = packets;
+}
+
+void
+InaHelper::SetValuesPerPacket(uint32_t values)
+{
+    m_valuesPerPacket = values;
+}
+
+void
+InaHelper::SetWindow(uint32_t window)
+{
+    m_window = window;
+}
+
+uint32_t
+InaHelper::AddJob(const InaJobSpec& job)
+{
+    if (job.workers < 1 || job.workers > 32)
+    {
+        throw std::invalid_argument("InaHelper: job " + std::to_string(m_specs.size()) + " has " +
+                                    std::to_string(job.workers) +
+                                    " workers; expected 1 to 32 (bitmap width)");
+    }
+    if (job.gradientValues == 0 || job.iterations == 0)
+    {
+        throw std::invalid_argument("InaHelper: job " + std::to_string(m_specs.size()) +
+                                    " needs gradientValues >= 1 and iterations >= 1");
+    }
+    m_specs.push_back(job);
+    return static_cast<uint32_t>(m_specs.size() - 1);
+}
+
+void
+InaHelper::Install()
+{
+    NS_ABORT_MSG_IF(m_specs.empty(), "InaHelper: add jobs before Install");
+    m_policy = m_policyFactory.Create<InaAllocationPolicy>();
+    auto makeSwitch = [this]() {
+        Ptr<InaSwitch> s = m_switchFactory.Create<InaSwitch>();
+        s->SetAttribute("ValuesPerPacket", UintegerValue(m_valuesPerPacket));
+        s->SetPolicy(m_policy);
+        return s;
+    };
+    UintegerValue pool;
+    makeSwitch()->GetAttribute("PoolSize", pool);
+
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("DataRate", DataRateValue(m_rate));
+    p2p.SetChannelAttribute("Delay", TimeValue(m_delay));
+    p2p.SetQueue("ns3::DropTailQueue<Packet>",
+                 "MaxSize",
+                 QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, m_queuePackets)));
+
+    // Switches: one, or a ToR per rack under a spine.
+    std::vector<Ptr<Node>> torNodes;
+    std::vector<Ptr<InaSwitch>> tors;
+    std::vector<Ptr<NetDevice>> spineDown; //!< spine port towards each ToR
+    Ptr<Node> spineNode;
+    for (uint32_t r = 0; r < m_racks; ++r)
+    {
+        torNodes.push_back(CreateObject<Node>());
+        tors.push_back(makeSwitch());
+        m_nodes.Add(torNodes.back());
+    }
+    if (m_racks > 1)
+    {
+        spineNode = CreateObject<Node>();
+        m_nodes.Add(spineNode);
+        m_spine = makeSwitch();
+        PointToPointHelper up = p2p;
+        up.SetDeviceAttribute("DataRate", DataRateValue(m_uplinkRate));
+        for (uint32_t r = 0; r < m_racks; ++r)
+        {
+            NetDeviceContainer d = up.Install(torNodes[r], spineNode);
+            m_devices.push_back(d.Get(0));
+            m_devices.push_back(d.Get(1));
+            tors[r]->SetDefaultRoute(d.Get(0));
+            spineDown.push_back(d.Get(1));
+        }
+    }
+    m_switch = m_racks > 1 ? m_spine : tors.front();
+    m_tors = tors;
+
+    UintegerValue overhead;
+    m_workerFactory.Create<InaWorker>()->GetAttribute("HeaderOverheadBytes", overhead);
+    DoubleValue scale;
+    m_workerFactory.Create<InaWorker>()->GetAttribute("Scale", scale);
+
+    uint16_t nextAddr = 1;
+    // A host in rack r hangs off ToR r; rack == m_racks means the spine.
+    auto connect = [&](Ptr<Node> host, uint16_t addr, uint32_t rack) {
+        Ptr<Node> sw = rack < m_racks ? torNodes[rack] : spineNode;
+        NetDeviceContainer d = p2p.Install(host, sw);
+        m_devices.push_back(d.Get(0));
+        m_devices.push_back(d.Get(1));
+        if (rack < m_racks)
+        {
+            tors[rack]->AddRoute(addr, d.Get(1));
+            if (m_spine)
+            {
+                m_spine->AddRoute(addr, spineDown[rack]);
+            }
+        }
+        else
+        {
+            m_spine->AddRoute(addr, d.Get(1));
+        }
+        return d.Get(0);
+    };
+
+    // Where each job aggregates: its rack's ToR, or the spine when it spans racks.
+    const uint32_t numJobs = static_cast<uint32_t>(m_specs.size());
+    std::vector<std::vector<uint32_t>> workerRacks(numJobs);
+    std::vector<uint32_t> aggAt(numJobs);
+    std::map<uint32_t, std::vector<uint32_t>> jobsAt;
+    for (uint32_t j = 0; j < numJobs; ++j)
+    {
+        const InaJobSpec& spec = m_specs[j];
+        workerRacks[j] = spec.workerRacks.empty() ? std::vector<uint32_t>(spec.workers, j % m_racks)
+                                                  : spec.workerRacks;
+        if (workerRacks[j].size() != spec.workers)
+        {
+            throw std::invalid_argument("InaHelper: job " + std::to_string(j) + " lists " +
+                                        std::to_string(workerRacks[j].size()) +
+                                        " worker racks for " + std::to_string(spec.workers) +
+                                        " workers");
+        }
+        for (uint32_t r : workerRacks[j])
+        {
+            if (r >= m_racks)
+            {
+                throw std::invalid_argument("InaHelper: job " + std::to_string(j) +
+                                            " places a worker in rack " + std::to_string(r) +
+                                            "; expected 0 to " + std::to_string(m_racks - 1));
+            }
+        }
+        bool oneRack = std::all_of(workerRacks[j].begin(), workerRacks[j].end(), [&](uint32_t r) {
+            return r == workerRacks[j].front();
+        });
+        aggAt[j] = oneRack ? workerRacks[j].front() : m_racks;
+        jobsAt[aggAt[j]].push_back(j);
+    }
+
+    for (uint32_t j = 0; j < numJobs; ++j)
+    {
+        const InaJobSpec& spec = m_specs[j];
+        const auto& peers = jobsAt[aggAt[j]];
+        uint32_t rank =
+            static_cast<uint32_t>(std::find(peers.begin(), peers.end(), j) - peers.begin());
+        InaJobSlots slots = m_policy->Layout(static_cast<uint32_t>(pool.Get()),
+                                             static_cast<uint32_t>(peers.size()),
+                                             rank,
+                                             m_window);
+        uint64_t chunks = (spec.gradientValues + m_valuesPerPacket - 1) / m_valuesPerPacket;
+
+        Ptr<Node> psNode = CreateObject<Node>();
+        m_nodes.Add(psNode);
+        uint16_t psAddr = nextAddr++;
+        Ptr<NetDevice> psDev = connect(psNode, psAddr, aggAt[j]);
+        Ptr<InaParameterServer> ps = m_psFactory.Create<InaParameterServer>();
+        ps->SetAttribute("Job", UintegerValue(j));
+        ps->SetAttribute("Address", UintegerValue(psAddr));
+        ps->SetAttribute("FanIn", UintegerValue(spec.workers));
+        ps->SetAttribute("ValuesPerPacket", UintegerValue(m_valuesPerPacket));
+        ps->SetAttribute("HeaderOverheadBytes", overhead);
+        ps->SetAttribute("ChunksPerIteration", UintegerValue(chunks));
+        ps->SetAttribute("Scale", scale);
+        ps->SetPolicy(m_policy, slots);
+        ps->SetDevice(psDev);
+        psNode->AddApplication(ps);
+        ps->SetStartTime(Seconds(0));
+        m_ps.push_back(ps);
+
+        std::vector<uint16_t> workerAddrs;
+        std::map<uint32_t, std::vector<uint16_t>> byRack;
+        std::vector<Ptr<InaWorker>> workers;
+        for (uint32_t w = 0; w < spec.workers; ++w)
+        {
+            Ptr<Node> node = CreateObject<Node>();
+            m_nodes.Add(node);
+            uint16_t addr = nextAddr++;
+            Ptr<NetDevice> dev = connect(node, addr, workerRacks[j][w]);
+            Ptr<InaWorker> worker = m_workerFactory.Create<InaWorker>();
+            worker->SetAttribute("Job", UintegerValue(j));
+            worker->SetAttribute("Rank", UintegerValue(w));
+            worker->SetAttribute("FanIn", UintegerValue(spec.workers));
+            worker->SetAttribute("Address", UintegerValue(addr));
+            worker->SetAttribute("PsAddress", UintegerValue(psAddr));
+            worker->SetAttribute("GradientValues", UintegerValue(spec.gradientValues));
+            worker->SetAttribute("Iterations", UintegerValue(spec.iterations));
+            worker->SetAttribute("ComputeTime", TimeValue(spec.computeTime));
+            worker->SetAttribute("ValuesPerPacket", UintegerValue(m_valuesPerPacket));
+            worker->SetAttribute("Priority", UintegerValue(spec.priority));
+            worker->SetPolicy(m_policy, slots);
+            worker->SetDevice(dev);
+            node->AddApplication(worker);
+            worker->SetStartTime(spec.startTime);
+            workers.push_back(worker);
+            workerAddrs.push_back(addr);
+            byRack[workerRacks[j][w]].push_back(addr);
+        }
+        if (aggAt[j] < m_racks)
+        {
+            tors[aggAt[j]]->AddJob(static_cast<uint16_t>(j), psAddr, workerAddrs);
+        }
+        else
+        {
+            m_spine->AddJob(static_cast<uint16_t>(j), psAddr, workerAddrs);
+            for (const auto& [r, members] : byRack)
+            {
+                tors[r]->AddTransitJob(static_cast<uint16_t>(j), members);
+            }
+        }
+        m_workers.push_back(workers);
+    }
+    for (uint32_t r = 0; r < m_racks; ++r)
+    {
+        tors[r]->Install(torNodes[r]);
+        torNodes[r]->AggregateObject(tors[r]);
+    }
+    if (m_spine)
+    {
+        m_spine->Install(spineNode);
+        spineNode->AggregateObject(m_spine);
+    }
+
+    if (m_loss > 0)
+    {
+        for (auto& dev : m_devices)
+        {
+            Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+            em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+            em->SetAttribute("ErrorRate", DoubleValue(m_loss));
+            dev->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        }
+    }
+}
+
+int64_t
+InaHelper::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (auto& job : m_workers)
+    {
+        for (auto& w : job)
+        {
+            used += w->AssignStreams(stream + used);
+        }
+    }
+    for (auto& dev : m_devices)
+    {
+        PointerValue pv;
+        dev->GetAttribute("ReceiveErrorModel", pv);
+        Ptr<RateErrorModel> em = pv.Get<RateErrorModel>();
+        if (em)
+        {
+            used += em->AssignStreams(stream + used);
+        }
+    }
+    return used;
+}
+
+Ptr<InaSwitch>
+InaHelper::GetSwitch() const
+{
+    return m_switch;
+}
+
+std::vector<Ptr<InaSwitch>>
+InaHelper::GetSwitches() const
+{
+    std::vector<Ptr<InaSwitch>> all = m_tors;
+    if (m_spine)
+    {
+        all.push_back(m_spine);
+    }
+    return all;
+}
+
+void
+InaHelper::SetRacks(uint32_t racks, DataRate uplinkRate)
+{
+    NS_ABORT_MSG_IF(racks < 1, "InaHelper: racks must be >= 1");
+    m_racks = racks;
+    m_uplinkRate = uplinkRate;
+}
+
+Ptr<InaAllocationPolicy>
+InaHelper::GetPolicy() const
+{
+    return m_policy;
+}
+
+const std::vector<Ptr<InaWorker>>&
+InaHelper::GetWorkers(uint32_t job) const
+{
+    return m_workers.at(job);
+}
+
+Ptr<InaParameterServer>
+InaHelper::GetParameterServer(uint32_t job) const
+{
+    return m_ps.at(job);
+}
+
+uint32_t
+InaHelper::GetNJobs() const
+{
+    return static_cast<uint32_t>(m_specs.size());
+}
+
+const InaJobSpec&
+InaHelper::GetJobSpec(uint32_t job) const
+{
+    return m_specs.at(job);
+}
+
+uint32_t
+InaHelper::GetValuesPerPacket() const
+{
+    return m_valuesPerPacket;
+}
+
+uint32_t
+InaHelper::GetPacketBytes() const
+{
+    UintegerValue overhead;
+    m_workerFactory.Create<InaWorker>()->GetAttribute("HeaderOverheadBytes", overhead);
+    return m_valuesPerPacket * 4 + static_cast<uint32_t>(overhead.Get());
+}
+
+InaJobResult
+InaHelper::GetResult(uint32_t job) const
+{
+    InaJobResult r;
+    const auto& workers = m_workers.at(job);
+    double finish = 0;
+    bool allDone = true;
+    uint32_t minIters = UINT32_MAX;
+    for (const auto& w : workers)
+    {
+        minIters = std::min(minIters, w->GetIterationsDone());
+        if (w->GetFinishTime().IsNegative())
+        {
+            allDone = false;
+        }
+        finish = std::max(finish, w->GetFinishTime().GetSeconds());
+        r.valuesChecked += w->GetValuesChecked();
+        r.valuesWrong += w->GetValuesWrong();
+        r.maxErrorRatio = std::max(r.maxErrorRatio, w->GetMaxErrorRatio());
+        r.resends += w->GetResends();
+        r.overflowChunks += w->GetOverflowChunks();
+    }
+    r.iterationsDone = minIters;
+    r.fallbackResults = workers.front()->GetFallbackResults();
+    double start = m_specs.at(job).startTime.GetSeconds();
+    r.jct = allDone ? finish - start : -1;
+    if (allDone && minIters > 0)
+    {
+        r.meanIterationTime = r.jct / minIters;
+    }
+    Ptr<InaParameterServer> ps = m_ps.at(job);
+    r.psPackets = ps->GetPacketsReceived();
+    r.psBytes = ps->GetBytesReceived();
+    r.psEvicted = ps->GetEvictedReceived();
+    return r;
+}
+
+} // namespace ns3

@@ -1,0 +1,310 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ina-parameter-server.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("InaParameterServer");
+NS_OBJECT_ENSURE_REGISTERED(InaParameterServer);
+
+namespace
+{
+constexpr uint16_t IPV4_PROTOCOL = 0x0800;
+}
+
+TypeId
+InaParameterServer::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::InaParameterServer")
+            .SetParent<Application>()
+            .SetGroupName("Aicluster")
+            .AddConstructor<InaParameterServer>()
+            .AddAttribute("Job",
+                          "Job id",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&InaParameterServer::m_job),
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("Address",
+                          "This PS's address",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&InaParameterServer::m_addr),
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("FanIn",
+                          "Workers of the job [workers]",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&InaParameterServer::m_fanIn),
+                          MakeUintegerChecker<uint32_t>(1, 32))
+            .AddAttribute("ValuesPerPacket",
+                          "Values per packet [values]",
+                          UintegerValue(62),
+                          MakeUintegerAccessor(&InaParameterServer::m_valuesPerPacket),
+                          MakeUintegerChecker<uint32_t>(1, 4096))
+            .AddAttribute("Scale",
+                          "Quantization scale the workers use [1/unit]",
+                          DoubleValue(1e6),
+                          MakeDoubleAccessor(&InaParameterServer::m_scale),
+                          MakeDoubleChecker<double>(1e-30))
+            .AddAttribute("HeaderOverheadBytes",
+                          "Bytes of a packet besides the values, as on the wire [bytes]",
+                          UintegerValue(60),
+                          MakeUintegerAccessor(&InaParameterServer::m_overhead),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ChunksPerIteration",
+                          "Chunks per iteration (to forget results older than two iterations) "
+                          "[chunks]",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&InaParameterServer::m_chunksPerIteration),
+                          MakeUintegerChecker<uint64_t>(1));
+    return tid;
+}
+
+InaParameterServer::InaParameterServer() = default;
+InaParameterServer::~InaParameterServer() = default;
+
+void
+InaParameterServer::DoDispose()
+{
+    m_policy = nullptr;
+    m_device = nullptr;
+    m_chunks.clear();
+    Application::DoDispose();
+}
+
+void
+InaParameterServer::SetPolicy(Ptr<InaAllocationPolicy> policy, const InaJobSlots& slots)
+{
+    m_policy = policy;
+    m_slots = slots;
+}
+
+void
+InaParameterServer::SetDevice(Ptr<NetDevice> device)
+{
+    m_device = device;
+}
+
+void
+InaParameterServer::StartApplication()
+{
+    NS_ABORT_MSG_IF(!m_policy || !m_device, "InaParameterServer: SetPolicy and SetDevice first");
+    uint32_t fixed = InaHeader::FixedSize() + 2;
+    m_pad = m_overhead > fixed ? m_overhead - fixed : 0;
+    GetNode()->RegisterProtocolHandler(MakeCallback(&InaParameterServer::Receive, this),
+                                       0,
+                                       m_device,
+                                       false);
+}
+
+void
+InaParameterServer::StopApplication()
+{
+}
+
+void
+InaParameterServer::Receive(Ptr<NetDevice> /*device*/,
+                            Ptr<const Packet> packet,
+                            uint16_t /*protocol*/,
+                            const Address& /*from*/,
+                            const Address& /*to*/,
+                            NetDevice::PacketType /*type*/)
+{
+    InaHeader h;
+    packet->PeekHeader(h);
+    if (h.job != m_job || h.Has(InaHeader::FLAG_RESULT))
+    {
+        return;
+    }
+    ++m_rxPackets;
+    m_rxBytes += packet->GetSize();
+    if (h.seq < m_pruned)
+    {
+        return; // older than anything a worker can still be waiting for
+    }
+    Chunk& c = m_chunks[h.seq];
+    if (c.done)
+    {
+        if (!h.Has(InaHeader::FLAG_AGGREGATE))
+        {
+            SendResult(h.seq, c, h.src); // the worker lost the result
+        }
+        return;
+    }
+    if (c.aggSum.empty())
+    {
+        c.aggSum.assign(m_valuesPerPacket, 0);
+        c.index = h.aggIndex;
+    }
+    if (h.Has(InaHeader::FLAG_AGGREGATE))
+    {
+        m_evicted += h.Has(InaHeader::FLAG_EVICTED) ? 1 : 0;
+        if ((h.bitmap & c.aggBits) != 0)
+        {
+            return; // the same allocation emitted twice (complete, then flushed by a resend)
+        }
+        c.aggBits |= h.bitmap;
+        for (uint32_t i = 0; i < m_valuesPerPacket && i < h.values.size(); ++i)
+        {
+            c.aggSum[i] += h.values[i];
+        }
+        if (h.bitmap != (m_fanIn == 32 ? 0xffffffffu : (1u << m_fanIn) - 1))
+        {
+            c.fallback = true;
+        }
+    }
+    else
+    {
+        uint32_t bit = 1u << h.worker;
+        c.fallback = true;
+        c.collided = c.collided || h.Has(InaHeader::FLAG_COLLISION);
+        if ((c.indivBits & bit) == 0)
+        {
+            c.indivBits |= bit;
+            c.indiv[h.worker] = h.values;
+            if (h.Has(InaHeader::FLAG_OVERFLOW))
+            {
+                c.floatBits |= bit;
+                c.isFloat = true;
+            }
+        }
+    }
+    const uint32_t all = m_fanIn == 32 ? 0xffffffffu : (1u << m_fanIn) - 1;
+    if (((c.aggBits | c.indivBits) & all) == all)
+    {
+        Complete(h.seq, c);
+    }
+}
+
+void
+InaParameterServer::Complete(uint32_t seq, Chunk& c)
+{
+    std::vector<int64_t> isum = c.aggSum;
+    std::vector<double> fsum(m_valuesPerPacket, 0.0);
+    for (const auto& [w, vals] : c.indiv)
+    {
+        uint32_t bit = 1u << w;
+        if (c.aggBits & bit)
+        {
+            continue; // already inside a switch aggregate
+        }
+        for (uint32_t i = 0; i < m_valuesPerPacket && i < vals.size(); ++i)
+        {
+            if (c.floatBits & bit)
+            {
+                float f;
+                std::memcpy(&f, &vals[i], sizeof(f));
+                fsum[i] += f;
+            }
+            else
+            {
+                isum[i] += vals[i];
+            }
+        }
+    }
+    c.result.resize(m_valuesPerPacket);
+    for (uint32_t i = 0; i < m_valuesPerPacket; ++i)
+    {
+        if (c.isFloat)
+        {
+            float f = static_cast<float>(static_cast<double>(isum[i]) / m_scale + fsum[i]);
+            std::memcpy(&c.result[i], &f, sizeof(f));
+        }
+        else
+        {
+            c.result[i] = static_cast<int32_t>(isum[i]);
+        }
+    }
+    c.remap = c.index;
+    if (c.collided && m_policy->FollowsRemap())
+    {
+        uint32_t slot = seq % m_slots.window;
+        uint32_t attempt = ++m_attempts[slot];
+        c.remap = InaAllocationPolicy::HashIndex(m_job, slot, attempt, m_slots.poolSize);
+    }
+    c.done = true;
+    c.aggSum.clear();
+    c.aggSum.shrink_to_fit();
+    c.indiv.clear();
+    ++m_completed;
+    m_fallbackChunks += c.fallback ? 1 : 0;
+    SendResult(seq, c, InaHeader::MULTICAST_JOB);
+    Prune(seq);
+}
+
+void
+InaParameterServer::SendResult(uint32_t seq, const Chunk& c, uint16_t dst)
+{
+    InaHeader h;
+    h.src = m_addr;
+    h.dst = dst;
+    h.job = m_job;
+    h.seq = seq;
+    h.fanIn = static_cast<uint8_t>(m_fanIn);
+    h.bitmap = m_fanIn == 32 ? 0xffffffffu : (1u << m_fanIn) - 1;
+    h.aggIndex = c.index;
+    h.remap = c.remap;
+    h.flags = InaHeader::FLAG_RESULT | (c.fallback ? InaHeader::FLAG_COLLISION : 0) |
+              (c.isFloat ? InaHeader::FLAG_OVERFLOW : 0);
+    h.values = c.result;
+    Ptr<Packet> p = Create<Packet>(m_pad);
+    p->AddHeader(h);
+    m_device->Send(p, m_device->GetBroadcast(), IPV4_PROTOCOL);
+}
+
+void
+InaParameterServer::Prune(uint32_t seq)
+{
+    // Workers are never more than one iteration apart, so results two iterations old are dead.
+    uint64_t horizon = 2 * m_chunksPerIteration;
+    if (seq < horizon)
+    {
+        return;
+    }
+    uint32_t limit = static_cast<uint32_t>(seq - horizon);
+    m_pruned = std::max(m_pruned, limit);
+    m_chunks.erase(m_chunks.begin(), m_chunks.lower_bound(limit));
+}
+
+uint64_t
+InaParameterServer::GetPacketsReceived() const
+{
+    return m_rxPackets;
+}
+
+uint64_t
+InaParameterServer::GetBytesReceived() const
+{
+    return m_rxBytes;
+}
+
+uint64_t
+InaParameterServer::GetChunksCompleted() const
+{
+    return m_completed;
+}
+
+uint64_t
+InaParameterServer::GetFallbackChunks() const
+{
+    return m_fallbackChunks;
+}
+
+uint64_t
+InaParameterServer::GetEvictedReceived() const
+{
+    return m_evicted;
+}
+
+} // namespace ns3

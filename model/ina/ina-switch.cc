@@ -1,0 +1,499 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ina-switch.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("InaSwitch");
+NS_OBJECT_ENSURE_REGISTERED(InaSwitch);
+
+namespace
+{
+constexpr uint16_t IPV4_PROTOCOL = 0x0800; // the only payload a PPP device accepts besides IPv6
+} // namespace
+
+TypeId
+InaSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::InaSwitch")
+            .SetParent<Object>()
+            .SetGroupName("Aicluster")
+            .AddConstructor<InaSwitch>()
+            .AddAttribute("PoolSize",
+                          "Aggregators in the switch pool, shared by all jobs [aggregators] "
+                          "(ATP: 20000, SwitchML: 8192 incl. shadow copies)",
+                          UintegerValue(20000),
+                          MakeUintegerAccessor(&InaSwitch::m_poolSize),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ValuesPerPacket",
+                          "int32 values each aggregator holds (ATP 62, SwitchML 64) [values]",
+                          UintegerValue(62),
+                          MakeUintegerAccessor(&InaSwitch::m_valuesPerPacket),
+                          MakeUintegerChecker<uint32_t>(1, 4096))
+            .AddAttribute("PipelinePasses",
+                          "Pipeline passes per packet (1 + recirculations) [passes]",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&InaSwitch::m_passes),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("PassLatency",
+                          "Latency of one pipeline pass [s]",
+                          TimeValue(NanoSeconds(400)),
+                          MakeTimeAccessor(&InaSwitch::m_passLatency),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("Aggregation",
+                          "Run the aggregation pipeline; false = plain forwarding by address",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&InaSwitch::m_aggregate),
+                          MakeBooleanChecker())
+            .AddAttribute("Policy",
+                          "Aggregator allocation policy (SwitchMlPolicy, AtpPolicy, EsaPolicy)",
+                          PointerValue(),
+                          MakePointerAccessor(&InaSwitch::m_policy),
+                          MakePointerChecker<InaAllocationPolicy>())
+            .AddTraceSource("Preemption",
+                            "An aggregator was taken from a job: (evicted job, evicted seq, "
+                            "new job, new seq)",
+                            MakeTraceSourceAccessor(&InaSwitch::m_preemptTrace),
+                            "ns3::InaSwitch::PreemptionCallback")
+            .AddTraceSource("Collision",
+                            "A worker packet went to the PS because its aggregator was taken: "
+                            "(job, seq)",
+                            MakeTraceSourceAccessor(&InaSwitch::m_collisionTrace),
+                            "ns3::InaSwitch::KeyCallback")
+            .AddTraceSource("Complete",
+                            "A key completed in the switch: (job, seq)",
+                            MakeTraceSourceAccessor(&InaSwitch::m_completeTrace),
+                            "ns3::InaSwitch::KeyCallback");
+    return tid;
+}
+
+InaSwitch::InaSwitch() = default;
+InaSwitch::~InaSwitch() = default;
+
+void
+InaSwitch::DoDispose()
+{
+    m_routes.clear();
+    m_defaultRoute = nullptr;
+    m_policy = nullptr;
+    Object::DoDispose();
+}
+
+void
+InaSwitch::SetPolicy(Ptr<InaAllocationPolicy> policy)
+{
+    m_policy = policy;
+}
+
+Ptr<InaAllocationPolicy>
+InaSwitch::GetPolicy() const
+{
+    return m_policy;
+}
+
+void
+InaSwitch::Install(Ptr<Node> node)
+{
+    NS_ABORT_MSG_IF(!m_policy, "InaSwitch: set a Policy before Install");
+    m_pool = std::make_unique<InaAggregatorPool>(m_poolSize, m_valuesPerPacket);
+    for (uint32_t i = 0; i < node->GetNDevices(); ++i)
+    {
+        node->RegisterProtocolHandler(MakeCallback(&InaSwitch::Receive, this),
+                                      0,
+                                      node->GetDevice(i),
+                                      false);
+    }
+}
+
+void
+InaSwitch::AddRoute(uint16_t addr, Ptr<NetDevice> device)
+{
+    if (m_routes.size() <= addr)
+    {
+        m_routes.resize(addr + 1);
+    }
+    m_routes[addr] = device;
+}
+
+void
+InaSwitch::AddJob(uint16_t job, uint16_t psAddr, const std::vector<uint16_t>& workerAddrs)
+{
+    NS_ABORT_MSG_IF(workerAddrs.empty() || workerAddrs.size() > 32,
+                    "InaSwitch: job " << job << " has " << workerAddrs.size()
+                                      << " workers; expected 1 to 32 (bitmap width)");
+    m_jobs[job] = JobEntry{psAddr, workerAddrs, true};
+}
+
+void
+InaSwitch::AddTransitJob(uint16_t job, const std::vector<uint16_t>& workerAddrs)
+{
+    m_jobs[job] = JobEntry{0, workerAddrs, false};
+}
+
+void
+InaSwitch::SetDefaultRoute(Ptr<NetDevice> device)
+{
+    m_defaultRoute = device;
+}
+
+const InaSwitchStats&
+InaSwitch::GetStats() const
+{
+    return m_stats;
+}
+
+uint32_t
+InaSwitch::GetPoolSize() const
+{
+    return m_poolSize;
+}
+
+uint32_t
+InaSwitch::GetInUse() const
+{
+    return m_pool ? m_pool->InUse() : 0;
+}
+
+double
+InaSwitch::GetBusyAggregatorSeconds() const
+{
+    return m_pool ? m_pool->BusySeconds(Simulator::Now()) : 0;
+}
+
+double
+InaSwitch::GetUsefulAggregatorSeconds() const
+{
+    return m_pool ? m_pool->UsefulSeconds() : 0;
+}
+
+const InaSwitch::JobEntry&
+InaSwitch::Job(uint16_t job) const
+{
+    auto it = m_jobs.find(job);
+    NS_ABORT_MSG_IF(it == m_jobs.end(), "InaSwitch: packet of undeclared job " << job);
+    return it->second;
+}
+
+void
+InaSwitch::Receive(Ptr<NetDevice> /*device*/,
+                   Ptr<const Packet> packet,
+                   uint16_t /*protocol*/,
+                   const Address& /*from*/,
+                   const Address& /*to*/,
+                   NetDevice::PacketType /*type*/)
+{
+    ++m_stats.packetsIn;
+    InaHeader h;
+    packet->PeekHeader(h);
+    if (!m_aggregate || h.type != InaHeader::TYPE_INA || h.Has(InaHeader::FLAG_AGGREGATE) ||
+        !Job(h.job).aggregateHere)
+    {
+        if (h.Has(InaHeader::FLAG_RESULT) && h.dst == InaHeader::MULTICAST_JOB)
+        {
+            Replicate(packet, h.job);
+            return;
+        }
+        if (!m_aggregate && !h.Has(InaHeader::FLAG_RESULT) && h.type == InaHeader::TYPE_INA)
+        {
+            ++m_stats.toPsPackets;
+            ++m_stats.fallbackPackets;
+            m_stats.toPsBytes += packet->GetSize();
+        }
+        SendTo(packet->Copy(), h.dst);
+        return;
+    }
+    uint32_t pad = packet->GetSize() - h.GetSerializedSize();
+    if (h.Has(InaHeader::FLAG_RESULT))
+    {
+        OnResult(h, pad);
+    }
+    else
+    {
+        OnGradient(h, pad);
+    }
+}
+
+void
+InaSwitch::OnGradient(InaHeader& h, uint32_t pad)
+{
+    const uint32_t index = h.aggIndex % m_pool->Size();
+    InaAggregator& a = m_pool->At(index);
+    const bool holds = a.Holds(h.job, h.seq);
+    const uint32_t bit = 1u << h.worker;
+
+    bool flush = h.Has(InaHeader::FLAG_OVERFLOW) ||
+                 (h.Has(InaHeader::FLAG_RESEND) && m_policy->FlushOnResend());
+    if (flush)
+    {
+        // The key moves to the PS: hand over what the switch holds, and keep the key
+        // delegated so that contributions still in flight follow it to the PS.
+        if (holds && !a.delegated)
+        {
+            if (a.count > 0)
+            {
+                EmitAggregate(a, index, 0, pad);
+                ++m_stats.flushes;
+            }
+            a.delegated = true;
+        }
+        else if (!holds)
+        {
+            // Nothing held yet: reserve the key as delegated if the policy lets it take
+            // the aggregator, so the rest of the key does not build a stranded partial.
+            auto d = m_policy->Decide(a, h);
+            if (d != InaAllocationPolicy::COLLIDE)
+            {
+                if (d == InaAllocationPolicy::PREEMPT && a.count > 0 && !a.complete && !a.delegated)
+                {
+                    EmitAggregate(a, index, InaHeader::FLAG_EVICTED, pad);
+                    ++m_stats.evictedPartials;
+                }
+                InaAggregator& n = m_pool->Allocate(index,
+                                                    h.job,
+                                                    h.seq,
+                                                    h.fanIn,
+                                                    h.priority,
+                                                    Job(h.job).psAddr,
+                                                    Simulator::Now());
+                n.delegated = true;
+            }
+        }
+        ToPs(h, pad);
+        return;
+    }
+
+    if (holds)
+    {
+        if (a.delegated)
+        {
+            ToPs(h, pad);
+        }
+        else if ((a.bitmap & bit) == 0)
+        {
+            Accumulate(a, index, h, pad);
+        }
+        else if (a.complete && m_policy->GetCompletion() == InaAllocationPolicy::MULTICAST)
+        {
+            EmitResult(a, index, h.src, pad); // the worker lost the multicast result
+        }
+        return; // otherwise a duplicate of a contribution already in
+    }
+
+    switch (m_policy->Decide(a, h))
+    {
+    case InaAllocationPolicy::COLLIDE:
+        h.flags |= InaHeader::FLAG_COLLISION;
+        ++m_stats.collisions;
+        m_collisionTrace(h.job, h.seq);
+        ToPs(h, pad);
+        return;
+    case InaAllocationPolicy::PREEMPT:
+        ++m_stats.preemptions;
+        m_preemptTrace(a.job, a.seq, h.job, h.seq);
+        if (a.count > 0 && !a.complete && !a.delegated)
+        {
+            // The evicted partial sum is never lost: its PS completes the key.
+            EmitAggregate(a, index, InaHeader::FLAG_EVICTED, pad);
+            ++m_stats.evictedPartials;
+        }
+        break;
+    case InaAllocationPolicy::ALLOCATE:
+        break;
+    }
+    InaAggregator& n = m_pool->Allocate(index,
+                                        h.job,
+                                        h.seq,
+                                        h.fanIn,
+                                        h.priority,
+                                        Job(h.job).psAddr,
+                                        Simulator::Now());
+    ++m_stats.allocations;
+    Accumulate(n, index, h, pad);
+}
+
+void
+InaSwitch::Accumulate(InaAggregator& a, uint32_t index, const InaHeader& h, uint32_t pad)
+{
+    const size_t n = std::min(a.sums.size(), h.values.size());
+    for (size_t i = 0; i < n; ++i)
+    {
+        // Two's-complement wrap-around like the switch ALU (workers bound values so that
+        // a complete sum never wraps).
+        a.sums[i] = static_cast<int32_t>(static_cast<uint32_t>(a.sums[i]) +
+                                         static_cast<uint32_t>(h.values[i]));
+    }
+    a.bitmap |= 1u << h.worker;
+    ++a.count;
+    ++m_stats.aggregated;
+    if (a.count < a.fanIn)
+    {
+        return;
+    }
+    m_pool->MarkComplete(index, Simulator::Now());
+    ++m_stats.completions;
+    m_completeTrace(a.job, a.seq);
+    if (m_policy->GetCompletion() == InaAllocationPolicy::TO_PS)
+    {
+        EmitAggregate(a, index, 0, pad);
+    }
+    else
+    {
+        EmitResult(a, index, InaHeader::MULTICAST_JOB, pad);
+    }
+}
+
+void
+InaSwitch::OnResult(InaHeader& h, uint32_t pad)
+{
+    const uint32_t index = h.aggIndex % m_pool->Size();
+    if (m_policy->GetCompletion() == InaAllocationPolicy::TO_PS &&
+        m_pool->At(index).Holds(h.job, h.seq))
+    {
+        m_pool->Release(index, Simulator::Now()); // ATP: freed as the PS result passes back
+    }
+    if (h.dst == InaHeader::MULTICAST_JOB)
+    {
+        Multicast(h, pad);
+    }
+    else
+    {
+        Emit(h, pad, h.dst);
+    }
+}
+
+void
+InaSwitch::Multicast(const InaHeader& h, uint32_t pad)
+{
+    // Serialize once; the copies share the buffer (copy-on-write), as a replication engine.
+    Ptr<Packet> p = Create<Packet>(pad);
+    p->AddHeader(h);
+    Replicate(p, h.job);
+}
+
+void
+InaSwitch::Replicate(Ptr<const Packet> p, uint16_t job)
+{
+    // One copy per egress port that leads to members: a switch further down replicates again.
+    std::vector<Ptr<NetDevice>> done;
+    for (uint16_t w : Job(job).workers)
+    {
+        Ptr<NetDevice> dev = RouteTo(w);
+        if (std::find(done.begin(), done.end(), dev) == done.end())
+        {
+            done.push_back(dev);
+            SendVia(dev, p->Copy());
+        }
+    }
+}
+
+void
+InaSwitch::EmitAggregate(const InaAggregator& a, uint32_t index, uint8_t extraFlags, uint32_t pad)
+{
+    InaHeader out;
+    out.job = a.job;
+    out.seq = a.seq;
+    out.fanIn = a.fanIn;
+    out.bitmap = a.bitmap;
+    out.aggIndex = index;
+    out.priority = a.priority;
+    out.flags = InaHeader::FLAG_AGGREGATE | extraFlags;
+    out.dst = a.psAddr;
+    out.values = a.sums;
+    ++m_stats.toPsPackets;
+    m_stats.toPsBytes += out.GetSerializedSize() + pad;
+    Emit(out, pad, a.psAddr);
+}
+
+void
+InaSwitch::EmitResult(const InaAggregator& a, uint32_t index, uint16_t dst, uint32_t pad)
+{
+    InaHeader out;
+    out.job = a.job;
+    out.seq = a.seq;
+    out.fanIn = a.fanIn;
+    out.bitmap = a.bitmap;
+    out.aggIndex = index;
+    out.remap = index;
+    out.flags = InaHeader::FLAG_RESULT;
+    out.dst = dst;
+    out.values = a.sums;
+    if (dst == InaHeader::MULTICAST_JOB)
+    {
+        Multicast(out, pad);
+    }
+    else
+    {
+        Emit(out, pad, dst);
+    }
+}
+
+void
+InaSwitch::ToPs(InaHeader& h, uint32_t pad)
+{
+    ++m_stats.fallbackPackets;
+    ++m_stats.toPsPackets;
+    m_stats.toPsBytes += h.GetSerializedSize() + pad;
+    h.dst = Job(h.job).psAddr;
+    Emit(h, pad, h.dst);
+}
+
+void
+InaSwitch::Emit(const InaHeader& h, uint32_t pad, uint16_t dst)
+{
+    Ptr<Packet> p = Create<Packet>(pad);
+    p->AddHeader(h);
+    SendTo(p, dst);
+}
+
+Ptr<NetDevice>
+InaSwitch::RouteTo(uint16_t dst) const
+{
+    if (dst < m_routes.size() && m_routes[dst])
+    {
+        return m_routes[dst];
+    }
+    NS_ABORT_MSG_IF(!m_defaultRoute, "InaSwitch: no route to " << dst);
+    return m_defaultRoute;
+}
+
+void
+InaSwitch::SendTo(Ptr<Packet> p, uint16_t dst)
+{
+    SendVia(RouteTo(dst), p);
+}
+
+void
+InaSwitch::SendVia(Ptr<NetDevice> dev, Ptr<Packet> p)
+{
+    Time delay = m_passLatency * static_cast<int64_t>(m_passes);
+    if (delay.IsZero())
+    {
+        Transmit(dev, p);
+    }
+    else
+    {
+        Simulator::Schedule(delay, &InaSwitch::Transmit, this, dev, p);
+    }
+}
+
+void
+InaSwitch::Transmit(Ptr<NetDevice> dev, Ptr<Packet> p)
+{
+    ++m_stats.packetsOut;
+    dev->Send(p, dev->GetBroadcast(), IPV4_PROTOCOL);
+}
+
+} // namespace ns3

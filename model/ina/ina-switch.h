@@ -1,0 +1,158 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_INA_SWITCH_H
+#define AICLUSTER_INA_SWITCH_H
+
+#include "ina-aggregator-pool.h"
+#include "ina-allocation-policy.h"
+#include "ina-header.h"
+
+#include "ns3/net-device.h"
+#include "ns3/node.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief Counters of one INA switch.
+ */
+struct InaSwitchStats
+{
+    uint64_t packetsIn{0};       //!< packets the switch received
+    uint64_t packetsOut{0};      //!< packets the switch sent
+    uint64_t aggregated{0};      //!< worker packets added into an aggregator
+    uint64_t allocations{0};     //!< aggregators allocated
+    uint64_t collisions{0};      //!< worker packets sent to the PS because the aggregator was taken
+    uint64_t preemptions{0};     //!< aggregators taken from another job (ESA)
+    uint64_t evictedPartials{0}; //!< partial aggregates sent to their PS on preemption
+    uint64_t flushes{0};         //!< partial aggregates flushed to the PS by a resend or overflow
+    uint64_t completions{0};     //!< keys completed in the switch
+    uint64_t toPsPackets{0};     //!< packets sent towards a PS (aggregates and fallbacks)
+    uint64_t toPsBytes{0};       //!< their bytes (INA header + padding)
+    uint64_t fallbackPackets{0}; //!< worker packets forwarded to the PS unaggregated
+};
+
+/**
+ * \ingroup aicluster
+ * \brief A P4-style programmable switch: forwards by address and runs an aggregation
+ *        pipeline over a bounded aggregator pool shared by jobs.
+ *
+ * Installed on a node, it registers a protocol handler on every device of the
+ * node and forwards itself (no internet stack). Worker gradient packets run
+ * the pipeline: aggregate into the aggregator holding their key, or ask the
+ * allocation policy (allocate, collide to the PS, or preempt). Completed
+ * aggregates go to the PS (ATP, ESA) or are multicast to the workers
+ * (SwitchML). Results from a PS free their aggregator as they pass (ATP, ESA)
+ * and are multicast to the job's workers. Every packet the pipeline emits
+ * leaves after PipelinePasses x PassLatency.
+ */
+class InaSwitch : public Object
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    InaSwitch();
+    ~InaSwitch() override;
+
+    /** \param policy the allocation policy (before Install) */
+    void SetPolicy(Ptr<InaAllocationPolicy> policy);
+    /** \return the allocation policy */
+    Ptr<InaAllocationPolicy> GetPolicy() const;
+
+    /** \brief Take over the node's devices (registers the protocol handler). \param node it */
+    void Install(Ptr<Node> node);
+
+    /** \param addr destination address \param device the device leading there */
+    void AddRoute(uint16_t addr, Ptr<NetDevice> device);
+
+    /**
+     * \brief Declare a job: its PS and workers (the multicast group).
+     * \param job job id \param psAddr PS address \param workerAddrs worker addresses, by rank
+     */
+    void AddJob(uint16_t job, uint16_t psAddr, const std::vector<uint16_t>& workerAddrs);
+
+    /**
+     * \brief Declare a job that aggregates at another switch: this one only forwards it and
+     *        replicates its multicast results to the members below it.
+     * \param job job id \param workerAddrs the job's workers reachable through this switch
+     */
+    void AddTransitJob(uint16_t job, const std::vector<uint16_t>& workerAddrs);
+
+    /** \param device where packets to addresses without a route go (a ToR's uplink) */
+    void SetDefaultRoute(Ptr<NetDevice> device);
+
+    /** \return the counters */
+    const InaSwitchStats& GetStats() const;
+
+    /** \return aggregators in the pool */
+    uint32_t GetPoolSize() const;
+
+    /** \return aggregators in use now */
+    uint32_t GetInUse() const;
+
+    /** \return busy aggregator-seconds so far */
+    double GetBusyAggregatorSeconds() const;
+
+    /** \return useful aggregator-seconds (allocation to in-switch completion) so far */
+    double GetUsefulAggregatorSeconds() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct JobEntry
+    {
+        uint16_t psAddr{0};
+        std::vector<uint16_t> workers;
+        bool aggregateHere{true};
+    };
+
+    void Receive(Ptr<NetDevice> device,
+                 Ptr<const Packet> packet,
+                 uint16_t protocol,
+                 const Address& from,
+                 const Address& to,
+                 NetDevice::PacketType type);
+    void OnGradient(InaHeader& h, uint32_t pad);
+    void OnResult(InaHeader& h, uint32_t pad);
+    void Accumulate(InaAggregator& a, uint32_t index, const InaHeader& h, uint32_t pad);
+    void EmitAggregate(const InaAggregator& a, uint32_t index, uint8_t extraFlags, uint32_t pad);
+    void EmitResult(const InaAggregator& a, uint32_t index, uint16_t dst, uint32_t pad);
+    void ToPs(InaHeader& h, uint32_t pad);
+    void Emit(const InaHeader& h, uint32_t pad, uint16_t dst);
+    void Multicast(const InaHeader& h, uint32_t pad);
+    void Replicate(Ptr<const Packet> p, uint16_t job);
+    Ptr<NetDevice> RouteTo(uint16_t dst) const;
+    void SendTo(Ptr<Packet> p, uint16_t dst);
+    void SendVia(Ptr<NetDevice> dev, Ptr<Packet> p);
+    void Transmit(Ptr<NetDevice> dev, Ptr<Packet> p);
+    const JobEntry& Job(uint16_t job) const;
+
+    Ptr<InaAllocationPolicy> m_policy;
+    std::unique_ptr<InaAggregatorPool> m_pool;
+    uint32_t m_poolSize;
+    uint32_t m_valuesPerPacket;
+    uint32_t m_passes;
+    Time m_passLatency;
+    bool m_aggregate;
+    std::vector<Ptr<NetDevice>> m_routes; //!< by address
+    Ptr<NetDevice> m_defaultRoute;
+    std::map<uint16_t, JobEntry> m_jobs;
+    InaSwitchStats m_stats;
+
+    TracedCallback<uint16_t, uint32_t, uint16_t, uint32_t> m_preemptTrace;
+    TracedCallback<uint16_t, uint32_t> m_collisionTrace;
+    TracedCallback<uint16_t, uint32_t> m_completeTrace;
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_INA_SWITCH_H

@@ -1,0 +1,561 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ina-worker.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("InaWorker");
+NS_OBJECT_ENSURE_REGISTERED(InaWorker);
+
+namespace
+{
+constexpr uint16_t IPV4_PROTOCOL = 0x0800;
+constexpr uint32_t NO_REMAP = std::numeric_limits<uint32_t>::max();
+
+uint64_t
+SplitMix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+double
+Unit(uint64_t h)
+{
+    return static_cast<double>(h >> 11) * (1.0 / 9007199254740992.0); // [0, 1)
+}
+} // namespace
+
+double
+InaGradient::Value(uint64_t seed,
+                   uint16_t job,
+                   uint32_t worker,
+                   uint32_t iteration,
+                   uint64_t element,
+                   double amplitude,
+                   double outlierProbability,
+                   double outlierMagnitude)
+{
+    uint64_t h = SplitMix(
+        seed ^ SplitMix((static_cast<uint64_t>(job) << 48) ^ (static_cast<uint64_t>(worker) << 40) ^
+                        SplitMix((static_cast<uint64_t>(iteration) << 40) ^ element)));
+    double v;
+    if (outlierProbability > 0 && Unit(SplitMix(h)) < outlierProbability)
+    {
+        v = (h & 1) ? outlierMagnitude : -outlierMagnitude;
+    }
+    else
+    {
+        v = amplitude * (2.0 * Unit(h) - 1.0);
+    }
+    return static_cast<float>(v); // gradients are float32
+}
+
+TypeId
+InaWorker::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::InaWorker")
+            .SetParent<Application>()
+            .SetGroupName("Aicluster")
+            .AddConstructor<InaWorker>()
+            .AddAttribute("Job",
+                          "Job id",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&InaWorker::m_job),
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("Rank",
+                          "Worker rank within the job (its bitmap bit)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&InaWorker::m_rank),
+                          MakeUintegerChecker<uint32_t>(0, 31))
+            .AddAttribute("FanIn",
+                          "Workers of the job [workers]",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&InaWorker::m_fanIn),
+                          MakeUintegerChecker<uint32_t>(1, 32))
+            .AddAttribute("Address",
+                          "This worker's address",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&InaWorker::m_addr),
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("PsAddress",
+                          "Address of the job's parameter server",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&InaWorker::m_psAddr),
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("GradientValues",
+                          "Gradient elements (float32) synchronised per iteration [values]",
+                          UintegerValue(62 * 64),
+                          MakeUintegerAccessor(&InaWorker::m_values),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("Iterations",
+                          "Training iterations to run [iterations]",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&InaWorker::m_iterations),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ComputeTime",
+                          "Compute time before each iteration's sync [s]",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&InaWorker::m_computeTime),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("IterationJitter",
+                          "Straggling: each iteration's sync starts after ComputeTime plus a "
+                          "uniform random delay in [0, IterationJitter] [s]",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&InaWorker::m_jitter),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("ValuesPerPacket",
+                          "Values per packet (ATP 62, SwitchML 64) [values]",
+                          UintegerValue(62),
+                          MakeUintegerAccessor(&InaWorker::m_valuesPerPacket),
+                          MakeUintegerChecker<uint32_t>(1, 4096))
+            .AddAttribute("Window",
+                          "Outstanding chunks beyond the oldest unacknowledged one [chunks] "
+                          "(also the window slots the job cycles through the pool)",
+                          UintegerValue(256),
+                          MakeUintegerAccessor(&InaWorker::m_window),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Timeout",
+                          "Resend the window when no result arrived for this long [s] "
+                          "(ATP 200 us, SwitchML 10 ms)",
+                          TimeValue(MicroSeconds(200)),
+                          MakeTimeAccessor(&InaWorker::m_timeout),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("FirstTimeout",
+                          "Timeout before the first result of an iteration [s] (ATP 50 ms)",
+                          TimeValue(MilliSeconds(50)),
+                          MakeTimeAccessor(&InaWorker::m_firstTimeout),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("Scale",
+                          "Quantization scale: int32 value = round(float * Scale) [1/unit]",
+                          DoubleValue(1e6),
+                          MakeDoubleAccessor(&InaWorker::m_scale),
+                          MakeDoubleChecker<double>(1e-30))
+            .AddAttribute("Seed",
+                          "Seed of the gradient values",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&InaWorker::m_seed),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("GradientAmplitude",
+                          "Gradient elements are uniform in [-a, a] [gradient units]",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&InaWorker::m_amplitude),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("OutlierProbability",
+                          "Chance that an element is an outlier of OutlierMagnitude [0..1]",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&InaWorker::m_outlierProb),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("OutlierMagnitude",
+                          "Magnitude of outliers [gradient units]",
+                          DoubleValue(1e4),
+                          MakeDoubleAccessor(&InaWorker::m_outlierMag),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("HeaderOverheadBytes",
+                          "Bytes of a packet besides the values, as on the wire "
+                          "(Ethernet+IPv4+UDP+INA header; ATP: 308 - 248 = 60) [bytes]",
+                          UintegerValue(60),
+                          MakeUintegerAccessor(&InaWorker::m_overhead),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Priority",
+                          "Static priority of the job (larger = more important)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&InaWorker::m_staticPriority),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Verify",
+                          "Check every received sum against the exact float sum of all workers",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&InaWorker::m_verify),
+                          MakeBooleanChecker())
+            .AddTraceSource("IterationDone",
+                            "An iteration's sync finished: (job, rank, iteration)",
+                            MakeTraceSourceAccessor(&InaWorker::m_iterationTrace),
+                            "ns3::InaWorker::IterationCallback");
+    return tid;
+}
+
+InaWorker::InaWorker()
+    : m_jitterRng(CreateObject<UniformRandomVariable>())
+{
+}
+
+int64_t
+InaWorker::AssignStreams(int64_t stream)
+{
+    m_jitterRng->SetStream(stream);
+    return 1;
+}
+
+Time
+InaWorker::ComputePhase()
+{
+    if (m_jitter.IsZero())
+    {
+        return m_computeTime;
+    }
+    return m_computeTime + Seconds(m_jitterRng->GetValue(0, m_jitter.GetSeconds()));
+}
+
+InaWorker::~InaWorker() = default;
+
+void
+InaWorker::DoDispose()
+{
+    m_policy = nullptr;
+    m_device = nullptr;
+    Application::DoDispose();
+}
+
+void
+InaWorker::SetPolicy(Ptr<InaAllocationPolicy> policy, const InaJobSlots& slots)
+{
+    m_policy = policy;
+    m_slots = slots;
+}
+
+void
+InaWorker::SetDevice(Ptr<NetDevice> device)
+{
+    m_device = device;
+}
+
+void
+InaWorker::StartApplication()
+{
+    NS_ABORT_MSG_IF(!m_policy || !m_device, "InaWorker: SetPolicy and SetDevice before start");
+    NS_ABORT_MSG_IF(m_rank >= m_fanIn,
+                    "InaWorker: Rank " << m_rank << " must be below FanIn " << m_fanIn);
+    m_window = m_slots.window;
+    m_chunks = static_cast<uint32_t>((m_values + m_valuesPerPacket - 1) / m_valuesPerPacket);
+    m_remap.assign(m_window, NO_REMAP);
+    uint32_t fixed = InaHeader::FixedSize() + 2; // + PPP header
+    m_pad = m_overhead > fixed ? m_overhead - fixed : 0;
+    m_progress.staticPriority = m_staticPriority;
+    m_progress.remainingChunks = static_cast<uint64_t>(m_chunks) * m_iterations;
+    GetNode()->RegisterProtocolHandler(MakeCallback(&InaWorker::Receive, this), 0, m_device, false);
+    m_start = Simulator::Now();
+    m_computeEvent = Simulator::Schedule(ComputePhase(), &InaWorker::StartIteration, this);
+}
+
+void
+InaWorker::StopApplication()
+{
+    Simulator::Remove(m_timer); // not Cancel: a cancelled event still advances the clock
+    m_computeEvent.Cancel();
+}
+
+void
+InaWorker::StartIteration()
+{
+    m_acked.assign(m_chunks, 0);
+    m_lastAck = 0;
+    m_next = 0;
+    m_inSync = true;
+    m_gotResult = false;
+    m_lastRx = Simulator::Now();
+    SendMore();
+    m_timer = Simulator::Schedule(m_firstTimeout, &InaWorker::OnTimer, this);
+}
+
+void
+InaWorker::SendMore()
+{
+    while (m_next < m_chunks && m_next < m_lastAck + m_window)
+    {
+        SendChunk(m_next++, false);
+    }
+}
+
+double
+InaWorker::Gradient(uint32_t worker, uint64_t element) const
+{
+    return InaGradient::Value(m_seed,
+                              m_job,
+                              worker,
+                              m_iter,
+                              element,
+                              m_amplitude,
+                              m_outlierProb,
+                              m_outlierMag);
+}
+
+uint32_t
+InaWorker::IndexOf(uint32_t seq) const
+{
+    uint32_t slot = seq % m_window;
+    if (m_policy->FollowsRemap() && m_remap[slot] != NO_REMAP)
+    {
+        return m_remap[slot];
+    }
+    return m_policy->InitialIndex(m_job, seq, m_slots);
+}
+
+void
+InaWorker::SendChunk(uint32_t chunk, bool resend)
+{
+    InaHeader h;
+    h.src = m_addr;
+    h.dst = m_psAddr;
+    h.job = m_job;
+    h.seq = m_iter * m_chunks + chunk;
+    h.worker = static_cast<uint8_t>(m_rank);
+    h.fanIn = static_cast<uint8_t>(m_fanIn);
+    h.bitmap = 1u << m_rank;
+    h.aggIndex = IndexOf(h.seq);
+    h.priority = m_policy->Priority(m_progress);
+    h.values.resize(m_valuesPerPacket);
+    // A quantized value above INT32_MAX / fanIn could make the sum of fanIn values wrap.
+    const double bound = static_cast<double>(std::numeric_limits<int32_t>::max() / m_fanIn);
+    bool overflow = false;
+    const uint64_t first = static_cast<uint64_t>(chunk) * m_valuesPerPacket;
+    for (uint32_t i = 0; i < m_valuesPerPacket; ++i)
+    {
+        double g = first + i < m_values ? Gradient(m_rank, first + i) : 0.0;
+        double q = std::nearbyint(g * m_scale);
+        if (std::fabs(q) > bound)
+        {
+            overflow = true;
+        }
+        h.values[i] = overflow ? 0 : static_cast<int32_t>(q);
+    }
+    if (overflow)
+    {
+        for (uint32_t i = 0; i < m_valuesPerPacket; ++i)
+        {
+            float f = first + i < m_values ? static_cast<float>(Gradient(m_rank, first + i)) : 0.f;
+            std::memcpy(&h.values[i], &f, sizeof(f));
+        }
+        h.flags |= InaHeader::FLAG_OVERFLOW;
+    }
+    if (resend)
+    {
+        h.flags |= InaHeader::FLAG_RESEND;
+        ++m_resends;
+    }
+    else
+    {
+        ++m_sent;
+        m_overflows += overflow ? 1 : 0;
+    }
+    Ptr<Packet> p = Create<Packet>(m_pad);
+    p->AddHeader(h);
+    m_device->Send(p, m_device->GetBroadcast(), IPV4_PROTOCOL);
+}
+
+void
+InaWorker::Receive(Ptr<NetDevice> /*device*/,
+                   Ptr<const Packet> packet,
+                   uint16_t /*protocol*/,
+                   const Address& /*from*/,
+                   const Address& /*to*/,
+                   NetDevice::PacketType /*type*/)
+{
+    InaHeader h;
+    packet->PeekHeader(h);
+    if (!h.Has(InaHeader::FLAG_RESULT) || h.job != m_job || !m_inSync)
+    {
+        return;
+    }
+    const uint64_t base = static_cast<uint64_t>(m_iter) * m_chunks;
+    if (h.seq < base || h.seq >= base + m_chunks)
+    {
+        return; // a late duplicate of an earlier iteration
+    }
+    uint32_t chunk = h.seq - base;
+    m_lastRx = Simulator::Now();
+    if (!m_gotResult)
+    {
+        // From the first result on, the short timeout applies: bring the timer forward.
+        m_gotResult = true;
+        Simulator::Remove(m_timer);
+        m_timer = Simulator::Schedule(m_timeout, &InaWorker::OnTimer, this);
+    }
+    if (m_acked[chunk])
+    {
+        return;
+    }
+    m_acked[chunk] = 1;
+    if (m_verify)
+    {
+        Check(h, chunk);
+    }
+    if (m_policy->FollowsRemap())
+    {
+        m_remap[h.seq % m_window] = h.remap;
+    }
+    bool fallback = h.Has(InaHeader::FLAG_COLLISION);
+    m_fallbacks += fallback ? 1 : 0;
+    m_progress.fallbackStreak = fallback ? m_progress.fallbackStreak + 1 : 0;
+    ++m_progress.attainedChunks;
+    --m_progress.remainingChunks;
+    while (m_lastAck < m_chunks && m_acked[m_lastAck])
+    {
+        ++m_lastAck;
+    }
+    if (m_lastAck < m_chunks)
+    {
+        SendMore();
+        return;
+    }
+    // Iteration done.
+    m_inSync = false;
+    Simulator::Remove(m_timer); // not Cancel: a cancelled event still advances the clock
+    m_iterationEnds.push_back(Simulator::Now());
+    m_iterationTrace(m_job, m_rank, m_iter);
+    ++m_iter;
+    if (m_iter < m_iterations)
+    {
+        m_computeEvent = Simulator::Schedule(ComputePhase(), &InaWorker::StartIteration, this);
+    }
+    else
+    {
+        m_finish = Simulator::Now();
+    }
+}
+
+void
+InaWorker::Check(const InaHeader& h, uint32_t chunk)
+{
+    const uint64_t first = static_cast<uint64_t>(chunk) * m_valuesPerPacket;
+    const bool isFloat = h.Has(InaHeader::FLAG_OVERFLOW);
+    for (uint32_t i = 0; i < m_valuesPerPacket && first + i < m_values; ++i)
+    {
+        double exact = 0;
+        double magnitude = 0;
+        for (uint32_t w = 0; w < m_fanIn; ++w)
+        {
+            double g = Gradient(w, first + i);
+            exact += g;
+            magnitude += std::fabs(g);
+        }
+        double got;
+        if (isFloat)
+        {
+            float f;
+            std::memcpy(&f, &h.values[i], sizeof(f));
+            got = f;
+        }
+        else
+        {
+            got = h.values[i] / m_scale;
+        }
+        // Rounding each of fanIn values to 1/Scale, plus float32 rounding of a float result.
+        double bound = 0.5 * m_fanIn / m_scale + (isFloat ? 1.2e-7 * magnitude : 0) + 1e-12;
+        double err = std::fabs(got - exact);
+        m_maxErrRatio = std::max(m_maxErrRatio, err / bound);
+        ++m_checked;
+        m_wrong += err > bound ? 1 : 0;
+    }
+}
+
+void
+InaWorker::OnTimer()
+{
+    if (!m_inSync)
+    {
+        return;
+    }
+    Time timeout = m_gotResult ? m_timeout : m_firstTimeout;
+    Time idle = Simulator::Now() - m_lastRx;
+    if (idle < timeout)
+    {
+        m_timer = Simulator::Schedule(timeout - idle, &InaWorker::OnTimer, this);
+        return;
+    }
+    for (uint32_t c = m_lastAck; c < m_next; ++c)
+    {
+        if (!m_acked[c])
+        {
+            SendChunk(c, true);
+        }
+    }
+    m_lastRx = Simulator::Now();
+    m_timer = Simulator::Schedule(m_timeout, &InaWorker::OnTimer, this);
+}
+
+uint32_t
+InaWorker::GetIterationsDone() const
+{
+    return static_cast<uint32_t>(m_iterationEnds.size());
+}
+
+Time
+InaWorker::GetFinishTime() const
+{
+    return m_finish;
+}
+
+Time
+InaWorker::GetStartTime() const
+{
+    return m_start;
+}
+
+uint64_t
+InaWorker::GetValuesChecked() const
+{
+    return m_checked;
+}
+
+uint64_t
+InaWorker::GetValuesWrong() const
+{
+    return m_wrong;
+}
+
+double
+InaWorker::GetMaxErrorRatio() const
+{
+    return m_maxErrRatio;
+}
+
+uint64_t
+InaWorker::GetChunksSent() const
+{
+    return m_sent;
+}
+
+uint64_t
+InaWorker::GetResends() const
+{
+    return m_resends;
+}
+
+uint64_t
+InaWorker::GetFallbackResults() const
+{
+    return m_fallbacks;
+}
+
+uint64_t
+InaWorker::GetOverflowChunks() const
+{
+    return m_overflows;
+}
+
+const std::vector<Time>&
+InaWorker::GetIterationEnds() const
+{
+    return m_iterationEnds;
+}
+
+} // namespace ns3
