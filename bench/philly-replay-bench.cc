@@ -12,6 +12,7 @@
  *
  *   ./ns3 run philly-replay-bench
  *   ./ns3 run "philly-replay-bench --nodes=40"     # a heavily contended variant
+ *   ./ns3 run "philly-replay-bench --ina=ideal,esa" # the cost of the INA rate model
  *
  * Philly's size: 352 nodes x 8 GPUs (the per-VC node counts in
  * ../shared/traces/philly/philly_vc.csv), 16 nodes per rack.
@@ -20,6 +21,7 @@
 #include "ns3/cluster-engine-helper.h"
 #include "ns3/cluster-results.h"
 #include "ns3/core-module.h"
+#include "ns3/ina-gradient-sync.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
 
@@ -56,7 +58,10 @@ SecondsSince(std::chrono::steady_clock::time_point start)
 }
 
 Figures
-RunPolicy(const std::string& trace, const std::string& policy, const ClusterTopology& topology)
+RunPolicy(const std::string& trace,
+          const std::string& policy,
+          const std::string& ina,
+          const ClusterTopology& topology)
 {
     auto start = std::chrono::steady_clock::now();
     std::vector<JobRecord> jobs = ReadTrace(trace);
@@ -67,6 +72,14 @@ RunPolicy(const std::string& trace, const std::string& policy, const ClusterTopo
     ClusterEngineHelper helper;
     helper.SetTopology(topology);
     helper.SetScheduler(ClusterEngineHelper::SchedulerTypeName(policy));
+    if (ina == "none")
+    {
+        helper.SetGradientSyncModel("ns3::RingAllReduceSync");
+    }
+    else if (ina != "ideal")
+    {
+        helper.SetGradientSyncModel("ns3::InaGradientSync", "Policy", StringValue(ina));
+    }
     Ptr<ClusterEngine> engine = helper.Create(jobs, WorkloadCatalog::Default());
     engine->SetAttribute("ProgressInterval", DoubleValue(0));
     engine->Run();
@@ -88,6 +101,7 @@ RunPolicy(const std::string& trace, const std::string& policy, const ClusterTopo
 bool
 RunInChild(const std::string& trace,
            const std::string& policy,
+           const std::string& ina,
            const ClusterTopology& topology,
            Figures& figures)
 {
@@ -103,7 +117,7 @@ RunInChild(const std::string& trace,
         int status = 0;
         try
         {
-            Figures f = RunPolicy(trace, policy, topology);
+            Figures f = RunPolicy(trace, policy, ina, topology);
             status = write(fds[1], &f, sizeof(f)) == sizeof(f) ? 0 : 1;
         }
         catch (const std::exception& e)
@@ -121,6 +135,19 @@ RunInChild(const std::string& trace,
     return ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+std::vector<std::string>
+Split(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        items.push_back(item);
+    }
+    return items;
+}
+
 } // namespace
 
 int
@@ -128,6 +155,7 @@ main(int argc, char* argv[])
 {
     std::string trace = std::string(AICLUSTER_SOURCE_DIR) + "/../shared/traces/philly/philly.csv";
     std::string policies = "fifo,sjf,tiresias";
+    std::string inaModes = "ideal";
     ClusterTopology topology;
     topology.numNodes = 352;
     topology.gpusPerNode = 8;
@@ -136,35 +164,41 @@ main(int argc, char* argv[])
     cmd.AddValue("trace", "Philly job CSV", trace);
     cmd.AddValue("policy", "Policies, comma separated", policies);
     cmd.AddValue("nodes", "Nodes (8 GPUs each)", topology.numNodes);
+    cmd.AddValue("ina",
+                 "Gradient-sync models to compare, comma separated: ideal, none (ring), "
+                 "switchml, atp, esa",
+                 inaModes);
     cmd.Parse(argc, argv);
 
     std::cout << "Philly replay benchmark: " << trace << "\ncluster " << topology.numNodes
               << " nodes x 8 GPUs = " << topology.TotalGpus() << " GPUs; one process per policy\n\n";
-    std::cout << std::left << std::setw(10) << "policy" << std::right << std::setw(9) << "jobs"
+    std::cout << std::left << std::setw(20) << "policy/sync" << std::right << std::setw(9) << "jobs"
               << std::setw(10) << "load[s]" << std::setw(11) << "replay[s]" << std::setw(10)
               << "total[s]" << std::setw(11) << "events" << std::setw(10) << "passes"
               << std::setw(12) << "events/s" << std::setw(10) << "preempt" << std::setw(12)
               << "peakRSS[MB]" << std::setw(12) << "meanJCT[h]" << std::endl;
     bool allOk = true;
-    std::stringstream list(policies);
-    std::string policy;
-    while (std::getline(list, policy, ','))
+    for (const std::string& policy : Split(policies))
     {
-        Figures f{};
-        if (!RunInChild(trace, policy, topology, f))
+        for (const std::string& ina : Split(inaModes))
         {
-            std::cout << policy << ": FAILED" << std::endl;
-            allOk = false;
-            continue;
+            Figures f{};
+            std::string label = policy + "/" + ina;
+            if (!RunInChild(trace, policy, ina, topology, f))
+            {
+                std::cout << label << ": FAILED" << std::endl;
+                allOk = false;
+                continue;
+            }
+            std::cout << std::fixed << std::setprecision(3) << std::left << std::setw(20) << label
+                      << std::right << std::setw(9) << f.finished << std::setw(10) << f.loadSeconds
+                      << std::setw(11) << f.replaySeconds << std::setw(10)
+                      << f.loadSeconds + f.replaySeconds << std::setw(11) << f.events
+                      << std::setw(10) << f.passes << std::setw(12) << std::setprecision(0)
+                      << f.events / f.replaySeconds << std::setw(10) << f.preemptions
+                      << std::setw(12) << std::setprecision(1) << f.peakRssKiB / 1024.0
+                      << std::setw(12) << std::setprecision(2) << f.meanJct / 3600 << std::endl;
         }
-        std::cout << std::fixed << std::setprecision(3) << std::left << std::setw(10) << policy
-                  << std::right << std::setw(9) << f.finished << std::setw(10) << f.loadSeconds
-                  << std::setw(11) << f.replaySeconds << std::setw(10)
-                  << f.loadSeconds + f.replaySeconds << std::setw(11) << f.events
-                  << std::setw(10) << f.passes << std::setw(12) << std::setprecision(0)
-                  << f.events / f.replaySeconds << std::setw(10) << f.preemptions
-                  << std::setw(12) << std::setprecision(1) << f.peakRssKiB / 1024.0
-                  << std::setw(12) << std::setprecision(2) << f.meanJct / 3600 << std::endl;
     }
     return allOk ? 0 : 1;
 }

@@ -22,6 +22,7 @@
 #include "ns3/cluster-results.h"
 #include "ns3/cluster-scenario.h"
 #include "ns3/core-module.h"
+#include "ns3/ina-gradient-sync.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
 #include "ns3/workload-catalog.h"
@@ -100,6 +101,28 @@ PrintTableRow(const std::string& policy, const RunSummary& s, double wall)
     std::cout.unsetf(std::ios::fixed);
 }
 
+/// The gradient-sync model --ina asks for.
+void
+SetGradientSync(ClusterEngineHelper& helper, const ClusterScenario& scenario)
+{
+    if (scenario.ina == "none")
+    {
+        helper.SetGradientSyncModel("ns3::RingAllReduceSync");
+    }
+    else if (scenario.ina != "ideal")
+    {
+        helper.SetGradientSyncModel("ns3::InaGradientSync", "Policy", StringValue(scenario.ina));
+        if (scenario.inaPoolSize > 0)
+        {
+            helper.SetGradientSyncModel("ns3::InaGradientSync",
+                                        "Policy",
+                                        StringValue(scenario.ina),
+                                        "PoolSize",
+                                        UintegerValue(scenario.inaPoolSize));
+        }
+    }
+}
+
 int
 Replay(int argc, char* argv[])
 {
@@ -137,8 +160,8 @@ Replay(int argc, char* argv[])
     const ClusterTopology& topology = scenario.topology;
     std::cout << "cluster: " << topology.numNodes << " nodes x " << topology.gpusPerNode
               << " GPUs = " << topology.TotalGpus() << " GPUs, " << topology.NumRacks()
-              << " racks; placement " << scenario.placement << "; seed " << scenario.seed
-              << std::endl;
+              << " racks; placement " << scenario.placement << "; gradient sync " << scenario.ina
+              << "; seed " << scenario.seed << std::endl;
 
     RunInfo info;
     info.experiment = "trace-replay";
@@ -160,6 +183,7 @@ Replay(int argc, char* argv[])
                             "Rule",
                             EnumValue(scenario.placement == "spread" ? GpuAllocator::SPREAD
                                                                      : GpuAllocator::CONSOLIDATED));
+        SetGradientSync(helper, scenario);
         Ptr<ClusterEngine> engine = helper.Create(jobs, catalog);
         engine->Run();
         std::string dir = scenario.outputDir + "/" + policy;

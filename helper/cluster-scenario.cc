@@ -221,8 +221,8 @@ ClusterScenario::Load(const std::string& path)
     }
     ClusterScenario s;
     FieldReader top(path, root, "");
-    top.CheckKnown({"cluster", "trace", "annotator", "policies", "placement", "seed", "run",
-                    "output", "attributes"});
+    top.CheckKnown({"cluster", "trace", "annotator", "policies", "placement", "ina",
+                    "ina_pool_size", "seed", "run", "output", "attributes"});
 
     FieldReader cluster(path, top.Object("cluster"), "cluster.");
     cluster.CheckKnown({"nodes", "gpus_per_node", "nodes_per_rack"});
@@ -259,6 +259,8 @@ ClusterScenario::Load(const std::string& path)
 
     top.TextList("policies", s.policies);
     top.Text("placement", s.placement);
+    top.Text("ina", s.ina);
+    top.Positive("ina_pool_size", s.inaPoolSize);
     top.Unsigned("seed", s.seed);
     top.Unsigned("run", s.run);
     top.Text("output", s.outputDir);
@@ -302,6 +304,13 @@ ClusterScenario::AddCommandLineOptions(CommandLine& cmd)
     cmd.AddValue("nodes-per-rack", "Nodes per rack (top-of-rack switch)", m_nodesPerRack);
     cmd.AddValue("policy", "Scheduling policies to run, comma separated: fifo,sjf,tiresias", m_policiesText);
     cmd.AddValue("placement", "GPU placement: consolidated or spread", placement);
+    cmd.AddValue("ina",
+                 "Gradient sync: ideal (free), none (ring all-reduce), or in-network "
+                 "aggregation with switchml, atp or esa (a switch per rack)",
+                 ina);
+    cmd.AddValue("ina-pool-size",
+                 "Aggregators per switch for --ina=switchml|atp|esa (0 = the attribute's default)",
+                 inaPoolSize);
     cmd.AddValue("seed", "Random seed (ns-3 RngSeed and annotator seed)", seed);
     cmd.AddValue("run", "ns-3 RngRun (independent replications)", run);
     cmd.AddValue("output", "Result directory (one sub-directory per policy)", outputDir);
@@ -344,6 +353,11 @@ ClusterScenario::Finalize()
     if (!(traceOptions.loadScale > 0))
     {
         throw std::invalid_argument("--load-scale: expected a positive factor");
+    }
+    if (ina != "ideal" && ina != "none" && ina != "switchml" && ina != "atp" && ina != "esa")
+    {
+        throw std::invalid_argument("--ina: expected ideal, none, switchml, atp or esa, got '" +
+                                    ina + "'");
     }
     if (placement != "consolidated" && placement != "spread")
     {
@@ -393,6 +407,8 @@ ClusterScenario::Settings() const
         s["annotator.model_weights." + model] = std::to_string(weight);
     }
     s["placement"] = placement;
+    s["ina"] = ina;
+    s["ina_pool_size"] = std::to_string(inaPoolSize);
     s["policies"] = JoinList(policies);
     for (const auto& [name, value] : attributes)
     {

@@ -31,6 +31,13 @@ struct ClusterScenario
     AnnotatorOptions annotator;               //!< model rule and weights (seed = seed below)
     std::vector<std::string> policies{"fifo", "sjf", "tiresias"}; //!< policies to run, in order
     std::string placement{"consolidated"};    //!< consolidated | spread
+    /**
+     * Gradient synchronisation: ideal (free, the trace's run time as recorded), none (ring
+     * all-reduce over the network, no in-network aggregation), or in-network aggregation on
+     * a switch per rack under switchml, atp or esa.
+     */
+    std::string ina{"ideal"};
+    uint32_t inaPoolSize{0}; //!< aggregators per switch; 0 = ns3::InaGradientSync::PoolSize
     uint64_t seed{1};                         //!< ns-3 RngSeed and annotator seed
     uint64_t run{1};                          //!< ns-3 RngRun
     std::string outputDir{"results/trace-replay"}; //!< one sub-directory per policy

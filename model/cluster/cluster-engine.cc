@@ -117,6 +117,7 @@ ClusterEngine::DoDispose()
     m_syncModel = nullptr;
     m_sizer = nullptr;
     m_running.clear();
+    m_coupled.clear();
     m_waitingByDemand.clear();
     m_runningByDemand.clear();
     Object::DoDispose();
@@ -468,12 +469,11 @@ ClusterEngine::StartJob(ClusterJob* job)
     job->iterationTime = 0; // set by UpdateRates() in this same pass
     job->computeTime = job->profile->ComputeTime(job->placement.TotalGpus());
     m_startedThisPass.push_back(job);
-    m_runningSetChanged = true;
     if (job->startTime < 0)
     {
         job->startTime = now;
     }
-    m_running[job->record.id] = job;
+    AddRunning(job);
     Simulator::Cancel(job->priorityEvent);
     SchedulePriorityEvent(job);
     NS_LOG_INFO("t=" << now << " start job " << job->record.id << " on "
@@ -493,12 +493,11 @@ ClusterEngine::PreemptJob(ClusterJob* job)
         return;
     }
     m_busyGpus -= job->placement.TotalGpus() * job->computeTime / job->iterationTime;
-    m_runningSetChanged = true;
     m_allocator->Release(job->placement);
     job->placement = JobPlacement();
     Simulator::Cancel(job->finishEvent);
     Simulator::Cancel(job->priorityEvent);
-    m_running.erase(job->record.id);
+    RemoveRunning(job);
     Untrack(job);
     job->state = ClusterJob::WAITING;
     job->lastQueued = now;
@@ -527,11 +526,10 @@ ClusterEngine::FinishJob(ClusterJob* job)
                          << " iterations left");
     job->remainingIterations = 0;
     m_busyGpus -= job->placement.TotalGpus() * job->computeTime / job->iterationTime;
-    m_runningSetChanged = true;
     m_allocator->Release(job->placement);
     Simulator::Cancel(job->finishEvent);
     Simulator::Cancel(job->priorityEvent);
-    m_running.erase(job->record.id);
+    RemoveRunning(job);
     Untrack(job);
     job->state = ClusterJob::FINISHED;
     job->finishTime = now;
@@ -585,13 +583,35 @@ ClusterEngine::AdvanceProgress(ClusterJob& job) const
 }
 
 void
+ClusterEngine::AddRunning(ClusterJob* job)
+{
+    m_running[job->record.id] = job;
+    job->coupled = m_dataModel->IsCoupled(*job) || m_syncModel->IsCoupled(*job);
+    if (job->coupled)
+    {
+        m_coupled[job->record.id] = job;
+        m_coupledSetChanged = true;
+    }
+}
+
+void
+ClusterEngine::RemoveRunning(ClusterJob* job)
+{
+    m_running.erase(job->record.id);
+    if (job->coupled)
+    {
+        m_coupled.erase(job->record.id);
+        m_coupledSetChanged = true;
+    }
+}
+
+void
 ClusterEngine::UpdateRates()
 {
-    bool dependent = m_dataModel->DependsOnOtherJobs() || m_syncModel->DependsOnOtherJobs();
     std::vector<Ptr<ClusterJob>> subjects;
-    if (m_modelChanged || (dependent && m_runningSetChanged))
+    if (m_modelChanged)
     {
-        // Terms may have changed for everyone: evaluate every running job.
+        // A model's own state changed: every running job may have new terms.
         subjects.reserve(m_running.size());
         for (const auto& entry : m_running)
         {
@@ -600,11 +620,25 @@ ClusterEngine::UpdateRates()
     }
     else
     {
-        // Terms of running jobs depend on themselves only: just the new ones.
-        subjects = m_startedThisPass;
+        // Jobs that just started, and the coupled ones if their set changed: the terms of
+        // everyone else depend on themselves only and stand.
+        for (const auto& job : m_startedThisPass)
+        {
+            if (!job->coupled)
+            {
+                subjects.push_back(job);
+            }
+        }
+        if (m_coupledSetChanged)
+        {
+            for (const auto& entry : m_coupled)
+            {
+                subjects.push_back(entry.second);
+            }
+        }
     }
     m_startedThisPass.clear();
-    m_runningSetChanged = false;
+    m_coupledSetChanged = false;
     m_modelChanged = false;
     if (subjects.empty())
     {

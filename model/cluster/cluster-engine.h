@@ -144,6 +144,8 @@ class ClusterEngine : public Object
     void PreemptJob(ClusterJob* job);
     void UpdateRates();
     void SetIterationTime(ClusterJob& job, double data, double sync);
+    void AddRunning(ClusterJob* job);
+    void RemoveRunning(ClusterJob* job);
     void OnModelChanged();
     void AdvanceProgress(ClusterJob& job) const;
     /** Add the job to the ordered sets its state puts it in (call after a state/key change). */
@@ -173,7 +175,8 @@ class ClusterEngine : public Object
     std::map<uint64_t, ClusterJob*> m_running;  //!< by id: deterministic model order
     bool m_passPending{false};
     std::vector<Ptr<ClusterJob>> m_startedThisPass; //!< jobs whose terms need a first evaluation
-    bool m_runningSetChanged{false};            //!< a job started, finished or was preempted
+    std::map<uint64_t, ClusterJob*> m_coupled;  //!< running jobs whose terms depend on others
+    bool m_coupledSetChanged{false};            //!< a coupled job started, finished or yielded
     bool m_modelChanged{false};                 //!< a term model asked for re-evaluation
     double m_busyGpus{0};                       //!< sum over running jobs of gpus * compute / iteration
     uint64_t m_passes{0};

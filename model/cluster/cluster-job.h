@@ -58,6 +58,7 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
     EventId finishEvent;       //!< its scheduled finish while RUNNING
     EventId priorityEvent;     //!< its next priority change (multi-level policies), if any
     uint64_t selectedInPass{0}; //!< engine bookkeeping: last scheduling pass that chose it
+    bool coupled{false};        //!< engine bookkeeping: its terms depend on other running jobs
 };
 
 } // namespace ns3

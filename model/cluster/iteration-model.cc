@@ -29,6 +29,12 @@ IterationTermModel::DependsOnOtherJobs() const
     return true;
 }
 
+bool
+IterationTermModel::IsCoupled(const ClusterJob& /* job */) const
+{
+    return DependsOnOtherJobs();
+}
+
 void
 IterationTermModel::SetChangeCallback(Callback<void> onChange)
 {

@@ -55,6 +55,15 @@ class IterationTermModel : public Object
     virtual bool DependsOnOtherJobs() const;
 
     /**
+     * \param job a job about to run
+     * \return true if this job's term depends on other running jobs; false if it depends on
+     *         the job alone (e.g. a single-node job under a network model). The engine
+     *         re-evaluates coupled jobs whenever a coupled job starts or stops, and an
+     *         uncoupled job only when it starts. Default: DependsOnOtherJobs().
+     */
+    virtual bool IsCoupled(const ClusterJob& job) const;
+
+    /**
      * \brief Called by the engine before a run so that the model can ask for re-evaluation.
      * \param onChange called (at the current simulation time) when the model's answer changed
      */

@@ -261,6 +261,12 @@ InaGradientSync::SwitchSyncTimes(const std::vector<InaRateJob>& jobs,
     return out;
 }
 
+bool
+InaGradientSync::IsCoupled(const ClusterJob& job) const
+{
+    return job.placement.gpusOnNode.size() > 1;
+}
+
 void
 InaGradientSync::Evaluate(const ClusterTopology& topology,
                           const std::vector<Ptr<ClusterJob>>& running,

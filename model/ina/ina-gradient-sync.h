@@ -76,6 +76,8 @@ class InaGradientSync : public IterationTermModel
     void Evaluate(const ClusterTopology& topology,
                   const std::vector<Ptr<ClusterJob>>& running,
                   std::vector<double>& seconds) override;
+    /** \return true for a job on several nodes: only those share switch aggregators */
+    bool IsCoupled(const ClusterJob& job) const override;
 
     /**
      * \brief Per-iteration in-switch sync time of jobs sharing one switch.
