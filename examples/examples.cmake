@@ -4,4 +4,6 @@ set(AICLUSTER_EXAMPLES
   trace-convert
   minimal-experiment
   ina-shared-aggregation
+  rail-incast
+  rail-scaling
 )

@@ -1,0 +1,639 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-endpoint.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaEndpoint");
+NS_OBJECT_ENSURE_REGISTERED(RdmaEndpoint);
+
+TypeId
+RdmaEndpoint::GetTypeId()
+{
+    // DCQCN defaults are those of HPCC's public simulation config (alibaba-edu/
+    // High-Precision-Congestion-Control, simulation/run.py for cc=dcqcn and
+    // mix/config_doc.txt): ALPHA_RESUME_INTERVAL 1 us, RATE_DECREASE_INTERVAL 4 us,
+    // RP_TIMER 300 us, EWMA_GAIN 1/256, FAST_RECOVERY_TIMES 1, RATE_AI 5 Mb/s and RATE_HAI
+    // 50 Mb/s per 25 Gb/s of NIC rate (40 and 400 Mb/s at 200 Gb/s), MIN_RATE 1000 Mb/s,
+    // CLAMP_TARGET_RATE 0, L2_ACK_INTERVAL 1, PACKET_PAYLOAD_SIZE 1000, ACK_HIGH_PRIO 1.
+    static TypeId tid =
+        TypeId("ns3::RdmaEndpoint")
+            .SetParent<Object>()
+            .SetGroupName("Aicluster")
+            .AddConstructor<RdmaEndpoint>()
+            .AddAttribute("Mtu",
+                          "Payload bytes per packet (HPCC PACKET_PAYLOAD_SIZE: 1000).",
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&RdmaEndpoint::m_mtu),
+                          MakeUintegerChecker<uint32_t>(64, 4096))
+            .AddAttribute("AckInterval",
+                          "Packets per cumulative ACK (HPCC L2_ACK_INTERVAL: 1).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaEndpoint::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RetransmitTimeout",
+                          "Go back to the oldest unacknowledged packet after this long "
+                          "without progress (s).",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&RdmaEndpoint::m_rto),
+                          MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("DataPriority",
+                          "Traffic class (PFC priority) of data packets, 1..7.",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&RdmaEndpoint::m_dataPriority),
+                          MakeUintegerChecker<uint8_t>(1, 7))
+            .AddAttribute("AckPriority",
+                          "Traffic class of ACK/NACK/READ requests (HPCC ACK_HIGH_PRIO: 0).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaEndpoint::m_ackPriority),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("DcqcnEnabled",
+                          "React to ECN echoes with DCQCN (else send at line rate).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaEndpoint::m_dcqcn),
+                          MakeBooleanChecker())
+            .AddAttribute("RateAi",
+                          "DCQCN additive increase step (bit/s); HPCC: 5 Mb/s per 25 Gb/s.",
+                          DataRateValue(DataRate("40Mbps")),
+                          MakeDataRateAccessor(&RdmaEndpoint::m_rai),
+                          MakeDataRateChecker())
+            .AddAttribute("RateHai",
+                          "DCQCN hyper increase step (bit/s); HPCC: 50 Mb/s per 25 Gb/s.",
+                          DataRateValue(DataRate("400Mbps")),
+                          MakeDataRateAccessor(&RdmaEndpoint::m_rhai),
+                          MakeDataRateChecker())
+            .AddAttribute("MinRate",
+                          "DCQCN floor (bit/s); HPCC MIN_RATE 1000 Mb/s.",
+                          DataRateValue(DataRate("1000Mbps")),
+                          MakeDataRateAccessor(&RdmaEndpoint::m_minRate),
+                          MakeDataRateChecker())
+            .AddAttribute("AlphaG",
+                          "DCQCN EWMA gain g (HPCC EWMA_GAIN 1/256).",
+                          DoubleValue(1.0 / 256),
+                          MakeDoubleAccessor(&RdmaEndpoint::m_g),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("AlphaResumeInterval",
+                          "Alpha update period (s); HPCC ALPHA_RESUME_INTERVAL 1 us.",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&RdmaEndpoint::m_alphaInterval),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("RateDecreaseInterval",
+                          "At most one rate cut per interval (s); HPCC 4 us.",
+                          TimeValue(MicroSeconds(4)),
+                          MakeTimeAccessor(&RdmaEndpoint::m_decreaseInterval),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("RateIncreaseInterval",
+                          "Rate-increase timer (s); HPCC RP_TIMER 300 us.",
+                          TimeValue(MicroSeconds(300)),
+                          MakeTimeAccessor(&RdmaEndpoint::m_increaseInterval),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("FastRecoveryTimes",
+                          "Increase events spent in fast recovery (HPCC: 1).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaEndpoint::m_fastRecoveryTimes),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RateOnFirstCnp",
+                          "Fraction of the current rate kept on the first CNP (HPCC: 1.0).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&RdmaEndpoint::m_rateOnFirstCnp),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("ClampTargetRate",
+                          "Reset the target rate on every decrease (HPCC: false).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaEndpoint::m_clampTargetRate),
+                          MakeBooleanChecker())
+            .AddTraceSource("Rate",
+                            "DCQCN changed a QP's rate: qp, new rate (bytes/s).",
+                            MakeTraceSourceAccessor(&RdmaEndpoint::m_rateTrace),
+                            "ns3::RdmaEndpoint::RateTracedCallback");
+    return tid;
+}
+
+RdmaEndpoint::RdmaEndpoint() = default;
+
+void
+RdmaEndpoint::DoDispose()
+{
+    m_wake.Cancel();
+    for (auto& [id, q] : m_send)
+    {
+        q->rtoEvent.Cancel();
+        q->decreaseEvent.Cancel();
+        q->increaseEvent.Cancel();
+    }
+    for (auto& [id, r] : m_reads)
+    {
+        r.timer.Cancel();
+    }
+    m_send.clear();
+    m_active.clear();
+    m_device = nullptr;
+    m_deliveredHook = nullptr;
+    m_ackedHook = nullptr;
+    m_readRate = nullptr;
+    Object::DoDispose();
+}
+
+void
+RdmaEndpoint::Setup(uint32_t vertex, Ptr<LosslessNetDevice> device)
+{
+    m_vertex = vertex;
+    m_device = device;
+    device->SetReceiveHandler(
+        [this](LosslessNetDevice* in, Ptr<Packet> p, const RdmaHeader& h) { Receive(in, p, h); });
+    device->SetPullSource([this](uint8_t mask, uint8_t* prio) { return Pull(mask, prio); });
+}
+
+void
+RdmaEndpoint::SetHooks(DeliveredHook delivered, AckedHook acked)
+{
+    m_deliveredHook = std::move(delivered);
+    m_ackedHook = std::move(acked);
+}
+
+void
+RdmaEndpoint::SetReadResponseRate(std::function<double(uint32_t, uint32_t)> lineRate)
+{
+    m_readRate = std::move(lineRate);
+}
+
+double
+RdmaEndpoint::WireBytes(uint32_t payload) const
+{
+    return static_cast<double>(payload + RdmaHeader::kWireSize);
+}
+
+double
+RdmaEndpoint::GetQpRate(uint32_t qp) const
+{
+    auto it = m_send.find(qp);
+    return it == m_send.end() ? 0.0 : it->second->rate;
+}
+
+void
+RdmaEndpoint::StartSend(const RdmaSendSpec& spec)
+{
+    NS_ABORT_MSG_IF(spec.bytes == 0 || spec.lineRate <= 0, "RdmaEndpoint: empty message");
+    NS_ABORT_MSG_IF(m_send.count(spec.qp), "RdmaEndpoint: qp " << spec.qp << " already sending");
+    auto q = std::make_unique<SendQp>();
+    q->spec = spec;
+    q->packets = static_cast<uint32_t>((spec.bytes + m_mtu - 1) / m_mtu);
+    q->rate = q->target = spec.lineRate;
+    q->nextAvail = Simulator::Now();
+    q->lastProgress = Simulator::Now();
+    m_active.push_back(q.get());
+    m_send.emplace(spec.qp, std::move(q));
+    m_device->TryTransmit();
+}
+
+void
+RdmaEndpoint::StartRead(const RdmaSendSpec& spec)
+{
+    PendingRead& r = m_reads[spec.qp];
+    r.spec = spec;
+    SendControl(RdmaHeader::READ_REQ,
+                spec.qp,
+                0,
+                spec.dst,
+                spec.dstNic,
+                spec.srcNic,
+                false,
+                spec.bytes);
+    r.timer = Simulator::Schedule(m_rto, &RdmaEndpoint::ReadTimeout, this, spec.qp);
+}
+
+void
+RdmaEndpoint::ReadTimeout(uint32_t qp)
+{
+    auto it = m_reads.find(qp);
+    if (it == m_reads.end() || it->second.dataSeen)
+    {
+        return; // once data flows, the responder's queue pair makes it reliable
+    }
+    const RdmaSendSpec& s = it->second.spec;
+    SendControl(RdmaHeader::READ_REQ, qp, 0, s.dst, s.dstNic, s.srcNic, false, s.bytes);
+    it->second.timer = Simulator::Schedule(m_rto, &RdmaEndpoint::ReadTimeout, this, qp);
+}
+
+Ptr<Packet>
+RdmaEndpoint::Pull(uint8_t pausedMask, uint8_t* prio)
+{
+    if (m_active.empty() || (pausedMask & (1u << m_dataPriority)))
+    {
+        return nullptr; // a RESUME restarts the device, which pulls again
+    }
+    Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    std::size_t n = m_active.size();
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        std::size_t idx = (m_rr + i) % n;
+        SendQp& q = *m_active[idx];
+        if (q.sndNxt >= q.packets)
+        {
+            continue;
+        }
+        if (q.nextAvail > now)
+        {
+            earliest = std::min(earliest, q.nextAvail);
+            continue;
+        }
+        m_rr = static_cast<uint32_t>(idx + 1);
+        uint64_t offset = static_cast<uint64_t>(q.sndNxt) * m_mtu;
+        uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, q.spec.bytes - offset));
+        RdmaHeader h;
+        h.type = RdmaHeader::DATA;
+        h.flags = q.spec.readResponse ? RdmaHeader::READ_RESP : 0;
+        h.priority = m_dataPriority;
+        h.src = m_vertex;
+        h.dst = q.spec.dst;
+        h.srcNic = q.spec.srcNic;
+        h.dstNic = q.spec.dstNic;
+        h.qp = q.spec.qp;
+        h.psn = q.sndNxt;
+        h.payload = payload;
+        h.length = q.spec.bytes;
+        Ptr<Packet> p = Create<Packet>(payload);
+        p->AddHeader(h);
+        if (q.sndNxt < q.highestSent)
+        {
+            ++m_retransmitted;
+        }
+        ++q.sndNxt;
+        q.highestSent = std::max(q.highestSent, q.sndNxt);
+        q.nextAvail = now + Seconds(WireBytes(payload) / q.rate);
+        if (!q.rtoEvent.IsRunning())
+        {
+            q.lastProgress = now;
+            q.rtoEvent = Simulator::Schedule(m_rto, &RdmaEndpoint::CheckRto, this, q.spec.qp);
+        }
+        *prio = m_dataPriority;
+        return p;
+    }
+    if (earliest != Time::Max())
+    {
+        ScheduleWake(earliest);
+    }
+    return nullptr;
+}
+
+void
+RdmaEndpoint::ScheduleWake(Time at)
+{
+    if (m_wake.IsRunning() && m_wake.GetTs() <= static_cast<uint64_t>(at.GetTimeStep()))
+    {
+        return;
+    }
+    m_wake.Cancel();
+    m_wake = Simulator::Schedule(at - Simulator::Now(), &RdmaEndpoint::Wake, this);
+}
+
+void
+RdmaEndpoint::Wake()
+{
+    m_device->TryTransmit();
+}
+
+void
+RdmaEndpoint::Receive(LosslessNetDevice*, Ptr<Packet>, const RdmaHeader& h)
+{
+    NS_ABORT_MSG_IF(h.dst != m_vertex,
+                    "RdmaEndpoint " << m_vertex << ": misrouted packet for " << h.dst);
+    switch (h.type)
+    {
+    case RdmaHeader::DATA:
+        ReceiveData(h);
+        break;
+    case RdmaHeader::ACK:
+    case RdmaHeader::NACK:
+        ReceiveAck(h);
+        break;
+    case RdmaHeader::READ_REQ:
+        ReceiveReadRequest(h);
+        break;
+    default:
+        NS_ABORT_MSG("RdmaEndpoint: unexpected packet type " << +h.type);
+    }
+}
+
+void
+RdmaEndpoint::SendControl(uint8_t type,
+                          uint32_t qp,
+                          uint32_t psn,
+                          uint32_t to,
+                          uint32_t toNic,
+                          uint32_t fromNic,
+                          bool ece,
+                          uint64_t length)
+{
+    RdmaHeader h;
+    h.type = type;
+    h.flags = ece ? RdmaHeader::ECE : 0;
+    h.priority = m_ackPriority;
+    h.src = m_vertex;
+    h.dst = to;
+    h.srcNic = fromNic;
+    h.dstNic = toNic;
+    h.qp = qp;
+    h.psn = psn;
+    h.length = length;
+    Ptr<Packet> p = Create<Packet>(0);
+    p->AddHeader(h);
+    m_device->Enqueue(p, h, nullptr);
+}
+
+void
+RdmaEndpoint::ReceiveData(const RdmaHeader& h)
+{
+    RecvQp& r = m_recv[h.qp];
+    r.length = h.length;
+    if (h.flags & RdmaHeader::READ_RESP)
+    {
+        auto it = m_reads.find(h.qp);
+        if (it != m_reads.end())
+        {
+            it->second.dataSeen = true;
+        }
+    }
+    if (h.flags & RdmaHeader::CE)
+    {
+        r.cePending = true;
+    }
+    if (r.done || h.psn < r.expected)
+    {
+        // Duplicate (a retransmission after a lost ACK): re-acknowledge.
+        SendControl(RdmaHeader::ACK, h.qp, r.expected, h.src, h.srcNic, h.dstNic, r.cePending, 0);
+        r.cePending = false;
+        return;
+    }
+    if (h.psn > r.expected)
+    {
+        // Go-back-N receiver: drop out-of-order data, NACK the gap once.
+        if (!r.nackSent)
+        {
+            SendControl(RdmaHeader::NACK,
+                        h.qp,
+                        r.expected,
+                        h.src,
+                        h.srcNic,
+                        h.dstNic,
+                        r.cePending,
+                        0);
+            r.cePending = false;
+            r.nackSent = true;
+        }
+        return;
+    }
+    ++r.expected;
+    r.nackSent = false;
+    r.bytes += h.payload;
+    m_deliveredBytes += h.payload;
+    bool last = r.bytes >= r.length;
+    if (last || r.expected % m_ackInterval == 0)
+    {
+        SendControl(RdmaHeader::ACK, h.qp, r.expected, h.src, h.srcNic, h.dstNic, r.cePending, 0);
+        r.cePending = false;
+    }
+    if (last)
+    {
+        r.done = true;
+        auto it = m_reads.find(h.qp);
+        if (it != m_reads.end())
+        {
+            it->second.timer.Cancel();
+            m_reads.erase(it);
+        }
+        if (m_deliveredHook)
+        {
+            m_deliveredHook(h.qp, r.length);
+        }
+    }
+}
+
+void
+RdmaEndpoint::ReceiveAck(const RdmaHeader& h)
+{
+    auto it = m_send.find(h.qp);
+    if (it == m_send.end())
+    {
+        return; // late ACK of a finished queue pair
+    }
+    SendQp& q = *it->second;
+    if (h.flags & RdmaHeader::ECE)
+    {
+        OnCongestionNotification(q);
+    }
+    if (h.psn > q.sndUna)
+    {
+        q.sndUna = h.psn;
+        q.lastProgress = Simulator::Now();
+        q.sndNxt = std::max(q.sndNxt, q.sndUna);
+    }
+    if (q.sndUna >= q.packets)
+    {
+        FinishSend(h.qp);
+        return;
+    }
+    if (h.type == RdmaHeader::NACK && h.psn < q.sndNxt)
+    {
+        q.sndNxt = h.psn; // go back N
+        m_device->TryTransmit();
+    }
+}
+
+void
+RdmaEndpoint::ReceiveReadRequest(const RdmaHeader& h)
+{
+    if (!m_readsServed.insert(h.qp).second)
+    {
+        return; // duplicate request, already answering
+    }
+    RdmaSendSpec spec;
+    spec.qp = h.qp;
+    spec.dst = h.src;
+    spec.srcNic = h.dstNic;
+    spec.dstNic = h.srcNic;
+    spec.bytes = h.length;
+    spec.readResponse = true;
+    NS_ABORT_MSG_IF(!m_readRate, "RdmaEndpoint: no READ response rate configured");
+    spec.lineRate = m_readRate(h.src, h.dstNic);
+    StartSend(spec);
+}
+
+void
+RdmaEndpoint::CheckRto(uint32_t qp)
+{
+    auto it = m_send.find(qp);
+    if (it == m_send.end())
+    {
+        return;
+    }
+    SendQp& q = *it->second;
+    if (q.sndUna >= q.highestSent)
+    {
+        return; // nothing outstanding; the next send re-arms the timer
+    }
+    Time deadline = q.lastProgress + m_rto;
+    Time now = Simulator::Now();
+    if (now < deadline)
+    {
+        q.rtoEvent = Simulator::Schedule(deadline - now, &RdmaEndpoint::CheckRto, this, qp);
+        return;
+    }
+    NS_LOG_DEBUG("qp " << qp << " timeout, back to " << q.sndUna);
+    q.sndNxt = q.sndUna;
+    q.lastProgress = now;
+    q.rtoEvent = Simulator::Schedule(m_rto, &RdmaEndpoint::CheckRto, this, qp);
+    m_device->TryTransmit();
+}
+
+void
+RdmaEndpoint::FinishSend(uint32_t qp)
+{
+    auto it = m_send.find(qp);
+    SendQp* q = it->second.get();
+    q->rtoEvent.Cancel();
+    q->decreaseEvent.Cancel();
+    q->increaseEvent.Cancel();
+    m_active.erase(std::find(m_active.begin(), m_active.end(), q));
+    m_send.erase(it);
+    if (m_ackedHook)
+    {
+        m_ackedHook(qp);
+    }
+}
+
+// ---- DCQCN reaction point (Mellanox variant, as in HPCC's rdma-hw) ----
+
+void
+RdmaEndpoint::OnCongestionNotification(SendQp& q)
+{
+    if (!m_dcqcn)
+    {
+        return;
+    }
+    ++m_cnps;
+    Time now = Simulator::Now();
+    if (!q.cnpSeen)
+    {
+        q.cnpSeen = true;
+        q.cnpEpoch = now;
+        q.alpha = 1.0;
+        q.alphaWindow = 0;
+        q.cnpInWindow = false;
+        q.rate = std::max(m_minRate.GetBitRate() / 8.0, q.rate * m_rateOnFirstCnp);
+        q.target = q.rate;
+        q.decreasePending = true;
+        q.decreaseEvent =
+            Simulator::Schedule(m_decreaseInterval, &RdmaEndpoint::DecreaseCheck, this, q.spec.qp);
+        return;
+    }
+    AdvanceAlpha(q);
+    q.cnpInWindow = true;
+    q.decreasePending = true;
+    if (!q.decreaseEvent.IsRunning())
+    {
+        // Decrease checks tick every interval from the first CNP; only the next one matters.
+        int64_t k = (now - q.cnpEpoch).GetTimeStep() / m_decreaseInterval.GetTimeStep() + 1;
+        Time at = q.cnpEpoch + m_decreaseInterval * k;
+        q.decreaseEvent =
+            Simulator::Schedule(at - now, &RdmaEndpoint::DecreaseCheck, this, q.spec.qp);
+    }
+}
+
+void
+RdmaEndpoint::AdvanceAlpha(SendQp& q)
+{
+    // Equivalent to HPCC's alpha timer firing every AlphaResumeInterval since the first CNP,
+    // computed on demand instead of with one event per interval.
+    int64_t w = (Simulator::Now() - q.cnpEpoch).GetTimeStep() / m_alphaInterval.GetTimeStep();
+    if (w <= q.alphaWindow)
+    {
+        return;
+    }
+    q.alpha = (1 - m_g) * q.alpha + (q.cnpInWindow ? m_g : 0.0);
+    int64_t idle = w - q.alphaWindow - 1;
+    if (idle > 0)
+    {
+        q.alpha *= std::pow(1 - m_g, static_cast<double>(idle));
+    }
+    q.alphaWindow = w;
+    q.cnpInWindow = false;
+}
+
+void
+RdmaEndpoint::DecreaseCheck(uint32_t qp)
+{
+    auto it = m_send.find(qp);
+    if (it == m_send.end())
+    {
+        return;
+    }
+    SendQp& q = *it->second;
+    if (!q.decreasePending)
+    {
+        return;
+    }
+    AdvanceAlpha(q);
+    if (m_clampTargetRate || q.stage != 0)
+    {
+        q.target = q.rate;
+    }
+    q.rate = std::max(m_minRate.GetBitRate() / 8.0, q.rate * (1 - q.alpha / 2));
+    q.stage = 0;
+    q.decreasePending = false;
+    ++m_rateDecreases;
+    m_rateTrace(qp, q.rate);
+    q.increaseEvent.Cancel();
+    q.increaseEvent =
+        Simulator::Schedule(m_increaseInterval, &RdmaEndpoint::IncreaseTimer, this, qp);
+}
+
+void
+RdmaEndpoint::IncreaseTimer(uint32_t qp)
+{
+    auto it = m_send.find(qp);
+    if (it == m_send.end())
+    {
+        return;
+    }
+    SendQp& q = *it->second;
+    double line = q.spec.lineRate;
+    if (q.stage < m_fastRecoveryTimes)
+    {
+        // fast recovery: halve the distance to the target
+    }
+    else if (q.stage == m_fastRecoveryTimes)
+    {
+        q.target = std::min(line, q.target + m_rai.GetBitRate() / 8.0);
+    }
+    else
+    {
+        q.target = std::min(line, q.target + m_rhai.GetBitRate() / 8.0);
+    }
+    q.rate = (q.rate + q.target) / 2;
+    ++q.stage;
+    if (q.target >= line && q.rate >= line * (1 - 1e-6))
+    {
+        q.rate = line; // back at line rate: the timer has nothing left to do
+    }
+    else
+    {
+        q.increaseEvent =
+            Simulator::Schedule(m_increaseInterval, &RdmaEndpoint::IncreaseTimer, this, qp);
+    }
+    m_rateTrace(qp, q.rate);
+}
+
+} // namespace ns3

@@ -1,0 +1,20 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-fabric.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaFabric);
+
+TypeId
+RdmaFabric::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RdmaFabric").SetParent<Object>().SetGroupName("Aicluster");
+    return tid;
+}
+
+RdmaFabric::~RdmaFabric() = default;
+
+} // namespace ns3

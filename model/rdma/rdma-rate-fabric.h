@@ -1,0 +1,144 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_RDMA_RATE_FABRIC_H
+#define AICLUSTER_RDMA_RATE_FABRIC_H
+
+#include "max-min-solver.h"
+#include "rail-topology.h"
+#include "rdma-fabric.h"
+#include "rdma-transfer.h"
+
+#include "ns3/event-id.h"
+#include "ns3/object.h"
+
+#include <memory>
+#include <queue>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief Rate-level rail-optimized cluster: the same topology, endpoints, NIC choice and
+ * paths as RdmaPacketFabric, with every transfer a fluid flow at its max-min fair rate.
+ *
+ * Resources are the directed links of the RailTopology (rails, leaf-spine links, PCIe links,
+ * PCIe uplinks to the root complex, the memory interface). A flow's wire rate x uses x on
+ * every link of its data path and x * 62 / ((MTU + 62) * AckInterval) on the reverse links
+ * (its ACKs, a strict-priority load); its payload goodput is x * MTU / (MTU + 62); its cap is the
+ * queue pair's line rate. Rates change only when a flow starts or ends (one ns-3 event per
+ * completion), and only the affected component is refilled. The last byte is delivered one path
+ * propagation delay after the fluid finishes. MTU, ACK interval and NIC policy are the defaults of
+ * ns3::RdmaEndpoint and ns3::RdmaPacketFabric, so one Config::SetDefault sets both levels.
+ */
+class RdmaRateFabric : public RdmaFabric
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    RdmaRateFabric();
+    ~RdmaRateFabric() override;
+
+    /** \param config cluster to build */
+    void Build(const RailClusterConfig& config) override;
+    /** \return the topology (valid after Build) */
+    const RailTopology& GetTopology() const override;
+
+    /**
+     * Same contract as RdmaPacketFabric::Write. Rates are assigned by one reallocation at
+     * the current instant after all transfers posted at this instant.
+     * \return transfer id
+     */
+    uint32_t Write(uint32_t src,
+                   uint32_t dst,
+                   uint64_t bytes,
+                   RdmaCompletion done,
+                   RdmaTransferOptions options = {}) override;
+    /** Same contract as RdmaPacketFabric::Read. \return transfer id */
+    uint32_t Read(uint32_t local,
+                  uint32_t remote,
+                  uint64_t bytes,
+                  RdmaCompletion done,
+                  RdmaTransferOptions options = {}) override;
+
+    /** \param id transfer \return current payload rate, bytes/s (0 if finished) */
+    double GetRate(uint32_t id) const;
+    /** \param directedLink link \return current wire load, bytes/s */
+    double GetLinkLoad(uint32_t directedLink) const;
+
+    /** \return active transfers */
+    uint32_t GetNActive() const
+    {
+        return static_cast<uint32_t>(m_flows.size());
+    }
+
+    /** \return reallocations (solver runs) so far */
+    uint64_t GetReallocations() const
+    {
+        return m_reallocations;
+    }
+
+    /** \return the solver (read-only) */
+    const MaxMinSolver& GetSolver() const
+    {
+        return *m_solver;
+    }
+
+    /**
+     * Add a transfer without solving or scheduling (benchmarks: add many, then Reallocate).
+     * \param src source endpoint \param dst destination \param bytes payload \param read READ
+     * \param done callback \param options NIC choice \return transfer id
+     */
+    uint32_t AddTransfer(uint32_t src,
+                         uint32_t dst,
+                         uint64_t bytes,
+                         bool read,
+                         RdmaCompletion done,
+                         RdmaTransferOptions options);
+    /** Settle progress, re-solve the touched components and reschedule the next finish. */
+    void Reallocate();
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** A fluid transfer */
+    struct Flow
+    {
+        RdmaTransferResult result;
+        RdmaCompletion done;
+        uint32_t solverId{0};
+        double remaining{0};  //!< payload bytes left
+        double rate{0};       //!< payload bytes/s since lastUpdate
+        double lastUpdate{0}; //!< s
+        double latency{0};    //!< path propagation delay, s
+        uint32_t version{0};
+    };
+
+    void ScheduleNext();
+    void ScheduleReallocation();
+    void OnFinish();
+
+    std::unique_ptr<RailTopology> m_topology;
+    std::unique_ptr<MaxMinSolver> m_solver;
+    std::unordered_map<uint32_t, Flow> m_flows;
+    std::unordered_map<uint32_t, uint32_t> m_bySolverId;
+    using Finish = std::tuple<double, uint32_t, uint32_t>; //!< time, transfer id, version
+    std::priority_queue<Finish, std::vector<Finish>, std::greater<Finish>> m_finish;
+    EventId m_event;   //!< next flow completion
+    EventId m_pending; //!< reallocation for transfers posted at this instant
+    uint32_t m_nextId{1};
+    uint64_t m_reallocations{0};
+
+    // read from the packet level's attributes (RdmaEndpoint, RdmaPacketFabric) at Build
+    NicPolicy m_nicPolicy{NicPolicy::RAIL_AFFINITY};
+    uint32_t m_mtu{1000};
+    uint32_t m_ackInterval{1};
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_RDMA_RATE_FABRIC_H
