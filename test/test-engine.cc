@@ -409,6 +409,11 @@ TEST_CASE("result files carry the configuration and seed, and repeat exactly", "
     RunSummary s = ClusterResults::Summarize(engine);
     CHECK(summary["summary"]["jct_mean_s"].get<double>() == Approx(s.meanJct));
     CHECK(summary["aicluster_version"] == AICLUSTER_VERSION);
+    // Utilization over time: hourly buckets whose time average is the summary's.
+    const auto& overTime = summary["utilization_over_time"];
+    CHECK(overTime["bucket_s"] == 3600);
+    REQUIRE(overTime["allocated_share"].size() == 1);
+    CHECK(overTime["allocated_share"][0].get<double>() == Approx(s.gpuAllocation));
     std::filesystem::remove_all(base);
 }
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <string_view>
 #include <cerrno>
 #include <cstring>
@@ -60,6 +61,52 @@ TimeAverage(const std::vector<UtilizationSample>& series, double from, double to
         }
     }
     return area / (to - from);
+}
+
+/// Time averages of allocation and busy shares over consecutive buckets of [from, to):
+/// utilization over time, compact enough for summary.json (at most ~1000 buckets).
+nlohmann::json
+BucketedUtilization(const std::vector<UtilizationSample>& series, double from, double to, double total)
+{
+    nlohmann::json json;
+    if (!(to > from) || series.empty())
+    {
+        return json;
+    }
+    double bucket = std::max(3600.0, std::ceil((to - from) / 1000.0 / 3600.0) * 3600.0);
+    size_t n = static_cast<size_t>(std::ceil((to - from) / bucket));
+    std::vector<double> allocated(n, 0.0);
+    std::vector<double> busy(n, 0.0);
+    for (size_t i = 0; i < series.size(); ++i)
+    {
+        double begin = std::max(from, series[i].time);
+        double end = std::min(to, i + 1 < series.size() ? series[i + 1].time : to);
+        // Spread this piece over the buckets it covers.
+        while (end > begin)
+        {
+            size_t b = std::min(n - 1, static_cast<size_t>((begin - from) / bucket));
+            double bucketEnd = std::min(end, from + (b + 1) * bucket);
+            double width = std::max(0.0, bucketEnd - begin);
+            allocated[b] += series[i].allocated / total * width;
+            busy[b] += series[i].busy / total * width;
+            if (width == 0)
+            {
+                break;
+            }
+            begin = bucketEnd;
+        }
+    }
+    for (size_t b = 0; b < n; ++b)
+    {
+        double width = std::min(bucket, to - (from + b * bucket));
+        allocated[b] /= width;
+        busy[b] /= width;
+    }
+    json["start_s"] = from;
+    json["bucket_s"] = bucket;
+    json["allocated_share"] = allocated;
+    json["busy_share"] = busy;
+    return json;
 }
 
 std::ofstream
@@ -335,6 +382,11 @@ ClusterResults::Write(const std::string& dir,
                        {"gpu_allocation", s.gpuAllocation},
                        {"gpu_busy", s.gpuBusy},
                        {"preemptions", s.preemptions}};
+    double firstSubmit = engine->Jobs().empty() ? 0.0 : engine->Jobs().front()->record.submitTime;
+    json["utilization_over_time"] = BucketedUtilization(engine->Utilization(),
+                                                        firstSubmit,
+                                                        firstSubmit + s.makespan,
+                                                        topology.TotalGpus());
     json["performance"] = {{"wall_s", engine->WallSeconds()},
                            {"events", engine->EventsProcessed()},
                            {"scheduling_passes", engine->Passes()}};
