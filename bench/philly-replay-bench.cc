@@ -171,7 +171,8 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
 
     std::cout << "Philly replay benchmark: " << trace << "\ncluster " << topology.numNodes
-              << " nodes x 8 GPUs = " << topology.TotalGpus() << " GPUs; one process per policy\n\n";
+              << " nodes x 8 GPUs = " << topology.TotalGpus()
+              << " GPUs; one process per policy\n\n";
     std::cout << std::left << std::setw(20) << "policy/sync" << std::right << std::setw(9) << "jobs"
               << std::setw(10) << "load[s]" << std::setw(11) << "replay[s]" << std::setw(10)
               << "total[s]" << std::setw(11) << "events" << std::setw(10) << "passes"

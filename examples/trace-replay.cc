@@ -10,7 +10,8 @@
  * and summary result files, and print a comparison table.
  *
  *   ./ns3 run trace-replay                       # bundled sample, 64 x 8 GPUs, fifo/sjf/tiresias
- *   ./ns3 run "trace-replay --trace=../shared/traces/philly/philly.csv --nodes=352 --policy=tiresias"
+ *   ./ns3 run "trace-replay --trace=../shared/traces/philly/philly.csv --nodes=352
+ * --policy=tiresias"
  *   ./ns3 run "trace-replay --scenario=examples/scenarios/philly.json"
  *
  * Options come from a JSON scenario file (--scenario, documented in
@@ -83,9 +84,8 @@ PrintTableHeader()
     std::cout << std::left << std::setw(10) << "policy" << std::right << std::setw(8) << "jobs"
               << std::setw(9) << "rejected" << std::setw(12) << "meanJCT[h]" << std::setw(12)
               << "medJCT[h]" << std::setw(12) << "p95JCT[h]" << std::setw(12) << "p99JCT[h]"
-              << std::setw(13) << "meanQueue[h]" << std::setw(13) << "makespan[d]"
-              << std::setw(10) << "GPUalloc" << std::setw(9) << "preempt" << std::setw(10)
-              << "wall[s]" << std::endl;
+              << std::setw(13) << "meanQueue[h]" << std::setw(13) << "makespan[d]" << std::setw(10)
+              << "GPUalloc" << std::setw(9) << "preempt" << std::setw(10) << "wall[s]" << std::endl;
 }
 
 void
@@ -96,8 +96,8 @@ PrintTableRow(const std::string& policy, const RunSummary& s, double wall)
               << std::setw(12) << s.meanJct / 3600 << std::setw(12) << s.medianJct / 3600
               << std::setw(12) << s.p95Jct / 3600 << std::setw(12) << s.p99Jct / 3600
               << std::setw(13) << s.meanQueueing / 3600 << std::setw(13) << s.makespan / 86400
-              << std::setw(10) << s.gpuAllocation << std::setw(9) << s.preemptions
-              << std::setw(10) << std::setprecision(3) << wall << std::endl;
+              << std::setw(10) << s.gpuAllocation << std::setw(9) << s.preemptions << std::setw(10)
+              << std::setprecision(3) << wall << std::endl;
     std::cout.unsetf(std::ios::fixed);
 }
 
@@ -132,7 +132,9 @@ Replay(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.Usage("Replay a production job trace through a simulated GPU cluster.\n"
               "Writes <output>/<policy>/{jobs.csv,utilization.csv,summary.json}.");
-    cmd.AddValue("scenario", "JSON scenario file (doc/scenario.md); options below override it", scenarioPath);
+    cmd.AddValue("scenario",
+                 "JSON scenario file (doc/scenario.md); options below override it",
+                 scenarioPath);
     scenario.AddCommandLineOptions(cmd);
     cmd.AddValue("quiet", "No progress lines", quiet);
     cmd.Parse(argc, argv);
@@ -198,8 +200,8 @@ Replay(int argc, char* argv[])
     {
         PrintTableRow(policy, ClusterResults::Summarize(engine), engine->WallSeconds());
     }
-    std::cout << "\nresults: " << scenario.outputDir << "/<policy>/{jobs.csv,utilization.csv,summary.json}"
-              << std::endl;
+    std::cout << "\nresults: " << scenario.outputDir
+              << "/<policy>/{jobs.csv,utilization.csv,summary.json}" << std::endl;
     return 0;
 }
 

@@ -208,7 +208,10 @@ ClusterScenario::Load(const std::string& path)
     std::ifstream in(path);
     if (!in)
     {
-        throw TraceError(path, 0, "", "expected a readable scenario file; it does not exist or cannot be read");
+        throw TraceError(path,
+                         0,
+                         "",
+                         "expected a readable scenario file; it does not exist or cannot be read");
     }
     json root;
     try
@@ -221,8 +224,17 @@ ClusterScenario::Load(const std::string& path)
     }
     ClusterScenario s;
     FieldReader top(path, root, "");
-    top.CheckKnown({"cluster", "trace", "annotator", "policies", "placement", "ina",
-                    "ina_pool_size", "seed", "run", "output", "attributes"});
+    top.CheckKnown({"cluster",
+                    "trace",
+                    "annotator",
+                    "policies",
+                    "placement",
+                    "ina",
+                    "ina_pool_size",
+                    "seed",
+                    "run",
+                    "output",
+                    "attributes"});
 
     FieldReader cluster(path, top.Object("cluster"), "cluster.");
     cluster.CheckKnown({"nodes", "gpus_per_node", "nodes_per_rack"});
@@ -231,8 +243,14 @@ ClusterScenario::Load(const std::string& path)
     cluster.Positive("nodes_per_rack", s.topology.nodesPerRack);
 
     FieldReader trace(path, top.Object("trace"), "trace.");
-    trace.CheckKnown({"path", "format", "window_start_s", "window_end_s", "max_jobs", "vcs",
-                      "load_scale", "on_error"});
+    trace.CheckKnown({"path",
+                      "format",
+                      "window_start_s",
+                      "window_end_s",
+                      "max_jobs",
+                      "vcs",
+                      "load_scale",
+                      "on_error"});
     trace.Text("path", s.tracePath);
     trace.Text("format", s.traceOptions.format);
     trace.NonNegative("window_start_s", s.traceOptions.windowStart);
@@ -288,21 +306,35 @@ ClusterScenario::AddCommandLineOptions(CommandLine& cmd)
     cmd.AddValue("trace-format",
                  "Trace format: auto, or one of the names in traces/README.md",
                  traceOptions.format);
-    cmd.AddValue("window-start", "Keep jobs submitted at or after this time [s]", traceOptions.windowStart);
-    cmd.AddValue("window-end", "Keep jobs submitted before this time [s] (empty = no end)", m_windowEndText);
+    cmd.AddValue("window-start",
+                 "Keep jobs submitted at or after this time [s]",
+                 traceOptions.windowStart);
+    cmd.AddValue("window-end",
+                 "Keep jobs submitted before this time [s] (empty = no end)",
+                 m_windowEndText);
     cmd.AddValue("max-jobs", "Keep at most this many jobs (0 = all)", traceOptions.maxJobs);
-    cmd.AddValue("vc", "Keep only these virtual clusters (comma separated; empty = all)", m_vcsText);
-    cmd.AddValue("load-scale", "Divide inter-arrival times by this factor (>1 = more load)", traceOptions.loadScale);
+    cmd.AddValue("vc",
+                 "Keep only these virtual clusters (comma separated; empty = all)",
+                 m_vcsText);
+    cmd.AddValue("load-scale",
+                 "Divide inter-arrival times by this factor (>1 = more load)",
+                 traceOptions.loadScale);
     cmd.AddValue("on-error", "Malformed trace records: stop or skip", m_onErrorText);
-    cmd.AddValue("catalog", "Workload catalog JSON (empty = bundled data/workload-catalog.json)", catalogPath);
-    cmd.AddValue("model-rule", "Annotator rule for jobs without a model: gpu-time or weighted", annotator.modelRule);
+    cmd.AddValue("catalog",
+                 "Workload catalog JSON (empty = bundled data/workload-catalog.json)",
+                 catalogPath);
+    cmd.AddValue("model-rule",
+                 "Annotator rule for jobs without a model: gpu-time or weighted",
+                 annotator.modelRule);
     m_nodes = topology.numNodes;
     m_gpusPerNode = topology.gpusPerNode;
     m_nodesPerRack = topology.nodesPerRack;
     cmd.AddValue("nodes", "Training nodes in the cluster", m_nodes);
     cmd.AddValue("gpus-per-node", "GPUs per node", m_gpusPerNode);
     cmd.AddValue("nodes-per-rack", "Nodes per rack (top-of-rack switch)", m_nodesPerRack);
-    cmd.AddValue("policy", "Scheduling policies to run, comma separated: fifo,sjf,tiresias", m_policiesText);
+    cmd.AddValue("policy",
+                 "Scheduling policies to run, comma separated: fifo,sjf,tiresias",
+                 m_policiesText);
     cmd.AddValue("placement", "GPU placement: consolidated or spread", placement);
     cmd.AddValue("ina",
                  "Gradient sync: ideal (free), none (ring all-reduce), or in-network "
@@ -337,7 +369,8 @@ ClusterScenario::Finalize()
     }
     else
     {
-        throw std::invalid_argument("--on-error: expected stop or skip, got '" + m_onErrorText + "'");
+        throw std::invalid_argument("--on-error: expected stop or skip, got '" + m_onErrorText +
+                                    "'");
     }
     if (!m_windowEndText.empty())
     {
@@ -345,8 +378,9 @@ ClusterScenario::Finalize()
         double value = std::strtod(m_windowEndText.c_str(), &end);
         if (*end != '\0' || !(value >= 0))
         {
-            throw std::invalid_argument("--window-end: expected a non-negative time in seconds, got '" +
-                                        m_windowEndText + "'");
+            throw std::invalid_argument(
+                "--window-end: expected a non-negative time in seconds, got '" + m_windowEndText +
+                "'");
         }
         traceOptions.windowEnd = value;
     }

@@ -24,13 +24,13 @@ namespace ns3
  */
 struct ClusterScenario
 {
-    ClusterTopology topology;                 //!< cluster shape
-    std::string tracePath;                    //!< trace file (default: the bundled sample)
-    TraceReadOptions traceOptions;            //!< format, window, filters, error policy
-    std::string catalogPath;                  //!< workload catalog ("" = bundled)
-    AnnotatorOptions annotator;               //!< model rule and weights (seed = seed below)
+    ClusterTopology topology;      //!< cluster shape
+    std::string tracePath;         //!< trace file (default: the bundled sample)
+    TraceReadOptions traceOptions; //!< format, window, filters, error policy
+    std::string catalogPath;       //!< workload catalog ("" = bundled)
+    AnnotatorOptions annotator;    //!< model rule and weights (seed = seed below)
     std::vector<std::string> policies{"fifo", "sjf", "tiresias"}; //!< policies to run, in order
-    std::string placement{"consolidated"};    //!< consolidated | spread
+    std::string placement{"consolidated"};                        //!< consolidated | spread
     /**
      * Gradient synchronisation: ideal (free, the trace's run time as recorded), none (ring
      * all-reduce over the network, no in-network aggregation), or in-network aggregation on
@@ -38,8 +38,8 @@ struct ClusterScenario
      */
     std::string ina{"ideal"};
     uint32_t inaPoolSize{0}; //!< aggregators per switch; 0 = ns3::InaGradientSync::PoolSize
-    uint64_t seed{1};                         //!< ns-3 RngSeed and annotator seed
-    uint64_t run{1};                          //!< ns-3 RngRun
+    uint64_t seed{1};        //!< ns-3 RngSeed and annotator seed
+    uint64_t run{1};         //!< ns-3 RngRun
     std::string outputDir{"results/trace-replay"}; //!< one sub-directory per policy
     std::map<std::string, std::string> attributes; //!< ns-3 attribute defaults to set
 

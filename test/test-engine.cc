@@ -317,13 +317,13 @@ TEST_CASE("invariants hold on a contended replay of the sample trace", "[engine]
             uint32_t total = engine->GetTopology().TotalGpus();
             Ptr<GpuAllocator> allocator = engine->GetAllocator();
             bool overAllocated = false;
-            engine->TraceConnectWithoutContext(
-                "JobStarted",
-                MakeCallback(
-                    +[](bool* flag, Ptr<GpuAllocator> a, uint32_t t, Ptr<const ClusterJob>) {
-                        *flag = *flag || a->FreeGpus() > t;
-                    })
-                    .Bind(&overAllocated, allocator, total));
+            engine->TraceConnectWithoutContext("JobStarted",
+                                               MakeCallback(+[](bool* flag,
+                                                                Ptr<GpuAllocator> a,
+                                                                uint32_t t,
+                                                                Ptr<const ClusterJob>) {
+                                                   *flag = *flag || a->FreeGpus() > t;
+                                               }).Bind(&overAllocated, allocator, total));
             engine->Run();
             Simulator::Destroy();
 
@@ -370,9 +370,11 @@ TEST_CASE("result files carry the configuration and seed, and repeat exactly", "
         ClusterEngineHelper helper;
         helper.SetTopology(Topology(2, 4));
         helper.SetScheduler("ns3::TiresiasPolicy", "Thresholds", StringValue("50"));
-        Ptr<ClusterEngine> engine = helper.Create(
-            {UnitJob(0, 0, 4, 100), UnitJob(1, 5, 4, 100), UnitJob(2, 6, 2, 30), UnitJob(3, 7, 8, 10)},
-            UnitCatalog());
+        Ptr<ClusterEngine> engine = helper.Create({UnitJob(0, 0, 4, 100),
+                                                   UnitJob(1, 5, 4, 100),
+                                                   UnitJob(2, 6, 2, 30),
+                                                   UnitJob(3, 7, 8, 10)},
+                                                  UnitCatalog());
         engine->SetAttribute("ProgressInterval", DoubleValue(0));
         engine->Run();
         RunInfo info;

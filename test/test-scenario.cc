@@ -109,8 +109,10 @@ TEST_CASE("bad scenario files name the file and the field", "[scenario]")
                Catch::Contains("trace.paht") && Catch::Contains("documented fields"));
     CHECK_THAT(message("policies-not-list.json"),
                Catch::Contains("policies") && Catch::Contains("array of strings"));
-    CHECK_THAT(message("bad-json.json"), Catch::Contains("bad-json.json") && Catch::Contains("JSON"));
-    CHECK_THAT(message("missing.json"), Catch::Contains("missing.json") && Catch::Contains("does not exist"));
+    CHECK_THAT(message("bad-json.json"),
+               Catch::Contains("bad-json.json") && Catch::Contains("JSON"));
+    CHECK_THAT(message("missing.json"),
+               Catch::Contains("missing.json") && Catch::Contains("does not exist"));
 }
 
 TEST_CASE("bad command-line values are errors, not defaults", "[scenario]")

@@ -47,18 +47,18 @@ ClusterEngine::GetTypeId()
                           DoubleValue(5.0),
                           MakeDoubleAccessor(&ClusterEngine::m_progressInterval),
                           MakeDoubleChecker<double>(0.0))
-            .AddAttribute("Scheduler",
-                          "The scheduling policy.",
-                          PointerValue(),
-                          MakePointerAccessor(&ClusterEngine::SetScheduler,
-                                              &ClusterEngine::GetScheduler),
-                          MakePointerChecker<SchedulingPolicy>())
-            .AddAttribute("Allocator",
-                          "The GPU allocator (placement rule).",
-                          PointerValue(),
-                          MakePointerAccessor(&ClusterEngine::SetAllocator,
-                                              &ClusterEngine::GetAllocator),
-                          MakePointerChecker<GpuAllocator>())
+            .AddAttribute(
+                "Scheduler",
+                "The scheduling policy.",
+                PointerValue(),
+                MakePointerAccessor(&ClusterEngine::SetScheduler, &ClusterEngine::GetScheduler),
+                MakePointerChecker<SchedulingPolicy>())
+            .AddAttribute(
+                "Allocator",
+                "The GPU allocator (placement rule).",
+                PointerValue(),
+                MakePointerAccessor(&ClusterEngine::SetAllocator, &ClusterEngine::GetAllocator),
+                MakePointerChecker<GpuAllocator>())
             .AddAttribute("DataLoadingModel",
                           "Model of the per-iteration data-loading time.",
                           PointerValue(),
@@ -376,6 +376,7 @@ ClusterEngine::SelectJobs(uint32_t budget, bool includeRunning) const
         JobSet::const_iterator end;
         uint32_t demand;
     };
+
     std::vector<Cursor> cursors;
     for (const auto& [demand, jobs] : m_waitingByDemand)
     {

@@ -32,11 +32,11 @@ namespace ns3
  */
 struct UtilizationSample
 {
-    double time;         //!< [s]
-    uint32_t allocated;  //!< GPUs held by running jobs
-    double busy;         //!< GPU-equivalents computing: sum of gpus * computeTime / iterationTime
-    uint32_t running;    //!< running jobs
-    uint32_t waiting;    //!< queued jobs
+    double time;        //!< [s]
+    uint32_t allocated; //!< GPUs held by running jobs
+    double busy;        //!< GPU-equivalents computing: sum of gpus * computeTime / iterationTime
+    uint32_t running;   //!< running jobs
+    uint32_t waiting;   //!< queued jobs
 };
 
 /**
@@ -129,8 +129,8 @@ class ClusterEngine : public Object
 
   private:
     using QueueEntry = std::pair<PriorityKey, ClusterJob*>;
-    using JobSet = std::set<QueueEntry>;                 //!< jobs in priority order
-    using DemandClasses = std::map<uint32_t, JobSet>;    //!< GPU demand -> its jobs
+    using JobSet = std::set<QueueEntry>;              //!< jobs in priority order
+    using DemandClasses = std::map<uint32_t, JobSet>; //!< GPU demand -> its jobs
 
     void OnArrival();
     void OnFinish(Ptr<ClusterJob> job);
@@ -172,13 +172,13 @@ class ClusterEngine : public Object
     DemandClasses m_runningByDemand; //!< running jobs likewise (preemptive policies only)
     uint64_t m_waitingDemandSum{0};  //!< GPUs asked by the waiting jobs
     uint32_t m_waitingCount{0};      //!< waiting jobs
-    std::map<uint64_t, ClusterJob*> m_running;  //!< by id: deterministic model order
+    std::map<uint64_t, ClusterJob*> m_running; //!< by id: deterministic model order
     bool m_passPending{false};
     std::vector<Ptr<ClusterJob>> m_startedThisPass; //!< jobs whose terms need a first evaluation
-    std::map<uint64_t, ClusterJob*> m_coupled;  //!< running jobs whose terms depend on others
-    bool m_coupledSetChanged{false};            //!< a coupled job started, finished or yielded
-    bool m_modelChanged{false};                 //!< a term model asked for re-evaluation
-    double m_busyGpus{0};                       //!< sum over running jobs of gpus * compute / iteration
+    std::map<uint64_t, ClusterJob*> m_coupled;      //!< running jobs whose terms depend on others
+    bool m_coupledSetChanged{false};                //!< a coupled job started, finished or yielded
+    bool m_modelChanged{false};                     //!< a term model asked for re-evaluation
+    double m_busyGpus{0}; //!< sum over running jobs of gpus * compute / iteration
     uint64_t m_passes{0};
     uint64_t m_finished{0};
     std::vector<UtilizationSample> m_utilization;

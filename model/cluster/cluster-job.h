@@ -34,18 +34,18 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
         FINISHED, //!< all iterations done
     };
 
-    JobRecord record;                         //!< what the (annotated) trace says
-    const WorkloadProfile* profile{nullptr};  //!< catalog entry of record.model
-    State state{PENDING};                     //!< where the job is in its life cycle
-    uint32_t gpus{0};                         //!< GPUs it runs on (requested, or a sizing policy's choice)
-    JobPlacement placement;                   //!< GPUs held while RUNNING
+    JobRecord record;                        //!< what the (annotated) trace says
+    const WorkloadProfile* profile{nullptr}; //!< catalog entry of record.model
+    State state{PENDING};                    //!< where the job is in its life cycle
+    uint32_t gpus{0};       //!< GPUs it runs on (requested, or a sizing policy's choice)
+    JobPlacement placement; //!< GPUs held while RUNNING
 
     double remainingIterations{0}; //!< iterations left at lastUpdate
     double lastUpdate{0};          //!< time [s] remainingIterations refers to
 
-    double computeTime{0};   //!< per-iteration compute time [s] on the current placement
-    double dataTime{0};      //!< per-iteration data-loading time [s] (hidden behind compute by prefetch)
-    double syncTime{0};      //!< per-iteration gradient-sync time [s] (exposed)
+    double computeTime{0}; //!< per-iteration compute time [s] on the current placement
+    double dataTime{0}; //!< per-iteration data-loading time [s] (hidden behind compute by prefetch)
+    double syncTime{0}; //!< per-iteration gradient-sync time [s] (exposed)
     double iterationTime{0}; //!< per-iteration wall time [s] now, composed from the three
 
     double startTime{-1};      //!< first start [s], -1 before
@@ -53,10 +53,11 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
     double attainedService{0}; //!< GPU-seconds received so far (at lastUpdate)
     double lastQueued{0};      //!< time [s] it last entered the queue (for starvation ageing)
     uint32_t priorityLevel{0}; //!< queue level of multi-level policies (0 = highest)
-    double serviceBaseline{0}; //!< attained service [GPU-s] not counted for the level (reset on promotion)
-    uint32_t preemptions{0};   //!< times it was preempted
-    EventId finishEvent;       //!< its scheduled finish while RUNNING
-    EventId priorityEvent;     //!< its next priority change (multi-level policies), if any
+    double serviceBaseline{
+        0}; //!< attained service [GPU-s] not counted for the level (reset on promotion)
+    uint32_t preemptions{0};    //!< times it was preempted
+    EventId finishEvent;        //!< its scheduled finish while RUNNING
+    EventId priorityEvent;      //!< its next priority change (multi-level policies), if any
     uint64_t selectedInPass{0}; //!< engine bookkeeping: last scheduling pass that chose it
     bool coupled{false};        //!< engine bookkeeping: its terms depend on other running jobs
 };

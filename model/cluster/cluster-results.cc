@@ -8,10 +8,9 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <string_view>
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +18,7 @@
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string_view>
 
 namespace ns3
 {
@@ -32,7 +32,8 @@ namespace
 double
 Quantile(const std::vector<double>& sorted, double q)
 {
-    return sorted.empty() ? 0.0 : gsl_stats_quantile_from_sorted_data(sorted.data(), 1, sorted.size(), q);
+    return sorted.empty() ? 0.0
+                          : gsl_stats_quantile_from_sorted_data(sorted.data(), 1, sorted.size(), q);
 }
 
 double
@@ -66,7 +67,10 @@ TimeAverage(const std::vector<UtilizationSample>& series, double from, double to
 /// Time averages of allocation and busy shares over consecutive buckets of [from, to):
 /// utilization over time, compact enough for summary.json (at most ~1000 buckets).
 nlohmann::json
-BucketedUtilization(const std::vector<UtilizationSample>& series, double from, double to, double total)
+BucketedUtilization(const std::vector<UtilizationSample>& series,
+                    double from,
+                    double to,
+                    double total)
 {
     nlohmann::json json;
     if (!(to > from) || series.empty())
@@ -203,7 +207,8 @@ void
 WriteJobs(const std::string& path, const ClusterEngine& engine)
 {
     std::ofstream out = OpenForWriting(path);
-    out << "job_id,name,submit_s,start_s,finish_s,jct_s,queueing_s,requested_gpus,gpus,nodes,racks,model,"
+    out << "job_id,name,submit_s,start_s,finish_s,jct_s,queueing_s,requested_gpus,gpus,nodes,racks,"
+           "model,"
            "dataset,user,vc,iterations,trace_duration_s,preemptions,compute_s_per_iter,"
            "data_s_per_iter,sync_s_per_iter,iteration_s,placement,source\n";
     const ClusterTopology& topology = engine.GetTopology();
@@ -249,8 +254,12 @@ WriteUtilization(const std::string& path, const ClusterEngine& engine)
     for (const auto& s : engine.Utilization())
     {
         CsvLine line;
-        line.Number(s.time).Number(s.allocated).Number(s.busy).Number(total).Number(s.running).Number(
-            s.waiting);
+        line.Number(s.time)
+            .Number(s.allocated)
+            .Number(s.busy)
+            .Number(total)
+            .Number(s.running)
+            .Number(s.waiting);
         out << line.Str();
     }
 }
@@ -322,9 +331,10 @@ ClusterResults::Summarize(Ptr<const ClusterEngine> engine)
         summary.makespan = lastFinish - firstSubmit;
         double total = engine->GetTopology().TotalGpus();
         const auto& series = engine->Utilization();
-        summary.gpuAllocation = TimeAverage(series, firstSubmit, lastFinish, [total](const auto& s) {
-            return s.allocated / total;
-        });
+        summary.gpuAllocation =
+            TimeAverage(series, firstSubmit, lastFinish, [total](const auto& s) {
+                return s.allocated / total;
+            });
         summary.gpuBusy = TimeAverage(series, firstSubmit, lastFinish, [total](const auto& s) {
             return s.busy / total;
         });
@@ -333,9 +343,7 @@ ClusterResults::Summarize(Ptr<const ClusterEngine> engine)
 }
 
 void
-ClusterResults::Write(const std::string& dir,
-                      Ptr<const ClusterEngine> engine,
-                      const RunInfo& info)
+ClusterResults::Write(const std::string& dir, Ptr<const ClusterEngine> engine, const RunInfo& info)
 {
     std::error_code error;
     std::filesystem::create_directories(dir, error);

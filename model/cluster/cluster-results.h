@@ -22,19 +22,19 @@ namespace ns3
  */
 struct RunSummary
 {
-    uint64_t jobs{0};          //!< jobs accepted
-    uint64_t finished{0};      //!< jobs finished
-    uint64_t rejected{0};      //!< jobs that could not run
-    double meanJct{0};         //!< mean job completion time (finish - submit) [s]
-    double medianJct{0};       //!< median JCT [s]
-    double p95Jct{0};          //!< 95th percentile JCT [s]
-    double p99Jct{0};          //!< 99th percentile JCT [s]
-    double meanQueueing{0};    //!< mean first start - submit [s]
-    double medianQueueing{0};  //!< median queueing delay [s]
-    double makespan{0};        //!< last finish - first submit [s]
-    double gpuAllocation{0};   //!< time-average share of GPUs allocated over the makespan [0..1]
-    double gpuBusy{0};         //!< time-average share of GPUs computing (not stalled) [0..1]
-    uint64_t preemptions{0};   //!< preemptions in total
+    uint64_t jobs{0};         //!< jobs accepted
+    uint64_t finished{0};     //!< jobs finished
+    uint64_t rejected{0};     //!< jobs that could not run
+    double meanJct{0};        //!< mean job completion time (finish - submit) [s]
+    double medianJct{0};      //!< median JCT [s]
+    double p95Jct{0};         //!< 95th percentile JCT [s]
+    double p99Jct{0};         //!< 99th percentile JCT [s]
+    double meanQueueing{0};   //!< mean first start - submit [s]
+    double medianQueueing{0}; //!< median queueing delay [s]
+    double makespan{0};       //!< last finish - first submit [s]
+    double gpuAllocation{0};  //!< time-average share of GPUs allocated over the makespan [0..1]
+    double gpuBusy{0};        //!< time-average share of GPUs computing (not stalled) [0..1]
+    uint64_t preemptions{0};  //!< preemptions in total
 };
 
 /**

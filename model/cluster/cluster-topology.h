@@ -51,11 +51,13 @@ struct JobPlacement
 
     /** \return GPUs in total */
     uint32_t TotalGpus() const;
+
     /** \return number of nodes used */
     uint32_t NumNodes() const
     {
         return static_cast<uint32_t>(gpusOnNode.size());
     }
+
     /** \param topology the cluster \return number of distinct racks used */
     uint32_t NumRacks(const ClusterTopology& topology) const;
     /** \return "n3:8,n4:8" style text for result files */

@@ -33,7 +33,9 @@ class JobSizingPolicy : public Object
      * \param now the current time [s]
      * \return GPUs to run it on, 1 .. topology.TotalGpus()
      */
-    virtual uint32_t GpusFor(const ClusterJob& job, const ClusterTopology& topology, double now) = 0;
+    virtual uint32_t GpusFor(const ClusterJob& job,
+                             const ClusterTopology& topology,
+                             double now) = 0;
 };
 
 } // namespace ns3

@@ -156,14 +156,14 @@ TiresiasPolicy::GetTypeId()
                                          .SetGroupName("Aicluster")
                                          .AddConstructor<TiresiasPolicy>(),
                                      true)
-            .AddAttribute("Thresholds",
-                          "Ascending attained-service thresholds between queue levels [GPU-s], "
-                          "comma separated; n thresholds make n+1 levels. Default: the Tiresias "
-                          "simulator's two-queue setting (3250 GPU-s).",
-                          StringValue("3250"),
-                          MakeStringAccessor(&TiresiasPolicy::SetThresholds,
-                                             &TiresiasPolicy::GetThresholds),
-                          MakeStringChecker())
+            .AddAttribute(
+                "Thresholds",
+                "Ascending attained-service thresholds between queue levels [GPU-s], "
+                "comma separated; n thresholds make n+1 levels. Default: the Tiresias "
+                "simulator's two-queue setting (3250 GPU-s).",
+                StringValue("3250"),
+                MakeStringAccessor(&TiresiasPolicy::SetThresholds, &TiresiasPolicy::GetThresholds),
+                MakeStringChecker())
             .AddAttribute("StarvationFactor",
                           "A waiting job is promoted to level 0 once its wait since it last "
                           "queued reaches this many times its total run time [dimensionless]; "
