@@ -37,6 +37,48 @@ IntraNodeSeconds(const JobPlacement& placement, double bytes, double nvlinkBitsP
     return worst;
 }
 
+/**
+ * Sum over the C chunks of an iteration of the time each waits at its PS link, for chunk
+ * interval I (the PS link's service time per chunk when it is the bottleneck), line-rate
+ * send interval tx and window K: the first chunks leave the worker every tx while the PS
+ * link takes I, so chunk i waits i (I - tx); from then on the window clocks the sends and
+ * every chunk waits what the window holds beyond one round trip, K I - R.
+ */
+double
+QueueingSum(double chunks, double window, double interval, double psLoad, double tx, double rtt)
+{
+    const double ramp = std::max(0.0, psLoad - tx);
+    const double steady = psLoad >= interval ? std::max(0.0, window * interval - rtt) : 0.0;
+    if (ramp <= 0 || steady <= 0)
+    {
+        return 0.0;
+    }
+    const double rampChunks = std::min(chunks, std::ceil(steady / ramp));
+    return ramp * rampChunks * (rampChunks - 1) / 2 + (chunks - rampChunks) * steady;
+}
+
+/**
+ * Fallback fraction of a job whose slots keep their aggregator index between uses (ATP, ESA):
+ * on a slot's first use in an iteration it finds its index held with probability rho; a slot
+ * that collided is re-hashed by its PS and finds its new index held with probability rho
+ * again on its next use, while a slot that did not collide keeps an index nobody else used
+ * at that phase. Over m = C / K uses per slot: f = (1/m) sum_{r < m} rho^(r+1), the last use
+ * counted by the fraction of slots that reach it.
+ */
+double
+StickyFallback(double rho, double chunks, double window)
+{
+    const double uses = chunks / window;
+    if (uses <= 1 || rho <= 0 || rho >= 1)
+    {
+        return std::min(1.0, rho);
+    }
+    const double whole = std::floor(uses);
+    const double geometric = rho * (1 - std::pow(rho, whole)) / (1 - rho); // uses 0 .. whole-1
+    const double last = (uses - whole) * std::pow(rho, whole + 1);         // the partial use
+    return (geometric + last) / uses;
+}
+
 } // namespace
 
 TypeId
@@ -143,7 +185,6 @@ InaGradientSync::SwitchSyncTimes(const std::vector<InaRateJob>& jobs,
     const double d = m_linkDelay.GetSeconds();
     const double p = m_pipelineLatency.GetSeconds();
     const double oneWay = (1 + extraHopsEachWay) * (tx + d) + extraHopsEachWay * p;
-    const double pool = m_poolSize;
 
     std::vector<double> window(n, m_window);
     std::vector<double> f(n, 0.0);
@@ -181,65 +222,7 @@ InaGradientSync::SwitchSyncTimes(const std::vector<InaRateJob>& jobs,
     }
     if (m_policy != SWITCHML)
     {
-        // Jobs by priority (most important first) so that the holdings of higher and of
-        // equal priority come from prefix sums: O(n log n) per round, for big spine groups.
-        std::vector<size_t> order(n);
-        for (size_t j = 0; j < n; ++j)
-        {
-            order[j] = j;
-        }
-        std::stable_sort(order.begin(), order.end(), [&jobs](size_t a, size_t b) {
-            return jobs[a].priorityKey < jobs[b].priorityKey;
-        });
-        std::vector<double> held(n);
-        for (int it = 0; it < 200; ++it)
-        {
-            double total = 0;
-            for (size_t j = 0; j < n; ++j)
-            {
-                held[j] = (1 - f[j]) * std::min(window[j], hold / interval[j]);
-                total += held[j];
-            }
-            double maxChange = 0;
-            double before = 0; // holdings of strictly more important jobs
-            for (size_t k = 0; k < n;)
-            {
-                size_t end = k;
-                double tie = 0;
-                while (end < n && jobs[order[end]].priorityKey == jobs[order[k]].priorityKey)
-                {
-                    tie += held[order[end]];
-                    ++end;
-                }
-                for (size_t q = k; q < end; ++q)
-                {
-                    size_t j = order[q];
-                    // ATP collides with every holder (its own other slots included); ESA only
-                    // with equal priority, and loses to higher priority on arrival or by
-                    // eviction during the hold; lower-priority holdings it simply takes.
-                    double higher = m_policy == ESA ? before : 0.0;
-                    double other = m_policy == ESA ? tie : total;
-                    other = std::max(0.0, other - 1); // not the aggregator it holds itself
-                    double rhoHigher = std::min(1.0, higher / pool);
-                    double rhoOther = std::min(1.0, other / pool);
-                    double fNew = 1 - (1 - rhoHigher) * (1 - rhoHigher) * (1 - rhoOther);
-                    double fNext = 0.5 * f[j] + 0.5 * fNew;
-                    maxChange = std::max(maxChange, std::fabs(fNext - f[j]));
-                    f[j] = fNext;
-                }
-                before += tie;
-                k = end;
-            }
-            for (size_t j = 0; j < n; ++j)
-            {
-                double psLoad = tx * (f[j] * jobs[j].workers + (1 - f[j]));
-                interval[j] = std::max({tx, rtt / window[j], psLoad});
-            }
-            if (maxChange < 1e-9)
-            {
-                break;
-            }
-        }
+        SolveSharedPool(jobs, tx, rtt, hold, window, interval, f);
     }
     else
     {
@@ -259,6 +242,151 @@ InaGradientSync::SwitchSyncTimes(const std::vector<InaRateJob>& jobs,
         *fallback = f;
     }
     return out;
+}
+
+void
+InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
+                                 double tx,
+                                 double rtt,
+                                 double hold,
+                                 const std::vector<double>& window,
+                                 std::vector<double>& interval,
+                                 std::vector<double>& f) const
+{
+    const size_t n = jobs.size();
+    const double pool = m_poolSize;
+    const double values = ValuesPerPacket();
+    std::vector<double> chunks(n);
+    std::vector<double> psLoad(n);
+    std::vector<double> held(n);
+    std::vector<double> demand(n);           // aggregators held if no chunk fell back
+    std::vector<double> preemptRate(n, 0.0); // ESA: higher-priority arrivals per aggregator
+    for (size_t j = 0; j < n; ++j)
+    {
+        chunks[j] = std::max(1.0, std::ceil(jobs[j].gradientBytes / (4.0 * values)));
+        psLoad[j] = tx;
+    }
+    // Little's law over one iteration: aggregators held = sum of the hold times of the chunks
+    // that got one (arrival to the PS result passing back, PS-link queueing included) /
+    // iteration time. ESA: a higher-priority chunk hashed onto a held aggregator takes it, so
+    // a hold lasts min(sojourn, time to that arrival), on average (1 - exp(-x)) / x of the
+    // sojourn for x = arrival rate x mean sojourn.
+    auto holdings = [&](size_t j) {
+        double iter = rtt + (chunks[j] - 1) * interval[j];
+        double sojourn =
+            chunks[j] * hold + QueueingSum(chunks[j], window[j], interval[j], psLoad[j], tx, rtt);
+        double x = preemptRate[j] * sojourn / chunks[j];
+        double kept = x > 1e-12 ? (1 - std::exp(-x)) / x : 1.0;
+        demand[j] = kept * sojourn / iter;
+        held[j] = (1 - f[j]) * demand[j];
+    };
+    // One damped step of job j's fallback fraction: re-hashed first uses against the blocking
+    // holdings, at least the surplus over its room in the pool (holdings cannot exceed it).
+    auto step = [&](size_t j, double blocking, double room, double weight) {
+        blocking = std::max(0.0, blocking - 1); // not the aggregator it holds itself
+        double fNew = StickyFallback(std::min(1.0, blocking / pool), chunks[j], window[j]);
+        if (demand[j] > 0)
+        {
+            fNew = std::max(fNew, 1 - std::max(0.0, room) / demand[j]);
+        }
+        fNew = std::min(1.0, fNew);
+        double residual = std::fabs(fNew - f[j]);
+        f[j] += weight * (fNew - f[j]);
+        psLoad[j] = tx * (f[j] * jobs[j].workers + (1 - f[j]));
+        interval[j] = std::max({tx, rtt / window[j], psLoad[j]});
+        return residual;
+    };
+    // Damped steps whose weight decays as 1/round after the first rounds (Mann iteration):
+    // the map is continuous but can overshoot into a 2-cycle near the pool's capacity.
+    constexpr int ROUNDS = 2000;
+    auto weight = [](int it) { return it < 50 ? 0.5 : 25.0 / it; };
+    constexpr double TOLERANCE = 1e-7;
+    if (m_policy != ESA)
+    {
+        // ATP collides with every holder (its own other slots included) and every job loses
+        // the same share of what it would hold when the pool is short.
+        for (int it = 0; it < ROUNDS; ++it)
+        {
+            double total = 0;
+            double totalDemand = 0;
+            for (size_t j = 0; j < n; ++j)
+            {
+                holdings(j);
+                total += held[j];
+                totalDemand += demand[j];
+            }
+            double maxChange = 0;
+            for (size_t j = 0; j < n; ++j)
+            {
+                double room = pool * demand[j] / std::max(totalDemand, 1e-30);
+                maxChange = std::max(maxChange, step(j, total, room, weight(it)));
+            }
+            if (maxChange < TOLERANCE)
+            {
+                return;
+            }
+        }
+        NS_LOG_WARN("ATP fixed point not converged for " << n << " jobs");
+        return;
+    }
+    // ESA: a job is blocked by its own other slots and by higher priorities only, so the jobs
+    // are solved one priority level at a time, most important first. An equal key is no tie
+    // at the switch, which compares live priorities strictly: each of the other jobs with
+    // that key is ahead half of the time.
+    std::vector<size_t> order(n);
+    for (size_t j = 0; j < n; ++j)
+    {
+        order[j] = j;
+    }
+    std::stable_sort(order.begin(), order.end(), [&jobs](size_t a, size_t b) {
+        return jobs[a].priorityKey < jobs[b].priorityKey;
+    });
+    double before = 0;     // holdings of strictly more important jobs
+    double beforeRate = 0; // their chunk arrivals per second
+    for (size_t k = 0; k < n;)
+    {
+        size_t end = k;
+        while (end < n && jobs[order[end]].priorityKey == jobs[order[k]].priorityKey)
+        {
+            ++end;
+        }
+        double tie = 0;
+        double tieRate = 0;
+        for (int it = 0; it < ROUNDS; ++it)
+        {
+            tie = 0;
+            tieRate = 0;
+            for (size_t q = k; q < end; ++q)
+            {
+                holdings(order[q]);
+                tie += held[order[q]];
+                tieRate += 1 / interval[order[q]];
+            }
+            double maxChange = 0;
+            for (size_t q = k; q < end; ++q)
+            {
+                size_t j = order[q];
+                double sameKey = tie - held[j];
+                preemptRate[j] = (beforeRate + 0.5 * (tieRate - 1 / interval[j])) / pool;
+                maxChange = std::max(maxChange,
+                                     step(j,
+                                          before + held[j] + 0.5 * sameKey,
+                                          pool - before - 0.5 * sameKey,
+                                          weight(it)));
+            }
+            if (maxChange < TOLERANCE)
+            {
+                break;
+            }
+            if (it == ROUNDS - 1)
+            {
+                NS_LOG_WARN("ESA fixed point not converged at priority level " << k);
+            }
+        }
+        before += tie;
+        beforeRate += tieRate;
+        k = end;
+    }
 }
 
 bool

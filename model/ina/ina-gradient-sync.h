@@ -42,13 +42,23 @@ struct InaRateJob
  * for C chunks per iteration, window K and fraction f of chunks that fall
  * back to the PS (whose link then carries W packets per chunk). SwitchML:
  * K = min(Window, floor(P / N) / 2) for N jobs at the switch (or the fixed
- * SwitchMlPartitions), f = 0. ATP: a
- * chunk collides when its hashed index is held, so f = min(1, sum of the
- * other jobs' held aggregators / P), held = min(K, H / interval) with hold
- * time H ~ R. ESA: only higher-priority holders count, and a chunk may also be
- * evicted during its hold: f = 1 - (1 - rho_higher)^2. Solved by fixed-point
- * iteration. Not captured: ATP's stranded partials that wait for a timeout
- * (the packet level has them), so under heavy contention ATP is optimistic.
+ * SwitchMlPartitions), f = 0. ATP: a chunk collides when its slot's hashed
+ * index is held; the probability of that on a slot's first use in an
+ * iteration is rho = (aggregators held by the others and by the job's own
+ * other slots) / P, and a slot keeps its index between uses unless it
+ * collided (then its PS re-hashes it), so over m = C / K uses per slot
+ * f = (1/m) sum_{r<m} rho^(r+1). Aggregators held come from Little's law over
+ * an iteration: (1 - f) x (sum of hold times) / T_iter, a hold being the trip
+ * to the PS and back (2 one-way + 2 p) plus the chunk's wait in the PS-link
+ * queue (i (I - tx) while the window fills, K I - R once it is full, when the
+ * PS link is the bottleneck). ESA: only its own and higher-priority holdings
+ * block it (each job with an equal key counts half: the switch compares live
+ * priorities strictly), and a hold ends early when a higher-priority chunk
+ * takes the aggregator. Holdings cannot exceed the pool: the surplus falls
+ * back (ATP in proportion to demand, ESA by priority). Solved as a fixed
+ * point. Not captured: the slower
+ * re-hashing convergence over many iterations (fewer collisions than modelled
+ * after the first few), stragglers and loss.
  */
 class InaGradientSync : public IterationTermModel
 {
@@ -95,6 +105,22 @@ class InaGradientSync : public IterationTermModel
     uint32_t ValuesPerPacket() const;
 
   private:
+    /**
+     * \brief Fixed point of ATP/ESA sharing: fallback fractions from the pool's occupancy,
+     *        occupancy from the hold times (Little's law), hold times from the PS-link queue.
+     * \param jobs the jobs \param tx wire time [s] \param rtt chunk round trip [s]
+     * \param hold aggregator hold time without queueing [s] \param window per job [chunks]
+     * \param interval in: start values, out: chunk interval per job [s]
+     * \param f in: start values, out: fallback fraction per job
+     */
+    void SolveSharedPool(const std::vector<InaRateJob>& jobs,
+                         double tx,
+                         double rtt,
+                         double hold,
+                         const std::vector<double>& window,
+                         std::vector<double>& interval,
+                         std::vector<double>& f) const;
+
     Policy m_policy;
     Rule m_rule;
     uint32_t m_poolSize;
