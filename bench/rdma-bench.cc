@@ -5,15 +5,22 @@
 //  1. Packet level: events per wall-clock second for an 8-node, 64-GPU cluster at 200 Gb/s
 //     per rail, nodes 1..7 (56 GPUs) writing into the GPUs of node 0 (a 7:1 incast per rail).
 //  2. Rate level: time of one max-min reallocation with every flow of an all-to-all active
-//     on 512 GPUs (64 nodes): from scratch, and incrementally after one flow ends.
+//     on 512 GPUs (64 nodes): from scratch, and incrementally after one flow starts. The same
+//     flows are then given to the solver alone, old (MaxMinReferenceSolver, flow by flow) and
+//     new (MaxMinSolver with flow classes, and without), one after the other in this run.
 // Usage: rdma-bench [--bytes=2000000] [--nodes=64] [--json=rdma-bench.json]
 
 #include "ns3/command-line.h"
+#include "ns3/enum.h"
+#include "ns3/rdma-endpoint.h"
+#include "ns3/rdma-header.h"
 #include "ns3/rdma-packet-fabric.h"
 #include "ns3/rdma-rate-fabric.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -82,6 +89,112 @@ PacketBench(uint64_t bytes)
             {"flowsDone", done}};
 }
 
+/** Solver input of one transfer, built as RdmaRateFabric::AddTransfer builds it */
+struct SolverFlow
+{
+    std::vector<MaxMinSolver::Usage> usage;
+    std::vector<MaxMinSolver::Usage> acks;
+    double cap;
+};
+
+SolverFlow
+MakeSolverFlow(const RailTopology& t, uint32_t src, uint32_t dst, uint32_t id)
+{
+    UintegerValue mtu;
+    UintegerValue ackInterval;
+    EnumValue policy;
+    static auto endpoint = CreateObject<RdmaEndpoint>();
+    static auto packetFabric = CreateObject<RdmaPacketFabric>();
+    endpoint->GetAttribute("Mtu", mtu);
+    endpoint->GetAttribute("AckInterval", ackInterval);
+    packetFabric->GetAttribute("NicPolicy", policy);
+    auto nicPolicy = static_cast<NicPolicy>(policy.Get());
+    uint32_t srcNic = t.SelectNic(src, dst, id, nicPolicy);
+    uint32_t dstNic = t.SelectNic(dst, src, id, nicPolicy);
+    double wire = mtu.Get() + RdmaHeader::kWireSize;
+    double ackWeight = RdmaHeader::kWireSize / (wire * ackInterval.Get());
+    SolverFlow f;
+    for (uint32_t d : t.Path(src, dst, srcNic, dstNic, id))
+    {
+        f.usage.emplace_back(d, 1.0);
+        f.acks.emplace_back(d ^ 1u, ackWeight);
+    }
+    f.cap = t.QpLineRate(src, dst, srcNic);
+    return f;
+}
+
+/** Time (s) of a from-scratch solve and of the re-solve after one more flow starts. */
+template <typename Solver>
+std::pair<double, double>
+TimeSolver(Solver& solver, const std::vector<SolverFlow>& flows, const SolverFlow& extra)
+{
+    for (const auto& f : flows)
+    {
+        solver.AddFlow(f.usage, f.cap, f.acks);
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    solver.Solve();
+    double full = WallSince(t0);
+    t0 = std::chrono::steady_clock::now();
+    solver.AddFlow(extra.usage, extra.cap, extra.acks);
+    solver.Solve();
+    return {full, WallSince(t0)};
+}
+
+nlohmann::json
+SolverBench(const RailTopology& t,
+            const std::vector<std::pair<uint32_t, uint32_t>>& pairs,
+            std::pair<uint32_t, uint32_t> extraPair)
+{
+    std::vector<SolverFlow> flows;
+    for (uint32_t k = 0; k < pairs.size(); ++k)
+    {
+        flows.push_back(MakeSolverFlow(t, pairs[k].first, pairs[k].second, k + 1));
+    }
+    SolverFlow extra = MakeSolverFlow(t,
+                                      extraPair.first,
+                                      extraPair.second,
+                                      static_cast<uint32_t>(pairs.size() + 1));
+    std::vector<double> caps;
+    for (const auto& link : t.GetLinks())
+    {
+        caps.insert(caps.end(), 2, link.bytesPerSec);
+    }
+    MaxMinReferenceSolver old(caps);
+    auto [oldFull, oldInc] = TimeSolver(old, flows, extra);
+    MaxMinSolver perFlow(caps);
+    perFlow.SetMergeIdenticalFlows(false);
+    auto [flowFull, flowInc] = TimeSolver(perFlow, flows, extra);
+    MaxMinSolver classes(caps);
+    auto [classFull, classInc] = TimeSolver(classes, flows, extra);
+    // The speed-up must not change a rate: compare the three solvers flow by flow.
+    double worst = 0;
+    for (uint32_t f = 0; f <= flows.size(); ++f)
+    {
+        double ref = old.GetRate(f);
+        for (double r : {perFlow.GetRate(f), classes.GetRate(f)})
+        {
+            worst = std::max(worst, std::abs(r - ref) / ref);
+        }
+    }
+    std::cout << std::setprecision(1) << "  solver alone, same flows, solve from scratch / after "
+              << "a flow starts:\n    old (flow by flow)       " << oldFull * 1e3 << " / "
+              << oldInc * 1e3 << " ms\n    new, one class per flow  " << flowFull * 1e3 << " / "
+              << flowInc * 1e3 << " ms\n    new, flow classes        " << classFull * 1e3 << " / "
+              << classInc * 1e3 << " ms (" << classes.GetNClasses() << " classes)\n"
+              << "    speed-up of the re-solve " << oldInc / classInc
+              << "x; largest relative rate difference " << std::scientific << std::setprecision(1)
+              << worst << std::fixed << "\n";
+    return {{"oldFirstSolveSeconds", oldFull},
+            {"oldReallocationSeconds", oldInc},
+            {"perFlowFirstSolveSeconds", flowFull},
+            {"perFlowReallocationSeconds", flowInc},
+            {"classesFirstSolveSeconds", classFull},
+            {"classesReallocationSeconds", classInc},
+            {"classes", classes.GetNClasses()},
+            {"maxRelativeRateDifference", worst}};
+}
+
 nlohmann::json
 RateBench(uint32_t nodes, bool sameRailOnly)
 {
@@ -93,6 +206,7 @@ RateBench(uint32_t nodes, bool sameRailOnly)
     uint32_t gpus = c.node.gpus;
     auto t0 = std::chrono::steady_clock::now();
     std::vector<uint32_t> ids;
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
     for (uint32_t a = 0; a < nodes; ++a)
     {
         for (uint32_t g = 0; g < gpus; ++g)
@@ -105,6 +219,7 @@ RateBench(uint32_t nodes, bool sameRailOnly)
                     {
                         continue;
                     }
+                    pairs.emplace_back(t.Gpu(a, g), t.Gpu(b, h));
                     ids.push_back(
                         fabric->AddTransfer(t.Gpu(a, g), t.Gpu(b, h), 1000000, false, nullptr, {}));
                 }
@@ -122,15 +237,17 @@ RateBench(uint32_t nodes, bool sameRailOnly)
     double incremental = WallSince(t0);
     uint32_t component = static_cast<uint32_t>(fabric->GetSolver().GetLastComponent().size());
     uint32_t flows = fabric->GetNActive();
-    fabric->Dispose();
-    Simulator::Destroy();
     std::cout << "rate level: " << nodes * gpus << " GPUs, "
               << (sameRailOnly ? "same-rail" : "full") << " all-to-all, " << flows
               << " active flows\n"
               << std::setprecision(1) << "  paths+setup " << build * 1e3 << " ms, first solve "
               << full * 1e3 << " ms, reallocation after a flow starts " << incremental * 1e3
               << " ms (component of " << component << " flows; target < 50 ms)\n";
+    nlohmann::json solver = SolverBench(t, pairs, {t.Gpu(0, 0), t.HostMemory(nodes - 1)});
+    fabric->Dispose();
+    Simulator::Destroy();
     return {{"gpus", nodes * gpus},
+            {"solver", solver},
             {"pattern", sameRailOnly ? "same-rail" : "full"},
             {"flows", flows},
             {"setupSeconds", build},

@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <tuple>
 
 using namespace ns3;
 
@@ -252,4 +253,216 @@ TEST_CASE("rdma: rate level matches packet level on a multi-rail exchange", "[rd
             }
         },
         36);
+}
+
+TEST_CASE("rdma: flow classes give the rates of a flow-by-flow from-scratch solve", "[rdma]")
+{
+    // Random graphs whose flows are drawn from a few templates (so many flows share a class),
+    // with priority usages and caps, under churn. After every step the class-based solver
+    // (incremental), the same solver with one class per flow (incremental) and the original
+    // flow-by-flow solver rebuilt from scratch must agree to 1e-9 relative.
+    for (uint32_t seed = 1; seed <= 6; ++seed)
+    {
+        std::mt19937 rng(seed);
+        std::vector<double> caps(12 + rng() % 30);
+        for (auto& c : caps)
+        {
+            c = 1 + rng() % 100;
+        }
+
+        struct Template
+        {
+            std::vector<MaxMinSolver::Usage> usage;
+            std::vector<MaxMinSolver::Usage> priority;
+            double cap;
+        };
+
+        std::vector<Template> templates(5 + rng() % 20);
+        for (auto& tp : templates)
+        {
+            for (uint32_t k = 0; k < 1 + rng() % 4; ++k)
+            {
+                tp.usage.emplace_back(rng() % caps.size(), 0.5 + (rng() % 3) * 0.25);
+            }
+            for (uint32_t k = 0; k < rng() % 3; ++k)
+            {
+                tp.priority.emplace_back(rng() % caps.size(), 0.01 * (1 + rng() % 5));
+            }
+            tp.cap = rng() % 4 == 0 ? 1 + rng() % 10 : 1e6;
+        }
+        MaxMinSolver classes(caps);
+        MaxMinSolver perFlow(caps);
+        perFlow.SetMergeIdenticalFlows(false);
+        std::vector<std::pair<uint32_t, uint32_t>> handles; // (classes, perFlow)
+        std::vector<uint32_t> kinds;
+        uint32_t fewerClasses = 0;
+        for (int step = 0; step < 150; ++step)
+        {
+            // Batches of adds and removals between solves, as the fabric posts them.
+            for (uint32_t b = 0; b < 1 + rng() % 4; ++b)
+            {
+                if (handles.empty() || rng() % 3 != 0)
+                {
+                    uint32_t k = rng() % templates.size();
+                    const Template& tp = templates[k];
+                    handles.emplace_back(classes.AddFlow(tp.usage, tp.cap, tp.priority),
+                                         perFlow.AddFlow(tp.usage, tp.cap, tp.priority));
+                    kinds.push_back(k);
+                }
+                else
+                {
+                    std::size_t i = rng() % handles.size();
+                    classes.RemoveFlow(handles[i].first);
+                    perFlow.RemoveFlow(handles[i].second);
+                    handles.erase(handles.begin() + i);
+                    kinds.erase(kinds.begin() + i);
+                }
+            }
+            classes.Solve();
+            perFlow.Solve();
+            MaxMinReferenceSolver scratch(caps);
+            std::vector<uint32_t> ref;
+            for (uint32_t k : kinds)
+            {
+                ref.push_back(
+                    scratch.AddFlow(templates[k].usage, templates[k].cap, templates[k].priority));
+            }
+            scratch.SolveAll();
+            REQUIRE(classes.GetNActiveFlows() == handles.size());
+            fewerClasses += classes.GetNClasses() < handles.size() ? 1 : 0;
+            CHECK(perFlow.GetNClasses() == handles.size());
+            for (std::size_t i = 0; i < handles.size(); ++i)
+            {
+                double expected = scratch.GetRate(ref[i]);
+                CHECK(classes.GetRate(handles[i].first) ==
+                      Approx(expected).epsilon(1e-9).margin(1e-12));
+                CHECK(perFlow.GetRate(handles[i].second) ==
+                      Approx(expected).epsilon(1e-9).margin(1e-12));
+            }
+            for (uint32_t r = 0; r < caps.size(); ++r)
+            {
+                CHECK(classes.GetLoad(r) == Approx(scratch.GetLoad(r)).epsilon(1e-9).margin(1e-9));
+            }
+        }
+        CHECK(fewerClasses > 100); // the classes did merge flows
+    }
+}
+
+TEST_CASE("rdma: a flow joining a class has no rate before the next solve", "[rdma]")
+{
+    MaxMinSolver s({10.0});
+    uint32_t a = s.AddFlow({{0, 1.0}}, 100);
+    s.Solve();
+    CHECK(s.GetRate(a) == Approx(10.0));
+    uint32_t b = s.AddFlow({{0, 1.0}}, 100);
+    CHECK(s.GetNClasses() == 1);
+    CHECK(s.GetRate(b) == 0.0);
+    CHECK(s.GetLoad(0) == Approx(10.0)); // b counts once solved
+    s.Solve();
+    CHECK(s.GetRate(a) == Approx(5.0));
+    CHECK(s.GetRate(b) == Approx(5.0));
+    CHECK(s.GetLastComponent().size() == 2);
+    s.RemoveFlow(a);
+    CHECK(s.GetRate(a) == 0.0);
+    s.Solve();
+    CHECK(s.GetRate(b) == Approx(10.0));
+    CHECK_THROWS_WITH(s.SetMergeIdenticalFlows(false), Catch::Contains("without active flows"));
+}
+
+TEST_CASE("rdma: rate fabric gives the same completions with and without flow classes", "[rdma]")
+{
+    // Repeated transfers between the same GPUs (same path, same class) with different sizes,
+    // so classes shrink and split as transfers finish.
+    RailClusterConfig c;
+    c.nodes = 3;
+    c.spines = 2;
+    auto run = [&c](bool merge) {
+        Config::SetDefault("ns3::RdmaRateFabric::MergeIdenticalFlows", BooleanValue(merge));
+        auto fabric = CreateObject<RdmaRateFabric>();
+        fabric->Build(c);
+        Config::SetDefault("ns3::RdmaRateFabric::MergeIdenticalFlows", BooleanValue(true));
+        const RailTopology& t = fabric->GetTopology();
+        std::map<uint32_t, double> done;
+        auto record = [&done](const RdmaTransferResult& r) {
+            done[r.id] = r.completed.GetSeconds();
+        };
+        for (uint32_t n = 0; n < 3; ++n)
+        {
+            for (uint32_t g = 0; g < 8; ++g)
+            {
+                for (uint32_t k = 0; k < 3; ++k)
+                {
+                    fabric->Write(t.Gpu(n, g), t.Gpu((n + 1) % 3, g), 500000 * (1 + k), record);
+                    fabric->Write(t.Gpu(n, g), t.Gpu((n + 2) % 3, 7 - g), 700000, record);
+                }
+            }
+        }
+        Simulator::Schedule(MicroSeconds(1), [&fabric, &t, &record] {
+            fabric->Read(t.Gpu(0, 0), t.HostMemory(2), 1000000, record);
+        });
+        uint32_t classes = 0;
+        Simulator::Schedule(MicroSeconds(2),
+                            [&fabric, &classes] { classes = fabric->GetSolver().GetNClasses(); });
+        Simulator::Run();
+        uint64_t reallocations = fabric->GetReallocations();
+        fabric->Dispose();
+        Simulator::Destroy();
+        return std::make_tuple(done, reallocations, classes);
+    };
+    auto [merged, mergedRealloc, mergedClasses] = run(true);
+    auto [plain, plainRealloc, plainClasses] = run(false);
+    REQUIRE(merged.size() == 145);
+    REQUIRE(plain.size() == 145);
+    CHECK(mergedClasses < plainClasses);
+    CHECK(plainClasses == 145);
+    CHECK(mergedRealloc == plainRealloc);
+    for (const auto& [id, t] : plain)
+    {
+        CHECK(merged.at(id) == Approx(t).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("rdma: class churn (pool compaction) keeps the rates of a from-scratch solve", "[rdma]")
+{
+    // Thousands of short-lived distinct classes: released usages are compacted away while
+    // the surviving classes keep their usages and rates.
+    std::mt19937 rng(11);
+    std::vector<double> caps(50);
+    for (auto& c : caps)
+    {
+        c = 10 + rng() % 90;
+    }
+    MaxMinSolver s(caps);
+    std::vector<std::pair<uint32_t, std::vector<MaxMinSolver::Usage>>> live;
+    for (int step = 0; step < 4000; ++step)
+    {
+        std::vector<MaxMinSolver::Usage> u;
+        for (uint32_t k = 0; k < 2 + rng() % 4; ++k)
+        {
+            u.emplace_back(rng() % caps.size(), 1.0 + (rng() % 1000) * 1e-3);
+        }
+        live.emplace_back(s.AddFlow(u, 1e6), u);
+        if (live.size() > 60)
+        {
+            std::size_t i = rng() % live.size();
+            s.RemoveFlow(live[i].first);
+            live.erase(live.begin() + i);
+        }
+        s.Solve();
+        if (step % 500 == 499)
+        {
+            MaxMinReferenceSolver scratch(caps);
+            std::vector<uint32_t> ref;
+            for (const auto& [id, usage] : live)
+            {
+                ref.push_back(scratch.AddFlow(usage, 1e6));
+            }
+            scratch.SolveAll();
+            for (std::size_t i = 0; i < live.size(); ++i)
+            {
+                CHECK(s.GetRate(live[i].first) == Approx(scratch.GetRate(ref[i])).epsilon(1e-9));
+            }
+        }
+    }
+    CHECK(s.GetNActiveFlows() == 60);
 }

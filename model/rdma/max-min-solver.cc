@@ -4,6 +4,7 @@
 #include "max-min-solver.h"
 
 #include <algorithm>
+#include <cstring>
 #include <queue>
 #include <stdexcept>
 #include <string>
@@ -12,9 +13,68 @@
 namespace ns3
 {
 
+namespace
+{
+
+uint64_t
+Mix(uint64_t h, uint64_t v)
+{
+    // splitmix64 finalizer over the running hash
+    uint64_t x = h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+uint64_t
+Bits(double d)
+{
+    uint64_t b;
+    std::memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+void
+ValidateFlow(const std::vector<MaxMinSolver::Usage>& usage,
+             double cap,
+             const std::vector<MaxMinSolver::Usage>& priorityUsage,
+             std::size_t nResources)
+{
+    if (usage.empty() || !(cap > 0))
+    {
+        throw std::invalid_argument("MaxMinSolver::AddFlow: expected resources and a cap > 0");
+    }
+    for (const auto* list : {&usage, &priorityUsage})
+    {
+        for (const auto& [r, w] : *list)
+        {
+            if (r >= nResources || !(w > 0))
+            {
+                throw std::invalid_argument("MaxMinSolver::AddFlow: bad resource " +
+                                            std::to_string(r) + " or weight");
+            }
+        }
+    }
+}
+
+/** Removes one occurrence of value from an unordered list. */
+void
+EraseOne(std::vector<uint32_t>& list, uint32_t value)
+{
+    auto it = std::find(list.begin(), list.end(), value);
+    *it = list.back();
+    list.pop_back();
+}
+
+} // namespace
+
 MaxMinSolver::MaxMinSolver(std::vector<double> capacities)
 {
     m_res.resize(capacities.size());
+    m_resStamp.assign(capacities.size(), 0);
+    m_left.assign(capacities.size(), 0.0);
+    m_weight.assign(capacities.size(), 0.0);
+    m_prioWeight.assign(capacities.size(), 0.0);
     for (std::size_t r = 0; r < capacities.size(); ++r)
     {
         if (!(capacities[r] > 0))
@@ -26,14 +86,600 @@ MaxMinSolver::MaxMinSolver(std::vector<double> capacities)
     }
 }
 
+void
+MaxMinSolver::SetMergeIdenticalFlows(bool merge)
+{
+    if (m_active > 0)
+    {
+        throw std::logic_error("MaxMinSolver::SetMergeIdenticalFlows: only without active flows");
+    }
+    m_merge = merge;
+}
+
 uint32_t
 MaxMinSolver::AddFlow(const std::vector<Usage>& usage,
                       double cap,
                       const std::vector<Usage>& priorityUsage)
 {
+    ValidateFlow(usage, cap, priorityUsage, m_res.size());
+    uint32_t c = FindOrCreateClass(usage, priorityUsage, cap);
+    uint32_t f;
+    if (!m_freeFlows.empty())
+    {
+        f = m_freeFlows.back();
+        m_freeFlows.pop_back();
+    }
+    else
+    {
+        f = static_cast<uint32_t>(m_flows.size());
+        m_flows.emplace_back();
+    }
+    Class& cls = m_classes[c];
+    FlowRec& flow = m_flows[f];
+    flow = FlowRec{};
+    flow.cls = c;
+    flow.active = true;
+    flow.next = cls.head;
+    if (cls.head != kNone)
+    {
+        m_flows[cls.head].prev = f;
+    }
+    cls.head = f;
+    ++cls.mult;
+    MarkDirty(c);
+    ++m_active;
+    return f;
+}
+
+uint32_t
+MaxMinSolver::FindOrCreateClass(const std::vector<Usage>& usage,
+                                const std::vector<Usage>& priority,
+                                double cap)
+{
+    uint64_t key = Bits(cap);
+    for (const auto& [r, w] : usage)
+    {
+        key = Mix(Mix(key, r), Bits(w));
+    }
+    key = Mix(key, 0xffffffffffffULL); // separates usages from priority usages
+    for (const auto& [r, w] : priority)
+    {
+        key = Mix(Mix(key, r), Bits(w));
+    }
+    if (m_merge)
+    {
+        auto [lo, hi] = m_byKey.equal_range(key);
+        for (auto it = lo; it != hi; ++it)
+        {
+            const Class& k = m_classes[it->second];
+            auto same = [this](const Usage& u, const PoolEntry& e) {
+                return u.first == e.res && u.second == m_weights[e.weight];
+            };
+            auto at = m_pool.begin() + k.pool;
+            if (k.cap == cap && k.nUse == usage.size() && k.nPrio == priority.size() &&
+                std::equal(usage.begin(), usage.end(), at, same) &&
+                std::equal(priority.begin(), priority.end(), at + k.nUse, same))
+            {
+                return it->second;
+            }
+        }
+    }
+    uint32_t c;
+    if (!m_freeClasses.empty())
+    {
+        c = m_freeClasses.back();
+        m_freeClasses.pop_back();
+    }
+    else
+    {
+        c = static_cast<uint32_t>(m_classes.size());
+        m_classes.emplace_back();
+        m_classStamp.push_back(0);
+        m_frozen.push_back(0);
+    }
+    Class& k = m_classes[c];
+    k = Class{};
+    k.pool = m_pool.size();
+    k.nUse = static_cast<uint32_t>(usage.size());
+    k.nPrio = static_cast<uint32_t>(priority.size());
+    k.key = key;
+    k.cap = cap;
+    for (const auto* list : {&usage, &priority})
+    {
+        for (const auto& [r, w] : *list)
+        {
+            m_pool.push_back({r, WeightIndex(w)});
+        }
+    }
+    for (int kind = 0; kind < 2; ++kind)
+    {
+        for (const auto& [r, w] : kind == 0 ? usage : priority)
+        {
+            Resource& res = m_res[r];
+            m_nonEmptyRes += res.classes.empty() && res.priorityClasses.empty() ? 1 : 0;
+            (kind == 0 ? res.classes : res.priorityClasses).push_back(c);
+        }
+    }
+    if (m_merge)
+    {
+        m_byKey.emplace(key, c);
+    }
+    ++m_liveClasses;
+    return c;
+}
+
+uint32_t
+MaxMinSolver::WeightIndex(double w)
+{
+    // Flows repeat a handful of weights (1 for data, the ACK share): look there first.
+    for (uint32_t i = 0; i < m_weights.size() && i < 8; ++i)
+    {
+        if (m_weights[i] == w)
+        {
+            return i;
+        }
+    }
+    auto [it, added] = m_weightIndex.emplace(Bits(w), static_cast<uint32_t>(m_weights.size()));
+    if (added)
+    {
+        m_weights.push_back(w);
+    }
+    return it->second;
+}
+
+void
+MaxMinSolver::MarkDirty(uint32_t c)
+{
+    const Class& k = m_classes[c];
+    for (uint64_t j = k.pool; j < k.pool + k.nUse + k.nPrio; ++j)
+    {
+        Resource& res = m_res[m_pool[j].res];
+        if (!res.dirty)
+        {
+            res.dirty = true;
+            m_dirty.push_back(m_pool[j].res);
+        }
+    }
+}
+
+void
+MaxMinSolver::RemoveFlow(uint32_t f)
+{
+    FlowRec& flow = m_flows.at(f);
+    if (!flow.active)
+    {
+        throw std::invalid_argument("MaxMinSolver::RemoveFlow: flow " + std::to_string(f) +
+                                    " is not active");
+    }
+    uint32_t c = flow.cls;
+    Class& k = m_classes[c];
+    (flow.prev != kNone ? m_flows[flow.prev].next : k.head) = flow.next;
+    if (flow.next != kNone)
+    {
+        m_flows[flow.next].prev = flow.prev;
+    }
+    --k.mult;
+    MarkDirty(c);
+    if (k.mult == 0)
+    {
+        ReleaseClass(c);
+    }
+    flow = FlowRec{};
+    m_freeFlows.push_back(f);
+    --m_active;
+}
+
+void
+MaxMinSolver::ReleaseClass(uint32_t c)
+{
+    Class& k = m_classes[c];
+    for (uint64_t j = k.pool; j < k.pool + k.nUse + k.nPrio; ++j)
+    {
+        Resource& res = m_res[m_pool[j].res];
+        EraseOne(j < k.pool + k.nUse ? res.classes : res.priorityClasses, c);
+        m_nonEmptyRes -= res.classes.empty() && res.priorityClasses.empty() ? 1 : 0;
+    }
+    if (m_merge)
+    {
+        auto [lo, hi] = m_byKey.equal_range(k.key);
+        for (auto it = lo; it != hi; ++it)
+        {
+            if (it->second == c)
+            {
+                m_byKey.erase(it);
+                break;
+            }
+        }
+    }
+    m_poolDead += k.nUse + k.nPrio;
+    k.nUse = 0;
+    k.nPrio = 0;
+    m_freeClasses.push_back(c);
+    --m_liveClasses;
+    if (m_poolDead > 4096 && 2 * m_poolDead > m_pool.size())
+    {
+        CompactPool();
+    }
+}
+
+void
+MaxMinSolver::CompactPool()
+{
+    // Released classes leave holes in the usage pool; copy the live ones down.
+    std::vector<PoolEntry> pool;
+    pool.reserve(m_pool.size() - m_poolDead);
+    for (Class& k : m_classes)
+    {
+        if (k.mult > 0)
+        {
+            uint64_t at = pool.size();
+            pool.insert(pool.end(),
+                        m_pool.begin() + k.pool,
+                        m_pool.begin() + k.pool + k.nUse + k.nPrio);
+            k.pool = at;
+        }
+    }
+    m_pool.swap(pool);
+    m_poolDead = 0;
+}
+
+double
+MaxMinSolver::GetLoad(uint32_t resource) const
+{
+    const Resource& res = m_res.at(resource);
+    double load = 0;
+    for (int kind = 0; kind < 2; ++kind)
+    {
+        for (uint32_t c : kind == 0 ? res.classes : res.priorityClasses)
+        {
+            const Class& k = m_classes[c];
+            uint32_t rated = 0; // members added since the last Solve have no rate yet
+            for (uint32_t f = k.head; f != kNone; f = m_flows[f].next)
+            {
+                rated += m_flows[f].rated ? 1 : 0;
+            }
+            uint64_t from = k.pool + (kind == 0 ? 0 : k.nUse);
+            uint64_t to = kind == 0 ? k.pool + k.nUse : k.pool + k.nUse + k.nPrio;
+            for (uint64_t j = from; j < to; ++j)
+            {
+                load +=
+                    m_pool[j].res == resource ? m_weights[m_pool[j].weight] * k.rate * rated : 0.0;
+            }
+        }
+    }
+    return load;
+}
+
+void
+MaxMinSolver::CollectComponent()
+{
+    // Depth-first over the bipartite class-resource graph from the touched resources. Once
+    // every used resource is reached (or a quarter of the classes) the refill takes everything:
+    // all classes and flows in id order (sequential scans) instead of the remaining edges.
+    ++m_stamp;
+    m_component.clear();
+    m_componentClass.clear();
+    m_componentRes.clear();
+    m_stack.clear();
+    uint32_t reachedUsed = 0;
+    auto reach = [&](uint32_t r) {
+        if (m_resStamp[r] != m_stamp)
+        {
+            m_resStamp[r] = m_stamp;
+            m_componentRes.push_back(r);
+            m_stack.push_back(r);
+            reachedUsed += m_res[r].classes.empty() && m_res[r].priorityClasses.empty() ? 0 : 1;
+        }
+    };
+    for (uint32_t r : m_dirty)
+    {
+        m_res[r].dirty = false;
+        reach(r);
+    }
+    m_dirty.clear();
+    bool everything = false;
+    while (!m_stack.empty() && !everything)
+    {
+        uint32_t r = m_stack.back();
+        m_stack.pop_back();
+        for (int kind = 0; kind < 2 && !everything; ++kind)
+        {
+            for (uint32_t c : kind == 0 ? m_res[r].classes : m_res[r].priorityClasses)
+            {
+                if (m_classStamp[c] == m_stamp)
+                {
+                    continue;
+                }
+                m_classStamp[c] = m_stamp;
+                m_componentClass.push_back(c);
+                const Class& k = m_classes[c];
+                for (uint64_t j = k.pool; j < k.pool + k.nUse + k.nPrio; ++j)
+                {
+                    reach(m_pool[j].res);
+                }
+                // Refilling independent components along with this one gives them the rates
+                // they have, so past a quarter of the classes refill everything rather than
+                // keep walking edges to find out.
+                if (reachedUsed == m_nonEmptyRes || 4 * m_componentClass.size() > m_liveClasses)
+                {
+                    everything = true;
+                    break;
+                }
+            }
+        }
+    }
+    if (everything || 8 * m_componentClass.size() > m_liveClasses)
+    {
+        // Class id order keeps the fill's walk through the usage pool nearly sequential.
+        m_componentClass.clear();
+        for (uint32_t c = 0; c < m_classes.size(); ++c)
+        {
+            if (m_classes[c].mult > 0 && (everything || m_classStamp[c] == m_stamp))
+            {
+                m_componentClass.push_back(c);
+            }
+        }
+    }
+    if (everything)
+    {
+        for (uint32_t r = 0; r < m_res.size(); ++r)
+        {
+            if (!m_res[r].classes.empty() || !m_res[r].priorityClasses.empty())
+            {
+                reach(r);
+            }
+        }
+        for (uint32_t f = 0; f < m_flows.size(); ++f)
+        {
+            if (m_flows[f].active)
+            {
+                m_component.push_back(f);
+                m_flows[f].rated = true;
+            }
+        }
+        return;
+    }
+    for (uint32_t c : m_componentClass)
+    {
+        for (uint32_t f = m_classes[c].head; f != kNone; f = m_flows[f].next)
+        {
+            m_component.push_back(f);
+            m_flows[f].rated = true;
+        }
+    }
+}
+
+void
+MaxMinSolver::Fill()
+{
+    // Progressive filling in rounds: each round takes the lowest fill level any resource
+    // (min-heap) or class cap allows and freezes every class held at that level.
+    for (uint32_t r : m_componentRes)
+    {
+        m_left[r] = m_res[r].cap;
+        m_weight[r] = 0;
+        m_prioWeight[r] = 0;
+    }
+    for (uint32_t c : m_componentClass)
+    {
+        const Class& k = m_classes[c];
+        m_frozen[c] = 0;
+        for (uint64_t j = k.pool; j < k.pool + k.nUse; ++j)
+        {
+            m_weight[m_pool[j].res] += m_weights[m_pool[j].weight] * k.mult;
+        }
+        for (uint64_t j = k.pool + k.nUse; j < k.pool + k.nUse + k.nPrio; ++j)
+        {
+            m_prioWeight[m_pool[j].res] += m_weights[m_pool[j].weight] * k.mult;
+        }
+    }
+
+    // A resource's level only rises while the others fill (freezing a flow at or below the
+    // current level leaves left/weight at least as high), so a queued level is a lower bound:
+    // an entry is re-keyed only when it reaches the top with a stale level, instead of
+    // re-queueing every resource a round touches. Keys at the top equal the current levels.
+    auto later = [](const HeapEntry& a, const HeapEntry& b) {
+        return std::tie(a.level, a.res) > std::tie(b.level, b.res);
+    };
+    auto levelOf = [this](uint32_t r) {
+        return std::max(0.0, m_left[r]) / (m_weight[r] + std::max(0.0, m_prioWeight[r]));
+    };
+    auto popHeap = [&]() {
+        std::pop_heap(m_heap.begin(), m_heap.end(), later);
+        m_heap.pop_back();
+    };
+    // Drops resources without unfrozen constrained flows and re-keys stale levels until the
+    // top is current.
+    auto settleTop = [&]() {
+        while (!m_heap.empty())
+        {
+            HeapEntry& top = m_heap.front();
+            if (!(m_weight[top.res] > 1e-12))
+            {
+                popHeap();
+                continue;
+            }
+            double level = levelOf(top.res);
+            if (level <= top.level)
+            {
+                top.level = level; // equal but for rounding; keeps the heap order
+                return;
+            }
+            uint32_t r = top.res;
+            popHeap();
+            m_heap.push_back({level, r});
+            std::push_heap(m_heap.begin(), m_heap.end(), later);
+        }
+    };
+    m_heap.clear();
+    for (uint32_t r : m_componentRes)
+    {
+        if (m_weight[r] > 0)
+        {
+            m_heap.push_back({levelOf(r), r});
+        }
+    }
+    std::make_heap(m_heap.begin(), m_heap.end(), later);
+    m_capHeap.clear();
+    for (uint32_t c : m_componentClass)
+    {
+        m_capHeap.emplace_back(m_classes[c].cap, c);
+    }
+    std::make_heap(m_capHeap.begin(), m_capHeap.end(), std::greater<>());
+
+    auto freeze = [&](uint32_t c, double rate) {
+        Class& k = m_classes[c];
+        k.rate = rate;
+        m_frozen[c] = 1;
+        for (uint64_t j = k.pool; j < k.pool + k.nUse; ++j)
+        {
+            double w = m_weights[m_pool[j].weight] * k.mult;
+            m_left[m_pool[j].res] -= w * rate;
+            m_weight[m_pool[j].res] -= w;
+        }
+        for (uint64_t j = k.pool + k.nUse; j < k.pool + k.nUse + k.nPrio; ++j)
+        {
+            double w = m_weights[m_pool[j].weight] * k.mult;
+            m_left[m_pool[j].res] -= w * rate;
+            m_prioWeight[m_pool[j].res] -= w;
+        }
+    };
+
+    std::size_t frozen = 0;
+    while (frozen < m_componentClass.size())
+    {
+        settleTop();
+        double level = m_heap.empty() ? 1e300 : m_heap.front().level;
+        // Caps at or below the level: freezing them only raises other resources' levels.
+        // (Classes frozen by a resource stay in the cap heap until the level passes their cap.)
+        bool capped = false;
+        while (!m_capHeap.empty() && m_capHeap.front().first <= level)
+        {
+            auto [cap, c] = m_capHeap.front();
+            std::pop_heap(m_capHeap.begin(), m_capHeap.end(), std::greater<>());
+            m_capHeap.pop_back();
+            if (!m_frozen[c])
+            {
+                freeze(c, cap);
+                ++frozen;
+                capped = true;
+            }
+        }
+        if (capped)
+        {
+            continue;
+        }
+        if (m_heap.empty())
+        {
+            break; // only reachable through rounding: every class uses a resource
+        }
+        m_saturated.clear();
+        std::size_t frozenBefore = frozen;
+        while (!m_heap.empty() && m_heap.front().level <= level * (1 + 1e-12))
+        {
+            m_saturated.push_back(m_heap.front().res);
+            popHeap();
+            settleTop();
+        }
+        for (uint32_t r : m_saturated)
+        {
+            const std::vector<uint32_t>& list = m_res[r].classes;
+            for (std::size_t i = 0; i < list.size(); ++i)
+            {
+                Prefetch(list, i);
+                if (!m_frozen[list[i]])
+                {
+                    freeze(list[i], level);
+                    ++frozen;
+                }
+            }
+        }
+        // A saturated resource may keep a weight residue through rounding: re-queue it once
+        // more, but only after a round that froze something, so that the loop always ends.
+        for (uint32_t r : m_saturated)
+        {
+            if (frozen > frozenBefore && m_weight[r] > 1e-12)
+            {
+                m_heap.push_back({levelOf(r), r});
+                std::push_heap(m_heap.begin(), m_heap.end(), later);
+            }
+        }
+    }
+}
+
+void
+MaxMinSolver::Prefetch(const std::vector<uint32_t>& list, std::size_t i) const
+{
+    // The classes a saturated resource freezes sit anywhere in memory and the fill is bound by
+    // those cache misses: fetch the class records 16 ahead and their usages 8 ahead.
+    constexpr std::size_t kClassAhead = 16;
+    constexpr std::size_t kUsageAhead = 8;
+    if (i + kClassAhead < list.size())
+    {
+        __builtin_prefetch(&m_classes[list[i + kClassAhead]]);
+    }
+    if (i + kUsageAhead < list.size())
+    {
+        const Class& k = m_classes[list[i + kUsageAhead]];
+        const PoolEntry* at = m_pool.data() + k.pool;
+        for (uint32_t j = 0; j < k.nUse + k.nPrio; j += 8) // 8 usages per 64-byte line
+        {
+            __builtin_prefetch(at + j);
+        }
+    }
+}
+
+void
+MaxMinSolver::Solve()
+{
+    if (m_dirty.empty())
+    {
+        m_component.clear();
+        return;
+    }
+    CollectComponent();
+    Fill();
+}
+
+void
+MaxMinSolver::SolveAll()
+{
+    for (uint32_t r = 0; r < m_res.size(); ++r)
+    {
+        if (!m_res[r].dirty)
+        {
+            m_res[r].dirty = true;
+            m_dirty.push_back(r);
+        }
+    }
+    Solve();
+}
+
+// ---- MaxMinReferenceSolver: the original implementation, unchanged but for its name ----
+
+MaxMinReferenceSolver::MaxMinReferenceSolver(std::vector<double> capacities)
+{
+    m_res.resize(capacities.size());
+    for (std::size_t r = 0; r < capacities.size(); ++r)
+    {
+        if (!(capacities[r] > 0))
+        {
+            throw std::invalid_argument("MaxMinReferenceSolver: capacity of resource " +
+                                        std::to_string(r) + " must be > 0");
+        }
+        m_res[r].cap = capacities[r];
+    }
+}
+
+uint32_t
+MaxMinReferenceSolver::AddFlow(const std::vector<Usage>& usage,
+                               double cap,
+                               const std::vector<Usage>& priorityUsage)
+{
     if (usage.empty() || !(cap > 0))
     {
-        throw std::invalid_argument("MaxMinSolver::AddFlow: expected resources and a cap > 0");
+        throw std::invalid_argument(
+            "MaxMinReferenceSolver::AddFlow: expected resources and a cap > 0");
     }
     uint32_t f;
     if (!m_freeFlows.empty())
@@ -58,7 +704,7 @@ MaxMinSolver::AddFlow(const std::vector<Usage>& usage,
         {
             if (r >= m_res.size() || !(w > 0))
             {
-                throw std::invalid_argument("MaxMinSolver::AddFlow: bad resource " +
+                throw std::invalid_argument("MaxMinReferenceSolver::AddFlow: bad resource " +
                                             std::to_string(r) + " or weight");
             }
             (kind == 0 ? m_res[r].flows : m_res[r].priorityFlows).push_back(f);
@@ -74,12 +720,12 @@ MaxMinSolver::AddFlow(const std::vector<Usage>& usage,
 }
 
 void
-MaxMinSolver::RemoveFlow(uint32_t f)
+MaxMinReferenceSolver::RemoveFlow(uint32_t f)
 {
     Flow& flow = m_flows.at(f);
     if (!flow.active)
     {
-        throw std::invalid_argument("MaxMinSolver::RemoveFlow: flow " + std::to_string(f) +
+        throw std::invalid_argument("MaxMinReferenceSolver::RemoveFlow: flow " + std::to_string(f) +
                                     " is not active");
     }
     for (int kind = 0; kind < 2; ++kind)
@@ -106,7 +752,7 @@ MaxMinSolver::RemoveFlow(uint32_t f)
 }
 
 double
-MaxMinSolver::GetLoad(uint32_t resource) const
+MaxMinReferenceSolver::GetLoad(uint32_t resource) const
 {
     double load = 0;
     const Resource& res = m_res.at(resource);
@@ -124,7 +770,7 @@ MaxMinSolver::GetLoad(uint32_t resource) const
 }
 
 void
-MaxMinSolver::CollectComponent()
+MaxMinReferenceSolver::CollectComponent()
 {
     // Breadth-first over the bipartite flow-resource graph from the touched resources.
     ++m_stamp;
@@ -174,7 +820,7 @@ MaxMinSolver::CollectComponent()
 }
 
 void
-MaxMinSolver::Fill()
+MaxMinReferenceSolver::Fill()
 {
     // Progressive filling in rounds: each round takes the lowest fill level any resource
     // (min-heap, lazily invalidated) or flow cap allows and freezes every flow held at that
@@ -316,7 +962,7 @@ MaxMinSolver::Fill()
 }
 
 void
-MaxMinSolver::Solve()
+MaxMinReferenceSolver::Solve()
 {
     if (m_dirty.empty())
     {
@@ -328,7 +974,7 @@ MaxMinSolver::Solve()
 }
 
 void
-MaxMinSolver::SolveAll()
+MaxMinReferenceSolver::SolveAll()
 {
     for (uint32_t r = 0; r < m_res.size(); ++r)
     {

@@ -5,6 +5,7 @@
 #define AICLUSTER_MAX_MIN_SOLVER_H
 
 #include <cstdint>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,12 @@ namespace ns3
  * constrained flows are frozen, later growth of priority load on it is not charged (at most
  * the ACK share, 62/(MTU+62), of that growth). The allocation decomposes over connected components
  * of the flow-resource graph, so when a flow starts or ends only its component is refilled.
+ *
+ * Flows with identical usages, priority usages and cap always get the same rate, so they are
+ * solved as one class with a multiplicity (SetMergeIdenticalFlows). Each refill copies its
+ * component into contiguous arrays (resources renumbered locally) and fills there, reusing
+ * the buffers from one solve to the next. Results equal MaxMinReferenceSolver's up to
+ * floating-point summation order.
  */
 class MaxMinSolver
 {
@@ -34,6 +41,190 @@ class MaxMinSolver
 
     /** \param capacities per resource, units per second (> 0) */
     explicit MaxMinSolver(std::vector<double> capacities);
+
+    /**
+     * Add a flow (rates are updated by the next Solve()).
+     * \param usage resources and weights (weights > 0) that constrain the flow
+     * \param cap rate cap (> 0)
+     * \param priorityUsage resources the flow loads with strict priority (its ACKs): they
+     *        take capacity from the others but never hold this flow back
+     * \return flow handle
+     */
+    uint32_t AddFlow(const std::vector<Usage>& usage,
+                     double cap,
+                     const std::vector<Usage>& priorityUsage = {});
+    /** \param flow handle of an active flow to remove */
+    void RemoveFlow(uint32_t flow);
+    /** Refill the components touched since the last call. */
+    void Solve();
+    /** Refill everything from scratch (for benchmarks and checks). */
+    void SolveAll();
+
+    /** \param flow handle \return its rate (0 before the first Solve) */
+    double GetRate(uint32_t flow) const
+    {
+        const FlowRec& f = m_flows.at(flow);
+        return f.active && f.rated ? m_classes[f.cls].rate : 0.0;
+    }
+
+    /** \param resource id \return sum of weight x rate of its flows */
+    double GetLoad(uint32_t resource) const;
+
+    /** \param resource id \return capacity */
+    double GetCapacity(uint32_t resource) const
+    {
+        return m_res.at(resource).cap;
+    }
+
+    /** \return flows whose rates the last Solve() recomputed */
+    const std::vector<uint32_t>& GetLastComponent() const
+    {
+        return m_component;
+    }
+
+    /** \return number of active flows */
+    uint32_t GetNActiveFlows() const
+    {
+        return m_active;
+    }
+
+    /** \return number of resources */
+    uint32_t GetNResources() const
+    {
+        return static_cast<uint32_t>(m_res.size());
+    }
+
+    /**
+     * \param merge solve flows with identical usages, priority usages and cap as one class
+     *        (default true); false gives every flow its own class. Only without flows.
+     */
+    void SetMergeIdenticalFlows(bool merge);
+
+    /** \return flow classes (distinct usage sets) among the active flows */
+    uint32_t GetNClasses() const
+    {
+        return m_liveClasses;
+    }
+
+  private:
+    static constexpr uint32_t kNone = 0xffffffffu;
+
+    struct FlowRec
+    {
+        uint32_t cls{kNone};
+        uint32_t prev{kNone}; //!< previous member of the class
+        uint32_t next{kNone}; //!< next member of the class
+        bool active{false};
+        bool rated{false}; //!< a Solve() has computed its rate since it was added
+    };
+
+    /** Flows with the same usages, priority usages and cap */
+    struct Class
+    {
+        uint64_t pool{0};  //!< first of its usages in m_pool (priority usages follow)
+        uint32_t nUse{0};  //!< constraining usages
+        uint32_t nPrio{0}; //!< priority usages
+        uint32_t mult{0};  //!< member flows
+        uint32_t head{kNone};
+        uint64_t key{0}; //!< hash of usages and cap
+        double cap{0};
+        double rate{0};
+    };
+
+    struct Resource
+    {
+        double cap{0};
+        std::vector<uint32_t> classes;         //!< classes constrained by this resource
+        std::vector<uint32_t> priorityClasses; //!< classes loading it with priority
+        bool dirty{false};
+    };
+
+    uint32_t FindOrCreateClass(const std::vector<Usage>& usage,
+                               const std::vector<Usage>& priority,
+                               double cap);
+    uint32_t WeightIndex(double w);
+    void ReleaseClass(uint32_t c);
+    void CompactPool();
+    void MarkDirty(uint32_t c);
+    void CollectComponent();
+    void Fill();
+    void Prefetch(const std::vector<uint32_t>& list, std::size_t i) const;
+
+    std::vector<FlowRec> m_flows;
+    std::vector<uint32_t> m_freeFlows;
+    std::vector<Class> m_classes;
+    std::vector<uint32_t> m_classStamp; //!< BFS marks, apart from m_classes to stay in cache
+    std::vector<uint32_t> m_freeClasses;
+    std::unordered_multimap<uint64_t, uint32_t> m_byKey; //!< key -> class
+
+    /** One usage in the pool: weights are few distinct values, stored once */
+    struct PoolEntry
+    {
+        uint32_t res;
+        uint32_t weight; //!< index in m_weights
+    };
+
+    std::vector<PoolEntry> m_pool;                        //!< usages of all classes, 8 bytes each
+    std::vector<double> m_weights;                        //!< distinct weights
+    std::unordered_map<uint64_t, uint32_t> m_weightIndex; //!< weight bits -> index
+    uint64_t m_poolDead{0};                               //!< pool entries of released classes
+    std::vector<Resource> m_res;
+    std::vector<uint32_t> m_resStamp;
+    std::vector<uint32_t> m_dirty;
+    std::vector<uint32_t> m_component;      //!< flows of the component(s) being refilled
+    std::vector<uint32_t> m_componentClass; //!< their classes
+    std::vector<uint32_t> m_componentRes;   //!< their resources (local index -> global id)
+    uint32_t m_stamp{0};
+    uint32_t m_active{0};
+    uint32_t m_liveClasses{0};
+    bool m_merge{true};
+
+    uint32_t m_nonEmptyRes{0}; //!< resources some class uses
+
+    // Fill state, indexed by resource or class id (only the component's entries are set).
+    std::vector<double> m_left;        //!< capacity not yet allocated
+    std::vector<double> m_weight;      //!< weight of unfrozen constrained flows
+    std::vector<double> m_prioWeight;  //!< priority weight of unfrozen flows
+    std::vector<char> m_frozen;        //!< per class
+    std::vector<uint32_t> m_stack;     //!< BFS stack of CollectComponent
+    std::vector<uint32_t> m_saturated; //!< resources saturating in the current round
+    std::vector<std::pair<double, uint32_t>> m_capHeap; //!< (cap, class), min-heap
+
+    /** A resource's fill level when queued (a lower bound of its current level) */
+    struct HeapEntry
+    {
+        double level;
+        uint32_t res;
+    };
+
+    std::vector<HeapEntry> m_heap; //!< min-heap of resource levels, re-keyed lazily
+};
+
+/**
+ * \ingroup aicluster
+ * \brief The original flow-by-flow MaxMinSolver (one fill entry per flow, node-based
+ * containers), kept unchanged as the oracle for tests and the baseline for benchmarks.
+ *
+ * Same interface and results as MaxMinSolver; MaxMinSolver is the one to use.
+ *
+ * Resources have capacities; a flow uses a set of resources, each with a weight (bytes of
+ * that resource per byte of flow rate, e.g. 1 for the data direction of a link, the ACK
+ * fraction for the reverse direction), and may have its own rate cap. All rates rise
+ * together until a resource saturates or a flow reaches its cap; those flows freeze; repeat.
+ * Priority usages (ACKs on a strict-priority class) count against a resource's capacity
+ * while it fills but do not freeze their flow when it saturates; once a resource's
+ * constrained flows are frozen, later growth of priority load on it is not charged (at most
+ * the ACK share, 62/(MTU+62), of that growth). The allocation decomposes over connected components
+ * of the flow-resource graph, so when a flow starts or ends only its component is refilled.
+ */
+class MaxMinReferenceSolver
+{
+  public:
+    /** A flow's use of one resource: (resource id, weight) */
+    using Usage = std::pair<uint32_t, double>;
+
+    /** \param capacities per resource, units per second (> 0) */
+    explicit MaxMinReferenceSolver(std::vector<double> capacities);
 
     /**
      * Add a flow (rates are updated by the next Solve()).

@@ -7,11 +7,13 @@
 #include "rdma-header.h"
 #include "rdma-packet-fabric.h"
 
+#include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -27,7 +29,14 @@ RdmaRateFabric::GetTypeId()
     static TypeId tid = TypeId("ns3::RdmaRateFabric")
                             .SetParent<RdmaFabric>()
                             .SetGroupName("Aicluster")
-                            .AddConstructor<RdmaRateFabric>();
+                            .AddConstructor<RdmaRateFabric>()
+                            .AddAttribute("MergeIdenticalFlows",
+                                          "Solve transfers with the same path, ACK path and "
+                                          "line rate as one max-min class with a multiplicity "
+                                          "(same rates; false: one solver entry per transfer)",
+                                          BooleanValue(true),
+                                          MakeBooleanAccessor(&RdmaRateFabric::m_mergeIdentical),
+                                          MakeBooleanChecker());
     return tid;
 }
 
@@ -40,6 +49,9 @@ RdmaRateFabric::DoDispose()
     m_event.Cancel();
     m_pending.Cancel();
     m_flows.clear();
+    m_info.clear();
+    m_byId.clear();
+    m_finish.clear();
     RdmaFabric::DoDispose();
 }
 
@@ -68,6 +80,7 @@ RdmaRateFabric::Build(const RailClusterConfig& config)
         caps.push_back(link.bytesPerSec); // direction b->a
     }
     m_solver = std::make_unique<MaxMinSolver>(caps);
+    m_solver->SetMergeIdenticalFlows(m_mergeIdentical);
 }
 
 const RailTopology&
@@ -122,23 +135,33 @@ RdmaRateFabric::AddTransfer(uint32_t src,
     }
     double cap = t.QpLineRate(src, dst, srcNic);
 
-    Flow& f = m_flows[id];
-    f.result = RdmaTransferResult{id,
-                                  src,
-                                  dst,
-                                  srcNic,
-                                  dstNic,
-                                  bytes,
-                                  read,
-                                  Simulator::Now(),
-                                  Time(0),
-                                  Time(0)};
-    f.done = std::move(done);
-    f.solverId = m_solver->AddFlow(usage, cap, acks);
+    uint32_t sid = m_solver->AddFlow(usage, cap, acks);
+    if (sid >= m_flows.size())
+    {
+        m_flows.resize(sid + 1);
+        m_info.resize(sid + 1);
+    }
+    Flow& f = m_flows[sid];
+    uint32_t version = f.version; // a reused slot keeps counting: stale finish entries stay stale
+    f = Flow{};
+    f.version = version + 1;
+    f.active = true;
+    FlowInfo& info = m_info[sid];
+    info.result = RdmaTransferResult{id,
+                                     src,
+                                     dst,
+                                     srcNic,
+                                     dstNic,
+                                     bytes,
+                                     read,
+                                     Simulator::Now(),
+                                     Time(0),
+                                     Time(0)};
+    info.done = std::move(done);
+    info.latency = latency;
     f.remaining = static_cast<double>(bytes);
     f.lastUpdate = Simulator::Now().GetSeconds();
-    f.latency = latency;
-    m_bySolverId[f.solverId] = id;
+    m_byId[id] = sid;
     return id;
 }
 
@@ -184,19 +207,48 @@ RdmaRateFabric::Reallocate()
     double eff = static_cast<double>(m_mtu) / (m_mtu + RdmaHeader::kWireSize);
     m_solver->Solve();
     ++m_reallocations;
-    for (uint32_t sid : m_solver->GetLastComponent())
+    const std::vector<uint32_t>& component = m_solver->GetLastComponent();
+    for (uint32_t sid : component)
     {
-        Flow& f = m_flows.at(m_bySolverId.at(sid));
+        Flow& f = m_flows[sid];
         f.remaining = std::max(0.0, f.remaining - f.rate * (now - f.lastUpdate));
         f.lastUpdate = now;
         f.rate = m_solver->GetRate(sid) * eff;
         ++f.version;
-        if (f.rate > 0)
+    }
+    // Every rate change leaves a stale entry behind: when the refilled component is most of
+    // the fabric (or stale entries dominate), rebuild the heap in linear time instead.
+    if (2 * component.size() >= m_byId.size() || m_finish.size() > 2 * m_byId.size() + 1024)
+    {
+        m_finish.clear();
+        for (uint32_t sid = 0; sid < m_flows.size(); ++sid)
         {
-            m_finish.emplace(now + f.remaining / f.rate, f.result.id, f.version);
+            if (m_flows[sid].active)
+            {
+                PushFinish(sid);
+            }
+        }
+        std::make_heap(m_finish.begin(), m_finish.end(), std::greater<>());
+    }
+    else
+    {
+        for (uint32_t sid : component)
+        {
+            PushFinish(sid);
+            std::push_heap(m_finish.begin(), m_finish.end(), std::greater<>());
         }
     }
     ScheduleNext();
+}
+
+void
+RdmaRateFabric::PushFinish(uint32_t sid)
+{
+    const Flow& f = m_flows[sid];
+    if (f.rate > 0)
+    {
+        m_finish.emplace_back(f.lastUpdate + f.remaining / f.rate, sid, f.version);
+    }
 }
 
 void
@@ -204,20 +256,20 @@ RdmaRateFabric::ScheduleNext()
 {
     while (!m_finish.empty())
     {
-        auto [at, id, version] = m_finish.top();
-        auto it = m_flows.find(id);
-        if (it != m_flows.end() && it->second.version == version)
+        auto [at, sid, version] = m_finish.front();
+        if (m_flows[sid].active && m_flows[sid].version == version)
         {
             break;
         }
-        m_finish.pop();
+        std::pop_heap(m_finish.begin(), m_finish.end(), std::greater<>());
+        m_finish.pop_back();
     }
     m_event.Cancel();
     if (m_finish.empty())
     {
         return;
     }
-    double at = std::get<0>(m_finish.top());
+    double at = std::get<0>(m_finish.front());
     Time when = NanoSeconds(static_cast<int64_t>(std::ceil(at * 1e9 - 1e-6)));
     m_event = Simulator::Schedule(std::max(Time(0), when - Simulator::Now()),
                                   &RdmaRateFabric::OnFinish,
@@ -228,28 +280,35 @@ void
 RdmaRateFabric::OnFinish()
 {
     double now = Simulator::Now().GetSeconds();
-    std::vector<Flow> finished;
+    std::vector<FlowInfo> finished;
     while (!m_finish.empty())
     {
-        auto [at, id, version] = m_finish.top();
-        auto it = m_flows.find(id);
-        if (it == m_flows.end() || it->second.version != version)
-        {
-            m_finish.pop();
-            continue;
-        }
-        if (at > now + 1e-9)
+        auto [at, sid, version] = m_finish.front();
+        Flow& f = m_flows[sid];
+        bool current = f.active && f.version == version;
+        if (current && at > now + 1e-9)
         {
             break;
         }
-        m_finish.pop();
-        m_solver->RemoveFlow(it->second.solverId);
-        m_bySolverId.erase(it->second.solverId);
-        finished.push_back(std::move(it->second));
-        m_flows.erase(it);
+        std::pop_heap(m_finish.begin(), m_finish.end(), std::greater<>());
+        m_finish.pop_back();
+        if (!current)
+        {
+            continue;
+        }
+        m_solver->RemoveFlow(sid);
+        m_byId.erase(m_info[sid].result.id);
+        finished.push_back(std::move(m_info[sid]));
+        m_info[sid].done = nullptr;
+        f.active = false;
+        ++f.version;
     }
     Reallocate();
-    for (Flow& f : finished)
+    // Same-instant completions are reported in transfer order (solver handles are reused).
+    std::sort(finished.begin(), finished.end(), [](const FlowInfo& a, const FlowInfo& b) {
+        return a.result.id < b.result.id;
+    });
+    for (FlowInfo& f : finished)
     {
         // The fluid left the bottleneck now; the last byte lands one path latency later and,
         // for a WRITE, its ACK returns after another.
@@ -267,8 +326,8 @@ RdmaRateFabric::OnFinish()
 double
 RdmaRateFabric::GetRate(uint32_t id) const
 {
-    auto it = m_flows.find(id);
-    return it == m_flows.end() ? 0.0 : it->second.rate;
+    auto it = m_byId.find(id);
+    return it == m_byId.end() ? 0.0 : m_flows[it->second].rate;
 }
 
 double

@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <queue>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -72,7 +73,7 @@ class RdmaRateFabric : public RdmaFabric
     /** \return active transfers */
     uint32_t GetNActive() const
     {
-        return static_cast<uint32_t>(m_flows.size());
+        return static_cast<uint32_t>(m_byId.size());
     }
 
     /** \return reallocations (solver runs) so far */
@@ -105,33 +106,41 @@ class RdmaRateFabric : public RdmaFabric
     void DoDispose() override;
 
   private:
-    /** A fluid transfer */
+    /** Progress of a fluid transfer, stored at its solver handle (read at every reallocation) */
     struct Flow
     {
-        RdmaTransferResult result;
-        RdmaCompletion done;
-        uint32_t solverId{0};
         double remaining{0};  //!< payload bytes left
         double rate{0};       //!< payload bytes/s since lastUpdate
         double lastUpdate{0}; //!< s
-        double latency{0};    //!< path propagation delay, s
-        uint32_t version{0};
+        uint32_t version{0};  //!< bumped at each rate change and at the end (slots are reused)
+        bool active{false};
+    };
+
+    /** What a transfer reports when it ends, stored at its solver handle */
+    struct FlowInfo
+    {
+        RdmaTransferResult result;
+        RdmaCompletion done;
+        double latency{0}; //!< path propagation delay, s
     };
 
     void ScheduleNext();
     void ScheduleReallocation();
     void OnFinish();
+    void PushFinish(uint32_t slot);
 
     std::unique_ptr<RailTopology> m_topology;
     std::unique_ptr<MaxMinSolver> m_solver;
-    std::unordered_map<uint32_t, Flow> m_flows;
-    std::unordered_map<uint32_t, uint32_t> m_bySolverId;
-    using Finish = std::tuple<double, uint32_t, uint32_t>; //!< time, transfer id, version
-    std::priority_queue<Finish, std::vector<Finish>, std::greater<Finish>> m_finish;
-    EventId m_event;   //!< next flow completion
-    EventId m_pending; //!< reallocation for transfers posted at this instant
+    std::vector<Flow> m_flows;                             //!< indexed by solver flow handle
+    std::vector<FlowInfo> m_info;                          //!< indexed by solver flow handle
+    std::unordered_map<uint32_t, uint32_t> m_byId;         //!< transfer id -> solver flow handle
+    using Finish = std::tuple<double, uint32_t, uint32_t>; //!< time, solver handle, version
+    std::vector<Finish> m_finish; //!< min-heap (std::greater) of projected finish times
+    EventId m_event;              //!< next flow completion
+    EventId m_pending;            //!< reallocation for transfers posted at this instant
     uint32_t m_nextId{1};
     uint64_t m_reallocations{0};
+    bool m_mergeIdentical{true};
 
     // read from the packet level's attributes (RdmaEndpoint, RdmaPacketFabric) at Build
     NicPolicy m_nicPolicy{NicPolicy::RAIL_AFFINITY};
