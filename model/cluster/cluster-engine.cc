@@ -368,8 +368,9 @@ ClusterEngine::Untrack(ClusterJob* job)
 std::vector<ClusterJob*>
 ClusterEngine::SelectJobs(uint32_t budget, bool includeRunning) const
 {
-    // A k-way merge over the demand classes (each ordered by key) visits jobs in key order
-    // but never looks at a job that cannot fit: long queues of large jobs cost nothing.
+    // A k-way merge over the demand classes (each ordered by key), with a heap of class
+    // cursors, visits jobs in key order but never looks at a job that cannot fit: the budget
+    // only shrinks, so a class whose demand exceeds it is dropped for the rest of the walk.
     struct Cursor
     {
         JobSet::const_iterator next;
@@ -377,38 +378,45 @@ ClusterEngine::SelectJobs(uint32_t budget, bool includeRunning) const
         uint32_t demand;
     };
 
-    std::vector<Cursor> cursors;
+    auto later = [](const Cursor& a, const Cursor& b) { return b.next->first < a.next->first; };
+    std::vector<Cursor> heap;
     for (const auto& [demand, jobs] : m_waitingByDemand)
     {
-        cursors.push_back({jobs.begin(), jobs.end(), demand});
+        heap.push_back({jobs.begin(), jobs.end(), demand});
     }
     if (includeRunning)
     {
         for (const auto& [demand, jobs] : m_runningByDemand)
         {
-            cursors.push_back({jobs.begin(), jobs.end(), demand});
+            heap.push_back({jobs.begin(), jobs.end(), demand});
         }
     }
+    std::make_heap(heap.begin(), heap.end(), later);
     bool backfill = m_scheduler->Backfill();
     std::vector<ClusterJob*> chosen;
-    while (true)
+    while (!heap.empty())
     {
-        Cursor* best = nullptr;
-        for (Cursor& c : cursors)
+        std::pop_heap(heap.begin(), heap.end(), later);
+        Cursor& best = heap.back();
+        if (best.demand > budget)
         {
-            bool eligible = c.next != c.end && (!backfill || c.demand <= budget);
-            if (eligible && (!best || c.next->first < best->next->first))
+            if (!backfill)
             {
-                best = &c;
+                break; // strict order: the next job does not fit, nobody passes it
             }
+            heap.pop_back(); // this class cannot fit any more in this walk
+            continue;
         }
-        if (!best || best->demand > budget)
+        chosen.push_back(best.next->second);
+        budget -= best.demand;
+        if (++best.next == best.end)
         {
-            break; // nothing that fits is left (or, in strict order, the next job does not fit)
+            heap.pop_back();
         }
-        chosen.push_back(best->next->second);
-        budget -= best->demand;
-        ++best->next;
+        else
+        {
+            std::push_heap(heap.begin(), heap.end(), later);
+        }
     }
     return chosen;
 }
