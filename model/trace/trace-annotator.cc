@@ -261,6 +261,55 @@ Iterations(const JobRecord& job, const WorkloadProfile& profile)
              profile.name + "' has none");
 }
 
+/** Hex text of a 64-bit value, 16 digits. */
+std::string
+Hex64(uint64_t v)
+{
+    static const char* digits = "0123456789abcdef";
+    std::string text(16, '0');
+    for (int i = 15; i >= 0; --i, v >>= 4)
+    {
+        text[i] = digits[v & 15];
+    }
+    return text;
+}
+
+/** The dataset rule's name for a job that names none (doc/annotator.md). */
+std::string
+DatasetName(const AnnotatorOptions& options,
+            const JobRecord& job,
+            const WorkloadProfile& profile,
+            double uShare,
+            double uPool,
+            uint64_t streamSeed)
+{
+    const std::string& base = profile.dataset;
+    if (base.empty() || profile.datasetBytes <= 0)
+    {
+        return base; // a workload without a dataset (e.g. reinforcement learning) shares nothing
+    }
+    const std::string& rule = options.datasetRule;
+    if (rule == "job" || uShare >= options.datasetShareProbability)
+    {
+        return base + "@job:" + Hex64(streamSeed);
+    }
+    if (rule == "vc")
+    {
+        return base + "@vc:" + (job.vc.empty() ? "-" : job.vc);
+    }
+    if (rule == "user")
+    {
+        return base + "@user:" + (job.user.empty() ? "-" : job.user);
+    }
+    if (rule == "pool")
+    {
+        uint32_t i =
+            std::min(options.datasetPoolSize - 1, uint32_t(uPool * options.datasetPoolSize));
+        return base + "@pool:" + std::to_string(i);
+    }
+    return base; // "model"
+}
+
 } // namespace
 
 TraceAnnotator::TraceAnnotator(const WorkloadCatalog& catalog, const AnnotatorOptions& options)
@@ -311,6 +360,55 @@ TraceAnnotator::TraceAnnotator(const WorkloadCatalog& catalog, const AnnotatorOp
         throw std::invalid_argument("unknown annotator rule \"" + options.modelRule +
                                     "\"; known rules: gpu-time, weighted");
     }
+    const std::string& rule = options.datasetRule;
+    if (rule != "model" && rule != "vc" && rule != "user" && rule != "pool" && rule != "job")
+    {
+        throw std::invalid_argument("unknown annotator datasetRule \"" + rule +
+                                    "\"; known rules: model, vc, user, pool, job");
+    }
+    if (!(options.datasetShareProbability >= 0 && options.datasetShareProbability <= 1))
+    {
+        throw std::invalid_argument("annotator datasetShareProbability: expected a number in "
+                                    "[0, 1], got " +
+                                    std::to_string(options.datasetShareProbability));
+    }
+    if (options.datasetPoolSize < 1)
+    {
+        throw std::invalid_argument("annotator datasetPoolSize: expected >= 1, got 0");
+    }
+    if (!(options.datasetScaleMin > 0 && options.datasetScaleMin <= options.datasetScaleMax &&
+          std::isfinite(options.datasetScaleMax)))
+    {
+        throw std::invalid_argument("annotator datasetScaleMin/Max: expected 0 < min <= max < "
+                                    "infinity, got " +
+                                    std::to_string(options.datasetScaleMin) + " and " +
+                                    std::to_string(options.datasetScaleMax));
+    }
+}
+
+DatasetSpec
+TraceAnnotator::Dataset(const JobRecord& job) const
+{
+    const WorkloadProfile& profile = m_catalog.Get(job.model);
+    DatasetSpec spec;
+    spec.name = job.dataset;
+    spec.bytesPerSample = profile.rawBytesPerSample;
+    double scale = 1.0;
+    if (m_options.datasetScaleMax > m_options.datasetScaleMin)
+    {
+        Fnv1a h;
+        h.Bytes(job.dataset);
+        std::mt19937_64 rng(SplitMix64(m_options.seed ^ SplitMix64(h.Value())));
+        double lo = std::log(m_options.datasetScaleMin);
+        double hi = std::log(m_options.datasetScaleMax);
+        scale = std::exp(lo + Uniform01(rng) * (hi - lo));
+    }
+    else
+    {
+        scale = m_options.datasetScaleMin;
+    }
+    spec.bytes = profile.datasetBytes * scale;
+    return spec;
 }
 
 uint64_t
@@ -347,6 +445,8 @@ TraceAnnotator::Annotate(JobRecord& job) const
     double uModel = Uniform01(rng);
     double uSplit = Uniform01(rng);
     double uBucket = Uniform01(rng);
+    double uShare = Uniform01(rng); // draws 4 and 5 (dataset) come after the model's three
+    double uPool = Uniform01(rng);
 
     if (job.model.empty())
     {
@@ -365,7 +465,8 @@ TraceAnnotator::Annotate(JobRecord& job) const
     job.model = profile.name;
     if (job.dataset.empty())
     {
-        job.dataset = profile.dataset;
+        job.dataset =
+            DatasetName(m_options, job, profile, uShare, uPool, JobStreamSeed(m_options.seed, job));
     }
     job.iterations = Iterations(job, profile);
     NS_LOG_LOGIC(job.source << " model " << job.model << " iterations " << job.iterations);

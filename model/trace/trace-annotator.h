@@ -29,6 +29,35 @@ struct AnnotatorOptions
      */
     std::string modelRule{"gpu-time"};
     std::map<std::string, double> modelWeights; //!< catalog name -> weight, for "weighted"
+
+    /**
+     * Which jobs share a dataset (a job whose trace names a dataset keeps it):
+     *  - "model": every job reads its model's catalog dataset (default; most sharing)
+     *  - "vc": jobs of the same virtual cluster and dataset share a copy ("<dataset>@vc:<vc>")
+     *  - "user": jobs of the same user and dataset share a copy ("<dataset>@user:<user>")
+     *  - "pool": each catalog dataset has datasetPoolSize variants ("<dataset>@pool:<i>"),
+     *    a job reads one drawn uniformly
+     *  - "job": no sharing, every job its own copy ("<dataset>@job:<16 hex digits>")
+     */
+    std::string datasetRule{"model"};
+    /** Probability [0..1] that a job reads its group's shared dataset; else its own copy. */
+    double datasetShareProbability{1.0};
+    uint32_t datasetPoolSize{4}; //!< variants per catalog dataset, for "pool" (>= 1)
+    /** Each dataset's size is its catalog size times a factor drawn log-uniformly in
+     *  [datasetScaleMin, datasetScaleMax] from the dataset name's own stream (0 < min <= max). */
+    double datasetScaleMin{1.0};
+    double datasetScaleMax{1.0}; //!< see datasetScaleMin
+};
+
+/**
+ * \ingroup aicluster
+ * \brief A dataset as the storage model needs it: size and bytes per sample.
+ */
+struct DatasetSpec
+{
+    std::string name;         //!< dataset name (JobRecord::dataset)
+    double bytes{0};          //!< size [bytes]
+    double bytesPerSample{0}; //!< stored size of one sample [bytes]
 };
 
 /**
@@ -65,6 +94,19 @@ class TraceAnnotator
 
     /** \param job annotated in place */
     void Annotate(JobRecord& job) const;
+
+    /**
+     * \brief Size and bytes per sample of an annotated job's dataset.
+     *
+     * Bytes per sample: the model's rawBytesPerSample. Size: the model's
+     * datasetBytes times the dataset's scale factor (options datasetScaleMin/Max),
+     * a function of the seed and the dataset name only, so every job reading a
+     * dataset sees the same size.
+     * \param job an annotated job (model and dataset set)
+     * \return the dataset's spec
+     * \throws std::invalid_argument if the job's model is not in the catalog
+     */
+    DatasetSpec Dataset(const JobRecord& job) const;
 
     /**
      * \brief The seed of a job's own random stream (see doc/annotator.md).

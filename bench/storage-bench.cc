@@ -1,0 +1,157 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Benchmark: a full trace replay (Philly by default) with disaggregated storage on, per
+// allocation policy, against the same replay without storage (ideal data loading). Each run
+// is a forked child, so its peak memory (getrusage maxrss) is its own.
+//
+//   build/bench/storage-bench [--trace=...] [--policies=none,cba,...] [--nodes=64]
+
+#include "ns3/cluster-engine-helper.h"
+#include "ns3/core-module.h"
+#include "ns3/storage-helper.h"
+#include "ns3/trace-annotator.h"
+#include "ns3/trace-reader.h"
+#include "ns3/workload-catalog.h"
+
+#include <chrono>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace ns3;
+
+namespace
+{
+
+struct Figures
+{
+    double wall{0};     //!< replay wall time [s] (engine Run only)
+    double total{0};    //!< child wall time incl. trace reading [s]
+    double finished{0}; //!< jobs finished
+    double ioCost{0};   //!< [$]
+    double solves{0};   //!< allocation solves
+};
+
+Figures
+Replay(const std::string& trace, const std::string& policy, uint32_t nodes)
+{
+    auto start = std::chrono::steady_clock::now();
+    Config::SetDefault("ns3::ClusterEngine::ProgressInterval", DoubleValue(0));
+    std::vector<JobRecord> jobs = ReadTrace(trace, TraceReadOptions());
+    AnnotatorOptions options;
+    options.datasetRule = "vc";
+    TraceAnnotator annotator(WorkloadCatalog::Default(), options);
+    annotator.Annotate(jobs);
+    ClusterEngineHelper helper;
+    ClusterTopology topology;
+    topology.numNodes = nodes;
+    topology.nodesPerRack = 16;
+    helper.SetTopology(topology);
+    helper.SetScheduler("ns3::FifoPolicy");
+    Ptr<ClusterEngine> engine = helper.Create(jobs, WorkloadCatalog::Default());
+    Ptr<StorageDataLoading> model;
+    StorageOptions storage;
+    storage.policy = policy;
+    if (policy != "off")
+    {
+        model = StorageHelper(storage).Install(engine, jobs, annotator);
+    }
+    engine->Run();
+    Figures f;
+    f.wall = engine->WallSeconds();
+    if (model)
+    {
+        StorageRunSummary s = StorageHelper::Summarize(engine, model, storage);
+        f.ioCost = s.ioCost;
+        f.solves = double(s.solves);
+    }
+    f.finished = double(engine->FinishedJobs());
+    Simulator::Destroy();
+    f.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return f;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string trace = std::string(AICLUSTER_SOURCE_DIR) + "/../shared/traces/philly/philly.csv";
+    std::string policies = "off,none,cache-all,fair,lru,quiver,silod,cba,autocba";
+    uint32_t nodes = 352; // examples/scenarios/philly-full.json
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("trace", "Trace to replay", trace);
+    cmd.AddValue("policies",
+                 "Storage policies (off = no storage model), comma separated",
+                 policies);
+    cmd.AddValue("nodes", "Nodes of 8 GPUs", nodes);
+    cmd.Parse(argc, argv);
+
+    std::cout << "storage-bench: " << trace << ", " << nodes * 8 << " GPUs, FIFO" << std::endl;
+    std::cout << std::left << std::setw(10) << "policy" << std::right << std::setw(10)
+              << "replay[s]" << std::setw(10) << "total[s]" << std::setw(12) << "maxRSS[MB]"
+              << std::setw(10) << "vs off" << std::setw(10) << "finished" << std::setw(12)
+              << "IOcost[$]" << std::setw(10) << "solves" << std::endl;
+    double offWall = 0;
+    std::stringstream list(policies);
+    std::string policy;
+    while (std::getline(list, policy, ','))
+    {
+        int fds[2];
+        if (pipe(fds) != 0)
+        {
+            perror("pipe");
+            return 1;
+        }
+        pid_t child = fork();
+        if (child == 0)
+        {
+            close(fds[0]);
+            Figures f;
+            try
+            {
+                f = Replay(trace, policy, nodes);
+            }
+            catch (const std::exception& e)
+            {
+                std::cerr << "storage-bench: " << policy << ": " << e.what() << std::endl;
+                _exit(1);
+            }
+            if (write(fds[1], &f, sizeof f) != sizeof f)
+            {
+                _exit(1);
+            }
+            _exit(0);
+        }
+        close(fds[1]);
+        Figures f;
+        bool ok = read(fds[0], &f, sizeof f) == sizeof f;
+        close(fds[0]);
+        int status = 0;
+        struct rusage usage;
+        wait4(child, &status, 0, &usage);
+        if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        {
+            std::cout << policy << ": failed" << std::endl;
+            continue;
+        }
+        if (policy == "off")
+        {
+            offWall = f.wall;
+        }
+        std::cout << std::fixed << std::setprecision(2) << std::left << std::setw(10) << policy
+                  << std::right << std::setw(10) << f.wall << std::setw(10) << f.total
+                  << std::setw(12) << usage.ru_maxrss / 1024.0 << std::setw(10)
+                  << (offWall > 0 ? f.wall / offWall : 0.0) << std::setw(10) << std::setprecision(0)
+                  << f.finished << std::setw(12) << std::setprecision(2) << f.ioCost
+                  << std::setw(10) << std::setprecision(0) << f.solves << std::endl;
+        std::cout.unsetf(std::ios::fixed);
+    }
+    return 0;
+}

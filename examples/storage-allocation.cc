@@ -1,0 +1,312 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * \file
+ * \ingroup aicluster
+ * Disaggregated storage: replay a job trace under each cache/bandwidth allocation policy
+ * (no cache, cache-all, fair share, shared LRU, Quiver-like, SiloD-like, CBA, AutoCBA) and
+ * compare total IO cost, social welfare, mean JCT, cache hit ratio and bandwidth used.
+ *
+ *   ./ns3 run storage-allocation                          # bundled sample trace
+ *   ./ns3 run "storage-allocation --trace=../shared/traces/philly/philly.csv --nodes=128"
+ *   ./ns3 run "storage-allocation --dataset-rule=job --cache-tb=2 --io-budget=20"
+ *
+ * Writes <output>/<policy>/{jobs.csv,utilization.csv,summary.json} and
+ * <output>/storage-summary.json (every policy's numbers with the configuration and seed).
+ */
+
+#include "ns3/cluster-engine-helper.h"
+#include "ns3/cluster-results.h"
+#include "ns3/cluster-scenario.h"
+#include "ns3/core-module.h"
+#include "ns3/storage-helper.h"
+#include "ns3/trace-annotator.h"
+#include "ns3/trace-reader.h"
+#include "ns3/workload-catalog.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+std::vector<std::string>
+SplitList(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        if (!item.empty())
+        {
+            items.push_back(item);
+        }
+    }
+    return items;
+}
+
+std::string
+CommandLineText(int argc, char* argv[])
+{
+    std::string text;
+    for (int i = 0; i < argc; ++i)
+    {
+        text += (i ? " " : "") + std::string(argv[i]);
+    }
+    return text;
+}
+
+void
+PrintHeader(const std::string& utility)
+{
+    std::cout << std::left << std::setw(10) << "policy" << std::right << std::setw(7) << "jobs"
+              << std::setw(12) << "IOcost[$]" << std::setw(11) << "bw[$]" << std::setw(11)
+              << "cache[$]" << std::setw(12) << ("welfare:" + utility.substr(0, 3)) << std::setw(11)
+              << "meanJCT[h]" << std::setw(8) << "hit" << std::setw(14) << "meanBW[GB/s]"
+              << std::setw(14) << "peakBW[GB/s]" << std::setw(15) << "peakCache[TB]" << std::setw(9)
+              << "wall[s]" << std::endl;
+}
+
+void
+PrintRow(const StorageRunSummary& s, const std::string& utility, double wall)
+{
+    double welfare = utility == "deadline" ? s.welfareDeadline : s.welfareLinear;
+    std::cout << std::fixed << std::setprecision(2) << std::left << std::setw(10) << s.policy
+              << std::right << std::setw(7) << s.finished << std::setw(12) << s.ioCost
+              << std::setw(11) << s.bandwidthCost << std::setw(11) << s.cacheCost << std::setw(12)
+              << welfare << std::setw(11) << s.meanJct / 3600 << std::setw(8)
+              << std::setprecision(3) << s.hitRatio << std::setw(14) << std::setprecision(2)
+              << s.meanBandwidth / 1e9 << std::setw(14) << s.peakBandwidth / 1e9 << std::setw(15)
+              << s.peakCache / 1e12 << std::setw(9) << wall << std::endl;
+    std::cout.unsetf(std::ios::fixed);
+}
+
+nlohmann::json
+ToJson(const StorageRunSummary& s, double wall)
+{
+    return {{"policy", s.policy},
+            {"finished", s.finished},
+            {"io_cost_usd", s.ioCost},
+            {"bandwidth_cost_usd", s.bandwidthCost},
+            {"cache_cost_usd", s.cacheCost},
+            {"welfare_linear", s.welfareLinear},
+            {"welfare_deadline", s.welfareDeadline},
+            {"mean_jct_s", s.meanJct},
+            {"hit_ratio", s.hitRatio},
+            {"mean_remote_bandwidth_Bps", s.meanBandwidth},
+            {"peak_bandwidth_Bps", s.peakBandwidth},
+            {"peak_cache_bytes", s.peakCache},
+            {"makespan_s", s.makespan},
+            {"allocation_solves", s.solves},
+            {"wall_s", wall}};
+}
+
+int
+Run(int argc, char* argv[])
+{
+    ClusterScenario scenario;
+    scenario.policies = {"fifo"};
+    scenario.outputDir = "results/storage-allocation";
+    StorageOptions storage;
+    std::string policiesText = "none,cache-all,fair,lru,quiver,silod,cba,autocba";
+    double cacheTb = storage.cacheBytes / 1e12;
+    double bandwidthGBps = storage.bandwidth / 1e9;
+    double clientGBps = storage.clientBandwidth / 1e9;
+    bool quiet = false;
+    AnnotatorOptions& ann = scenario.annotator;
+    ann.datasetRule = "vc";
+
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Replay a trace under each storage cache/bandwidth allocation policy and compare "
+              "IO cost, welfare, JCT, hit ratio and bandwidth (doc/storage.md).");
+    scenario.AddCommandLineOptions(cmd);
+    cmd.AddValue(
+        "storage-policies",
+        "Storage policies, comma separated: " +
+            [] {
+                std::string all;
+                for (const auto& n : StorageHelper::PolicyNames())
+                {
+                    all += (all.empty() ? "" : ",") + n;
+                }
+                return all;
+            }(),
+        policiesText);
+    cmd.AddValue("cache-tb", "Cache tier capacity [TB]", cacheTb);
+    cmd.AddValue("cache-medium",
+                 "Cache medium: ssd or memory (sets its default price)",
+                 storage.medium);
+    cmd.AddValue("cache-price",
+                 "Cache price [$ per GB-hour]; < 0 = the medium's default",
+                 storage.cachePrice);
+    cmd.AddValue("bandwidth", "Aggregate remote bandwidth [GB/s]", bandwidthGBps);
+    cmd.AddValue("client-bandwidth", "Per-job remote bandwidth cap [GB/s]; 0 = none", clientGBps);
+    cmd.AddValue("bandwidth-price",
+                 "Remote bandwidth price [$ per (GB/s)-hour]; < 0 = default",
+                 storage.bandwidthPrice);
+    cmd.AddValue("io-budget",
+                 "IO budget of cba and autocba [$ per hour]; 0 = none",
+                 storage.ioBudgetPerHour);
+    cmd.AddValue("prefetch",
+                 "Prefetch grown caches instead of filling them lazily",
+                 storage.prefetch);
+    cmd.AddValue("utility",
+                 "AutoCBA utility and welfare shown: linear or deadline",
+                 storage.utility);
+    cmd.AddValue("deadline-slack",
+                 "Deadline = submit + slack x requested run time",
+                 storage.deadlineSlack);
+    cmd.AddValue("dataset-rule", "Dataset sharing: model, vc, user, pool, job", ann.datasetRule);
+    cmd.AddValue("share-probability",
+                 "Probability a job reads its group's shared dataset",
+                 ann.datasetShareProbability);
+    cmd.AddValue("dataset-pool",
+                 "Variants per catalog dataset for --dataset-rule=pool",
+                 ann.datasetPoolSize);
+    cmd.AddValue("dataset-scale-min",
+                 "Smallest dataset size factor (log-uniform per dataset)",
+                 ann.datasetScaleMin);
+    cmd.AddValue("dataset-scale-max", "Largest dataset size factor", ann.datasetScaleMax);
+    cmd.AddValue("quiet", "No progress lines", quiet);
+    cmd.Parse(argc, argv);
+    scenario.Finalize();
+    scenario.ApplyAttributes();
+    storage.cacheBytes = cacheTb * 1e12;
+    storage.bandwidth = bandwidthGBps * 1e9;
+    storage.clientBandwidth = clientGBps * 1e9;
+    std::vector<std::string> policies = SplitList(policiesText);
+    for (const std::string& p : policies)
+    {
+        StorageOptions check = storage;
+        check.policy = p;
+        check.Validate();
+    }
+    Config::SetDefault("ns3::ClusterEngine::ProgressInterval", DoubleValue(quiet ? 0.0 : 5.0));
+    RngSeedManager::SetSeed(scenario.seed);
+    RngSeedManager::SetRun(scenario.run);
+    ann.seed = scenario.seed;
+
+    TraceReadReport report;
+    std::vector<JobRecord> jobs = ReadTrace(scenario.tracePath, scenario.traceOptions, &report);
+    WorkloadCatalog loaded;
+    if (!scenario.catalogPath.empty())
+    {
+        loaded = WorkloadCatalog::Load(scenario.catalogPath);
+    }
+    const WorkloadCatalog& catalog =
+        scenario.catalogPath.empty() ? WorkloadCatalog::Default() : loaded;
+    TraceAnnotator annotator(catalog, ann);
+    annotator.Annotate(jobs);
+    std::set<std::string> datasets;
+    for (const JobRecord& j : jobs)
+    {
+        datasets.insert(j.dataset);
+    }
+    const ClusterTopology& topology = scenario.topology;
+    std::cout << "trace " << report.file << ": " << jobs.size() << " jobs, " << datasets.size()
+              << " datasets (rule " << ann.datasetRule << ", share probability "
+              << ann.datasetShareProbability << ") | cluster " << topology.TotalGpus()
+              << " GPUs, scheduler " << scenario.policies.front() << " | cache "
+              << storage.cacheBytes / 1e12 << " TB " << storage.medium << ", remote "
+              << storage.bandwidth / 1e9 << " GB/s (per job " << storage.clientBandwidth / 1e9
+              << "), IO budget " << storage.ioBudgetPerHour << " $/h | seed " << scenario.seed
+              << std::endl;
+
+    RunInfo info;
+    info.experiment = "storage-allocation";
+    info.seed = scenario.seed;
+    info.run = scenario.run;
+    info.commandLine = CommandLineText(argc, argv);
+    info.settings = scenario.Settings();
+    info.settings["storage.cache_bytes"] = std::to_string(storage.cacheBytes);
+    info.settings["storage.cache_medium"] = storage.medium;
+    info.settings["storage.cache_price"] = std::to_string(storage.cachePrice);
+    info.settings["storage.bandwidth_Bps"] = std::to_string(storage.bandwidth);
+    info.settings["storage.client_bandwidth_Bps"] = std::to_string(storage.clientBandwidth);
+    info.settings["storage.bandwidth_price"] = std::to_string(storage.bandwidthPrice);
+    info.settings["storage.io_budget_per_hour"] = std::to_string(storage.ioBudgetPerHour);
+    info.settings["storage.prefetch"] = storage.prefetch ? "true" : "false";
+    info.settings["storage.utility"] = storage.utility;
+    info.settings["storage.deadline_slack"] = std::to_string(storage.deadlineSlack);
+    info.settings["annotator.dataset_rule"] = ann.datasetRule;
+    info.settings["annotator.dataset_share_probability"] =
+        std::to_string(ann.datasetShareProbability);
+    info.settings["annotator.dataset_pool_size"] = std::to_string(ann.datasetPoolSize);
+    info.settings["annotator.dataset_scale_min"] = std::to_string(ann.datasetScaleMin);
+    info.settings["annotator.dataset_scale_max"] = std::to_string(ann.datasetScaleMax);
+
+    nlohmann::json out;
+    out["experiment"] = info.experiment;
+    out["aicluster_version"] = AICLUSTER_VERSION;
+    out["seed"] = scenario.seed;
+    out["run"] = scenario.run;
+    out["command_line"] = info.commandLine;
+    out["settings"] = info.settings;
+    out["datasets"] = datasets.size();
+    out["policies"] = nlohmann::json::array();
+    std::vector<std::pair<StorageRunSummary, double>> rows;
+    for (const std::string& policy : policies)
+    {
+        ClusterEngineHelper helper;
+        helper.SetTopology(topology);
+        helper.SetScheduler(ClusterEngineHelper::SchedulerTypeName(scenario.policies.front()));
+        helper.SetAllocator("ns3::GpuAllocator",
+                            "Rule",
+                            EnumValue(scenario.placement == "spread" ? GpuAllocator::SPREAD
+                                                                     : GpuAllocator::CONSOLIDATED));
+        Ptr<ClusterEngine> engine = helper.Create(jobs, catalog);
+        StorageOptions options = storage;
+        options.policy = policy;
+        Ptr<StorageDataLoading> model = StorageHelper(options).Install(engine, jobs, annotator);
+        engine->Run();
+        StorageRunSummary s = StorageHelper::Summarize(engine, model, options);
+        info.settings["storage.policy"] = policy;
+        ClusterResults::Write(scenario.outputDir + "/" + policy, engine, info);
+        rows.emplace_back(s, engine->WallSeconds());
+        out["policies"].push_back(ToJson(s, engine->WallSeconds()));
+        Simulator::Destroy();
+    }
+    std::cout << std::endl;
+    PrintHeader(storage.utility);
+    for (const auto& [s, wall] : rows)
+    {
+        PrintRow(s, storage.utility, wall);
+    }
+    std::filesystem::create_directories(scenario.outputDir);
+    std::string path = scenario.outputDir + "/storage-summary.json";
+    std::ofstream file(path);
+    if (!file)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+    file << out.dump(2) << std::endl;
+    std::cout << "\nresults: " << path << " and " << scenario.outputDir
+              << "/<policy>/{jobs.csv,utilization.csv,summary.json}" << std::endl;
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    try
+    {
+        return Run(argc, argv);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "storage-allocation: error: " << e.what() << std::endl;
+        return 1;
+    }
+}

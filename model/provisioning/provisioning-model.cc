@@ -1,0 +1,881 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "provisioning-model.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/rdma-endpoint.h"
+#include "ns3/storage-problem.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ProvisioningModel");
+NS_OBJECT_ENSURE_REGISTERED(ProvisioningLoader);
+NS_OBJECT_ENSURE_REGISTERED(ProvisioningModel);
+NS_OBJECT_ENSURE_REGISTERED(LocalLoader);
+NS_OBJECT_ENSURE_REGISTERED(DppLoader);
+NS_OBJECT_ENSURE_REGISTERED(AlluxioLoader);
+NS_OBJECT_ENSURE_REGISTERED(KSpeedLoader);
+
+namespace
+{
+/// Stands for "unbounded" in the solver, which needs finite capacities.
+constexpr double kUnbounded = 1e18;
+
+double
+Finite(double x)
+{
+    return std::isfinite(x) ? std::min(x, kUnbounded) : kUnbounded;
+}
+
+/// Samples in a workload's dataset.
+double
+DatasetSamples(const WorkloadProfile& p)
+{
+    return p.rawBytesPerSample > 0 ? p.datasetBytes / p.rawBytesPerSample : 0.0;
+}
+} // namespace
+
+uint32_t
+ProvisioningJob::TotalGpus() const
+{
+    uint32_t n = 0;
+    for (const auto& [node, g] : gpusOnNode)
+    {
+        n += g;
+    }
+    return n;
+}
+
+std::string
+ProvisioningJob::Dataset() const
+{
+    return profile && !profile->dataset.empty() ? profile->dataset
+                                                : (profile ? profile->name : name);
+}
+
+void
+UsageBuilder::Add(uint32_t resource, double weight)
+{
+    if (weight > 0)
+    {
+        m_usage[resource] += weight;
+    }
+}
+
+void
+UsageBuilder::AddTransfer(const Transfer& t)
+{
+    if (t.bytes > 0)
+    {
+        m_transfers.push_back(t);
+    }
+}
+
+std::vector<MaxMinSolver::Usage>
+UsageBuilder::Take()
+{
+    std::vector<MaxMinSolver::Usage> out(m_usage.begin(), m_usage.end());
+    m_usage.clear();
+    return out;
+}
+
+// ---- ProvisioningLoader -------------------------------------------------------------------
+
+TypeId
+ProvisioningLoader::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::ProvisioningLoader").SetParent<Object>().SetGroupName("Aicluster");
+    return tid;
+}
+
+std::vector<CachePlan>
+ProvisioningLoader::PlanCaches(const ProvisioningModel&,
+                               const std::vector<ProvisioningJob>& jobs) const
+{
+    return std::vector<CachePlan>(jobs.size());
+}
+
+Ptr<ProvisioningLoader>
+ProvisioningLoader::Create(const std::string& name)
+{
+    if (name == "local")
+    {
+        return CreateObject<LocalLoader>();
+    }
+    if (name == "dpp")
+    {
+        return CreateObject<DppLoader>();
+    }
+    if (name == "alluxio")
+    {
+        return CreateObject<AlluxioLoader>();
+    }
+    if (name == "kspeed")
+    {
+        return CreateObject<KSpeedLoader>();
+    }
+    throw std::invalid_argument("provisioning loader: unknown name '" + name +
+                                "', expected local, dpp, alluxio or kspeed");
+}
+
+// ---- ProvisioningModel --------------------------------------------------------------------
+
+TypeId
+ProvisioningModel::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::ProvisioningModel")
+            .SetParent<Object>()
+            .SetGroupName("Aicluster")
+            .AddConstructor<ProvisioningModel>()
+            .AddAttribute("CpuCores",
+                          "CPU cores of each training node available to data loading [cores]. "
+                          "Assumption: 64 of a 2-socket host's 96-128 cores; the rest run the "
+                          "training processes.",
+                          DoubleValue(64),
+                          MakeDoubleAccessor(&ProvisioningModel::m_cpuCores),
+                          MakeDoubleChecker<double>(1e-9))
+            .AddAttribute("DramBandwidth",
+                          "Host DRAM bandwidth of a node, CPU and DMA bytes together [bytes/s]. "
+                          "Assumption: ~75% of 2 sockets x 8 channels DDR4-3200 (409.6 GB/s).",
+                          DoubleValue(300e9),
+                          MakeDoubleAccessor(&ProvisioningModel::m_dramBandwidth),
+                          MakeDoubleChecker<double>(1e-9))
+            .AddAttribute("CacheBytesPerNode",
+                          "Host memory each node lends to a cache tier (Alluxio, KSpeed) "
+                          "[bytes]. Assumption: half of 1 TiB.",
+                          DoubleValue(512e9),
+                          MakeDoubleAccessor(&ProvisioningModel::m_cacheBytesPerNode),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("FrontendBandwidth",
+                          "Storage (frontend) NIC of each node, off the rails [bytes/s]. "
+                          "Assumption: one 200 Gb/s NIC.",
+                          DoubleValue(25e9),
+                          MakeDoubleAccessor(&ProvisioningModel::m_frontendBandwidth),
+                          MakeDoubleChecker<double>(1e-9))
+            .AddAttribute("CopyCpuSecondsPerByte",
+                          "CPU time to copy one byte in host memory (pinned staging buffer, "
+                          "cache client) [core-s/byte]. Assumption: ~10 GB/s memcpy per core.",
+                          DoubleValue(1e-10),
+                          MakeDoubleAccessor(&ProvisioningModel::m_copyCpuPerByte),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("PrefetchDepth",
+                          "Batches a GPU's loader keeps in flight; sets the read requests a "
+                          "storage client has outstanding (depth x local batch) [batches]. "
+                          "Default: PyTorch DataLoader prefetch_factor.",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&ProvisioningModel::m_prefetchDepth),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("DppNodes",
+                          "CPU nodes of the DPP preprocessing pool [nodes]. Assumption.",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&ProvisioningModel::m_dppNodes),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("DppCores",
+                          "Cores per DPP node [cores]. Assumption.",
+                          DoubleValue(64),
+                          MakeDoubleAccessor(&ProvisioningModel::m_dppCores),
+                          MakeDoubleChecker<double>(1e-9))
+            .AddAttribute("CacheablePreprocessFraction",
+                          "Share of a sample's preprocessing CPU that is deterministic (decode) "
+                          "and so saved by caching the preprocessed sample; the rest (random "
+                          "augmentation) runs every epoch [0..1]. Assumption.",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&ProvisioningModel::m_cacheableFraction),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("AggregatePerNode",
+                          "One max-min flow per (job, node) carrying that node's GPUs of the job "
+                          "(exact when they are symmetric, as under rail affinity; faster for "
+                          "whole-cluster replays) instead of one flow per GPU.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&ProvisioningModel::m_aggregate),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+ProvisioningModel::ProvisioningModel() = default;
+ProvisioningModel::~ProvisioningModel() = default;
+
+void
+ProvisioningModel::SetCluster(const RailClusterConfig& cluster, Ptr<StorageBackend> storage)
+{
+    if (!storage)
+    {
+        throw std::invalid_argument("ProvisioningModel::SetCluster: storage backend is null");
+    }
+    cluster.Validate();
+    m_cluster = cluster;
+    m_topology.reset();
+    m_storage = storage;
+    auto endpoint = CreateObject<RdmaEndpoint>();
+    UintegerValue mtu;
+    endpoint->GetAttribute("Mtu", mtu);
+    m_wireFactor = (mtu.Get() + 62.0) / mtu.Get();
+}
+
+void
+ProvisioningModel::SetLoader(Ptr<ProvisioningLoader> loader)
+{
+    m_loader = loader;
+}
+
+Ptr<ProvisioningLoader>
+ProvisioningModel::GetLoader() const
+{
+    return m_loader;
+}
+
+RailClusterConfig
+ProvisioningModel::FabricConfig() const
+{
+    RailClusterConfig c = m_cluster;
+    c.nodes = m_cluster.nodes + m_dppNodes;
+    return c;
+}
+
+void
+ProvisioningModel::EnsureTopology()
+{
+    if (!m_storage)
+    {
+        throw std::logic_error("ProvisioningModel: SetCluster was not called");
+    }
+    // DPP pool nodes hang off the same rails as the trainers (rebuilt if DppNodes changed)
+    if (!m_topology || m_topology->GetConfig().nodes != m_cluster.nodes + m_dppNodes)
+    {
+        m_topology = std::make_unique<RailTopology>(FabricConfig());
+    }
+}
+
+const RailTopology&
+ProvisioningModel::Topology() const
+{
+    if (!m_topology)
+    {
+        throw std::logic_error("ProvisioningModel: no topology before the first Solve");
+    }
+    return *m_topology;
+}
+
+Ptr<StorageBackend>
+ProvisioningModel::Storage() const
+{
+    return m_storage;
+}
+
+const ProvisioningUtilization&
+ProvisioningModel::GetUtilization() const
+{
+    return m_util;
+}
+
+uint32_t
+ProvisioningModel::AddResource(double capacity, const std::string& kind)
+{
+    m_caps.push_back(Finite(std::max(capacity, 1e-12)));
+    m_kinds.push_back(kind);
+    return static_cast<uint32_t>(m_caps.size() - 1);
+}
+
+double
+ProvisioningModel::ClientCapacity(const std::vector<ProvisioningJob>& jobs) const
+{
+    // A storage client keeps depth x local batch sample reads in flight (DataLoader workers
+    // fetching the prefetched batches); below the per-client cap it is latency bound.
+    double request = 0;
+    uint32_t batch = 1;
+    for (const auto& j : jobs)
+    {
+        request = std::max(request, j.profile->rawBytesPerSample);
+        batch = std::max(batch, j.profile->localBatch);
+    }
+    if (request <= 0)
+    {
+        return kUnbounded;
+    }
+    return m_storage->ClientThroughput(request, m_prefetchDepth * batch);
+}
+
+void
+ProvisioningModel::BuildResources(const std::vector<ProvisioningJob>& jobs)
+{
+    m_caps.clear();
+    m_kinds.clear();
+    const RailTopology& t = Topology();
+    for (uint32_t l = 0; l < t.GetLinks().size(); ++l)
+    {
+        const auto& link = t.GetLinks()[l];
+        RailVertexKind a = t.GetVertex(link.a).kind;
+        RailVertexKind b = t.GetVertex(link.b).kind;
+        auto has = [&](RailVertexKind k) { return a == k || b == k; };
+        std::string kind = "pcie-device";
+        if (!link.inNode)
+        {
+            kind = "rail";
+        }
+        else if (has(RailVertexKind::HOST_MEMORY))
+        {
+            kind = "host-memory";
+        }
+        else if (has(RailVertexKind::ROOT_COMPLEX))
+        {
+            kind = "pcie-uplink";
+        }
+        AddResource(link.bytesPerSec, kind);
+        AddResource(link.bytesPerSec, kind);
+    }
+    uint32_t n = m_cluster.nodes;
+    double client = ClientCapacity(jobs);
+    m_res = Resources{};
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        m_res.cpu.push_back(AddResource(m_cpuCores, "cpu"));
+        m_res.frontend.push_back(AddResource(m_frontendBandwidth, "storage-nic"));
+        m_res.client.push_back(AddResource(client, "storage-client"));
+    }
+    for (uint32_t i = 0; i < n + m_dppNodes; ++i)
+    {
+        m_res.dram.push_back(AddResource(m_dramBandwidth, "host-memory"));
+    }
+    m_res.storage = AddResource(m_storage->AggregateBandwidth(), "storage");
+    m_res.dppCpu = AddResource(m_dppNodes * m_dppCores, "dpp-cpu");
+    m_res.dppClient = AddResource(m_dppNodes * client, "storage-client");
+}
+
+void
+ProvisioningModel::AddPath(uint32_t src, uint32_t dst, uint32_t rail, double bytes, UsageBuilder& u)
+    const
+{
+    if (bytes <= 0 || src == dst)
+    {
+        return;
+    }
+    const RailTopology& t = Topology();
+    uint64_t flowId = (static_cast<uint64_t>(src) << 32) | dst;
+    int32_t ns = t.GetVertex(src).node;
+    int32_t nd = t.GetVertex(dst).node;
+    uint32_t srcNic = ns == nd ? 0 : t.Nic(ns, rail);
+    uint32_t dstNic = ns == nd ? 0 : t.Nic(nd, rail);
+    for (uint32_t l : t.Path(src, dst, srcNic, dstNic, flowId))
+    {
+        u.Add(l, bytes * m_wireFactor);
+    }
+    u.AddTransfer({src, dst, rail, bytes});
+}
+
+void
+ProvisioningModel::AddStorageToHost(uint32_t node, double bytes, UsageBuilder& u) const
+{
+    if (bytes <= 0)
+    {
+        return;
+    }
+    const RailTopology& t = Topology();
+    u.Add(m_res.storage, bytes);
+    u.Add(m_res.client.at(node), bytes);
+    u.Add(m_res.frontend.at(node), bytes);
+    // The storage NIC sits on its own root port: its DMA enters host memory through the
+    // memory port (root complex -> memory), not through the GPUs' PCIe switches.
+    uint32_t mem = t.HostMemory(node);
+    for (uint32_t l : t.GetAdjacentLinks(mem))
+    {
+        u.Add(t.DirectedLink(t.OtherEnd(mem, l), l), bytes);
+    }
+    u.Add(m_res.dram.at(node), bytes);
+}
+
+void
+ProvisioningModel::AddHostToGpu(uint32_t node, uint32_t gpu, double bytes, UsageBuilder& u) const
+{
+    // pinned staging copy (read + write) then the GPU's DMA read over PCIe
+    u.Add(m_res.cpu.at(node), bytes * m_copyCpuPerByte);
+    u.Add(m_res.dram.at(node), 3 * bytes);
+    const RailTopology& t = Topology();
+    AddPath(t.HostMemory(node), t.Gpu(node, gpu), gpu % m_cluster.node.nics, bytes, u);
+}
+
+std::vector<ProvisioningJobResult>
+ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
+{
+    if (!m_loader)
+    {
+        throw std::logic_error("ProvisioningModel::Solve: no loader set");
+    }
+    EnsureTopology();
+    std::vector<uint32_t> used(m_cluster.nodes, 0);
+    for (const auto& j : jobs)
+    {
+        if (!j.profile)
+        {
+            throw std::invalid_argument("ProvisioningModel::Solve: job '" + j.name +
+                                        "' has no workload profile");
+        }
+        for (const auto& [node, g] : j.gpusOnNode)
+        {
+            if (node >= m_cluster.nodes || used[node] + g > m_cluster.node.gpus)
+            {
+                throw std::invalid_argument("ProvisioningModel::Solve: job '" + j.name +
+                                            "' places " + std::to_string(g) + " GPUs on node " +
+                                            std::to_string(node) + ", beyond the cluster (" +
+                                            std::to_string(m_cluster.nodes) + " nodes x " +
+                                            std::to_string(m_cluster.node.gpus) + " GPUs)");
+            }
+            used[node] += g;
+        }
+    }
+    BuildResources(jobs);
+    m_solver = std::make_unique<MaxMinSolver>(m_caps);
+    std::vector<CachePlan> plans = m_loader->PlanCaches(*this, jobs);
+    std::fill(used.begin(), used.end(), 0);
+    m_flows.clear();
+
+    std::vector<ProvisioningJobResult> out;
+    std::vector<std::vector<uint32_t>> flowsOf(jobs.size());
+    std::vector<std::vector<MaxMinSolver::Usage>> usageOf;
+    std::vector<double> flowScale; //!< GPUs per flow
+    std::vector<int64_t> solverId; //!< solver handle per flow, -1 if it uses no resource
+    std::vector<double> demand(jobs.size());
+    for (size_t k = 0; k < jobs.size(); ++k)
+    {
+        const auto& j = jobs[k];
+        uint32_t g = std::max(1u, j.TotalGpus());
+        demand[k] = j.gpuRate >= 0 ? j.gpuRate : j.profile->SamplesPerSecond(g) / g;
+        for (const auto& [node, count] : j.gpusOnNode)
+        {
+            // aggregated: the flow's rate is the node's samples/s (count GPUs), so weights
+            // are the GPUs' usages summed and divided by count
+            uint32_t groups = m_aggregate ? 1 : count;
+            uint32_t perGroup = m_aggregate ? count : 1;
+            for (uint32_t c = 0; c < groups; ++c)
+            {
+                UsageBuilder u;
+                for (uint32_t i = 0; i < perGroup; ++i)
+                {
+                    m_loader->AddSampleUsage(*this, j, plans[k], node, used[node]++, u);
+                }
+                if (!m_aggregate)
+                {
+                    ProvisioningFlow f;
+                    f.job = static_cast<uint32_t>(k);
+                    f.node = node;
+                    f.gpu = used[node] - 1;
+                    f.demand = demand[k];
+                    f.transfers = u.Transfers();
+                    m_flows.push_back(std::move(f));
+                }
+                auto usage = u.Take();
+                if (!m_aggregate)
+                {
+                    m_flows.back().usage = usage;
+                }
+                for (auto& [res, w] : usage)
+                {
+                    w /= perGroup;
+                }
+                // a sample that uses nothing (no data) is bounded by its GPU alone
+                flowsOf[k].push_back(static_cast<uint32_t>(usageOf.size()));
+                solverId.push_back(
+                    usage.empty() ? -1
+                                  : static_cast<int64_t>(
+                                        m_solver->AddFlow(usage, Finite(demand[k] * perGroup))));
+                usageOf.push_back(std::move(usage));
+                flowScale.push_back(perGroup);
+            }
+        }
+    }
+    m_solver->SolveAll();
+    for (size_t f = 0; f < m_flows.size(); ++f)
+    {
+        m_flows[f].rate = solverId[f] < 0 ? m_flows[f].demand : m_solver->GetRate(solverId[f]);
+    }
+    for (size_t k = 0; k < jobs.size(); ++k)
+    {
+        ProvisioningJobResult r;
+        r.name = jobs[k].name;
+        r.gpus = jobs[k].TotalGpus();
+        r.gpuDemand = demand[k];
+        r.cache = plans[k];
+        r.perGpu = std::numeric_limits<double>::infinity();
+        uint32_t slowest = 0;
+        for (uint32_t f : flowsOf[k])
+        {
+            double perGpu =
+                solverId[f] < 0 ? demand[k] : m_solver->GetRate(solverId[f]) / flowScale[f];
+            if (perGpu < r.perGpu)
+            {
+                r.perGpu = perGpu;
+                slowest = f;
+            }
+        }
+        if (flowsOf[k].empty())
+        {
+            r.perGpu = 0;
+            r.bottleneck = "none";
+            out.push_back(r);
+            continue;
+        }
+        r.stallFraction = std::isfinite(demand[k]) && demand[k] > 0
+                              ? std::max(0.0, 1 - r.perGpu / demand[k])
+                              : 0.0;
+        r.bottleneck = "gpu";
+        if (r.perGpu < Finite(demand[k]) * (1 - 1e-9))
+        {
+            double worst = 0;
+            for (const auto& [res, w] : usageOf.at(slowest))
+            {
+                double util = m_solver->GetLoad(res) / m_caps[res];
+                if (util > worst)
+                {
+                    worst = util;
+                    r.bottleneck = m_kinds[res];
+                }
+            }
+        }
+        out.push_back(r);
+    }
+    ComputeUtilization();
+    return out;
+}
+
+void
+ProvisioningModel::ComputeUtilization()
+{
+    m_util = ProvisioningUtilization{};
+    auto up = [](double& slot, double v) { slot = std::max(slot, v); };
+    for (uint32_t r = 0; r < m_caps.size(); ++r)
+    {
+        double util = m_solver->GetLoad(r) / m_caps[r];
+        const std::string& k = m_kinds[r];
+        if (r == m_res.storage)
+        {
+            up(m_util.storage, util);
+        }
+        else if (k == "storage-client")
+        {
+            up(m_util.storageClient, util);
+        }
+        else if (k == "cpu" || k == "dpp-cpu")
+        {
+            up(m_util.cpu, util);
+        }
+        else if (k == "host-memory")
+        {
+            up(m_util.hostMemory, util);
+        }
+        else if (k == "pcie-uplink")
+        {
+            up(m_util.pcieUplink, util);
+        }
+        else if (k == "pcie-device")
+        {
+            up(m_util.pcieDevice, util);
+        }
+        else if (k == "rail")
+        {
+            up(m_util.rail, util);
+        }
+        else if (k == "storage-nic")
+        {
+            up(m_util.frontend, util);
+        }
+    }
+}
+
+// ---- Local --------------------------------------------------------------------------------
+
+TypeId
+LocalLoader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::LocalLoader")
+                            .SetParent<ProvisioningLoader>()
+                            .SetGroupName("Aicluster")
+                            .AddConstructor<LocalLoader>();
+    return tid;
+}
+
+std::string
+LocalLoader::Name() const
+{
+    return "local";
+}
+
+void
+LocalLoader::AddSampleUsage(const ProvisioningModel& m,
+                            const ProvisioningJob& job,
+                            const CachePlan&,
+                            uint32_t node,
+                            uint32_t gpu,
+                            UsageBuilder& u) const
+{
+    const WorkloadProfile& p = *job.profile;
+    m.AddStorageToHost(node, p.rawBytesPerSample, u);
+    u.Add(m.Res().cpu.at(node), p.cpuSecondsPerSample);
+    u.Add(m.Res().dram.at(node), p.rawBytesPerSample + p.decodedBytesPerSample); // decode r/w
+    m.AddHostToGpu(node, gpu, p.decodedBytesPerSample, u);
+}
+
+// ---- DPP ----------------------------------------------------------------------------------
+
+TypeId
+DppLoader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DppLoader")
+                            .SetParent<ProvisioningLoader>()
+                            .SetGroupName("Aicluster")
+                            .AddConstructor<DppLoader>();
+    return tid;
+}
+
+std::string
+DppLoader::Name() const
+{
+    return "dpp";
+}
+
+void
+DppLoader::AddSampleUsage(const ProvisioningModel& m,
+                          const ProvisioningJob& job,
+                          const CachePlan&,
+                          uint32_t node,
+                          uint32_t gpu,
+                          UsageBuilder& u) const
+{
+    if (m.DppNodes() == 0)
+    {
+        throw std::invalid_argument("DPP loader: ns3::ProvisioningModel::DppNodes is 0, "
+                                    "expected at least one preprocessing node");
+    }
+    const WorkloadProfile& p = *job.profile;
+    const auto& res = m.Res();
+    const RailTopology& t = m.Topology();
+    uint32_t rail = gpu % t.GetConfig().node.nics;
+    double raw = p.rawBytesPerSample;
+    double dec = p.decodedBytesPerSample;
+    // pool side: read from storage, preprocess (the pool balances across its nodes)
+    u.Add(res.storage, raw);
+    u.Add(res.dppClient, raw);
+    u.Add(res.dppCpu, p.cpuSecondsPerSample);
+    // tensors go from every pool node (1/P each) over the GPU's rail into the trainer's
+    // host memory - through its PCIe switch uplink, the incast of DPP - then to the GPU
+    double w = 1.0 / m.DppNodes();
+    for (uint32_t q = 0; q < m.DppNodes(); ++q)
+    {
+        uint32_t pool = m.DppNode(q);
+        u.Add(res.dram.at(pool), w * (2 * raw + 2 * dec)); // receive, decode r/w, DMA read
+        m.AddPath(t.HostMemory(pool), t.HostMemory(node), rail, w * dec, u);
+    }
+    u.Add(res.dram.at(node), dec); // DMA write on the trainer
+    m.AddHostToGpu(node, gpu, dec, u);
+}
+
+// ---- Alluxio ------------------------------------------------------------------------------
+
+TypeId
+AlluxioLoader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::AlluxioLoader")
+                            .SetParent<ProvisioningLoader>()
+                            .SetGroupName("Aicluster")
+                            .AddConstructor<AlluxioLoader>()
+                            .AddAttribute("Lru",
+                                          "Evict least recently used blocks (true, Alluxio's "
+                                          "default) or pin what is cached (false).",
+                                          BooleanValue(true),
+                                          MakeBooleanAccessor(&AlluxioLoader::m_lru),
+                                          MakeBooleanChecker());
+    return tid;
+}
+
+std::string
+AlluxioLoader::Name() const
+{
+    return "alluxio";
+}
+
+std::vector<CachePlan>
+AlluxioLoader::PlanCaches(const ProvisioningModel& m,
+                          const std::vector<ProvisioningJob>& jobs) const
+{
+    // The cache spans all nodes; every dataset gets the same cached fraction (capacity in
+    // proportion to its size). With LRU on reshuffled epochs the hit ratio is below c/d.
+    std::map<std::string, double> sizes;
+    for (const auto& j : jobs)
+    {
+        sizes[j.Dataset()] = j.profile->datasetBytes;
+    }
+    double total = 0;
+    for (const auto& [name, d] : sizes)
+    {
+        total += d;
+    }
+    double capacity = m.CacheBytesPerNode() * m.TrainingNodes();
+    double x = total > 0 ? std::min(1.0, capacity / total) : 1.0;
+    std::vector<CachePlan> plans(jobs.size());
+    for (size_t k = 0; k < jobs.size(); ++k)
+    {
+        plans[k].rawHit = m_lru ? LruShuffledHitRatio(x) : x;
+        plans[k].bytes = x * jobs[k].profile->datasetBytes;
+    }
+    return plans;
+}
+
+void
+AlluxioLoader::AddSampleUsage(const ProvisioningModel& m,
+                              const ProvisioningJob& job,
+                              const CachePlan& cache,
+                              uint32_t node,
+                              uint32_t gpu,
+                              UsageBuilder& u) const
+{
+    const WorkloadProfile& p = *job.profile;
+    const RailTopology& t = m.Topology();
+    uint32_t nodes = m.TrainingNodes();
+    uint32_t rail = gpu % t.GetConfig().node.nics;
+    double raw = p.rawBytesPerSample;
+    m.AddStorageToHost(node, raw * (1 - cache.rawHit), u);
+    // blocks are spread evenly: a hit is on each node with probability 1/N
+    double remote = raw * cache.rawHit / nodes;
+    for (uint32_t src = 0; src < nodes; ++src)
+    {
+        if (src == node)
+        {
+            continue;
+        }
+        m.AddPath(t.HostMemory(src), t.HostMemory(node), rail, remote, u);
+        u.Add(m.Res().dram.at(src), remote);  // DMA read at the worker
+        u.Add(m.Res().dram.at(node), remote); // DMA write at the client
+    }
+    // the client copies remote blocks out of its receive buffers
+    u.Add(m.Res().cpu.at(node), remote * (nodes - 1) * m.CopyCpuPerByte());
+    u.Add(m.Res().cpu.at(node), p.cpuSecondsPerSample);
+    u.Add(m.Res().dram.at(node), raw + p.decodedBytesPerSample);
+    m.AddHostToGpu(node, gpu, p.decodedBytesPerSample, u);
+}
+
+// ---- KSpeed -------------------------------------------------------------------------------
+
+TypeId
+KSpeedLoader::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::KSpeedLoader")
+            .SetParent<ProvisioningLoader>()
+            .SetGroupName("Aicluster")
+            .AddConstructor<KSpeedLoader>()
+            .AddAttribute(
+                "Placement",
+                "Which pool nodes prepare a GPU's samples: Spread (all nodes, 1/N "
+                "each: no hot spot) or Local (the GPU's own node).",
+                EnumValue(KSpeedLoader::SPREAD),
+                MakeEnumAccessor(&KSpeedLoader::m_placement),
+                MakeEnumChecker(KSpeedLoader::SPREAD, "Spread", KSpeedLoader::LOCAL, "Local"))
+            .AddAttribute("CacheDecoded",
+                          "Cache preprocessed samples of a dataset when they fit in the pool "
+                          "(else raw samples).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&KSpeedLoader::m_cacheDecoded),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+std::string
+KSpeedLoader::Name() const
+{
+    return "kspeed";
+}
+
+std::vector<CachePlan>
+KSpeedLoader::PlanCaches(const ProvisioningModel& m, const std::vector<ProvisioningJob>& jobs) const
+{
+    // Pool memory of all nodes. Preprocessed datasets first, smallest first (each saves CPU
+    // on every epoch); what is left caches raw bytes, the same fraction of every other
+    // dataset, pinned for the epoch (no LRU thrash on reshuffled access).
+    std::map<std::string, const WorkloadProfile*> sets;
+    for (const auto& j : jobs)
+    {
+        sets[j.Dataset()] = j.profile;
+    }
+    double left = m.CacheBytesPerNode() * m.TrainingNodes();
+    std::vector<std::pair<double, std::string>> decodedSizes;
+    for (const auto& [name, p] : sets)
+    {
+        decodedSizes.emplace_back(DatasetSamples(*p) * p->decodedBytesPerSample, name);
+    }
+    std::sort(decodedSizes.begin(), decodedSizes.end());
+    std::set<std::string> decoded;
+    double rawRest = 0;
+    for (const auto& [size, name] : decodedSizes)
+    {
+        if (m_cacheDecoded && size <= left && sets[name]->cpuSecondsPerSample > 0)
+        {
+            decoded.insert(name);
+            left -= size;
+        }
+        else
+        {
+            rawRest += sets[name]->datasetBytes;
+        }
+    }
+    double x = rawRest > 0 ? std::min(1.0, left / rawRest) : 1.0;
+    std::vector<CachePlan> plans(jobs.size());
+    for (size_t k = 0; k < jobs.size(); ++k)
+    {
+        const WorkloadProfile& p = *jobs[k].profile;
+        if (decoded.count(jobs[k].Dataset()))
+        {
+            plans[k].decodedHit = 1;
+            plans[k].bytes = DatasetSamples(p) * p.decodedBytesPerSample;
+        }
+        else
+        {
+            plans[k].rawHit = x;
+            plans[k].bytes = x * p.datasetBytes;
+        }
+    }
+    return plans;
+}
+
+void
+KSpeedLoader::AddSampleUsage(const ProvisioningModel& m,
+                             const ProvisioningJob& job,
+                             const CachePlan& cache,
+                             uint32_t node,
+                             uint32_t gpu,
+                             UsageBuilder& u) const
+{
+    const WorkloadProfile& p = *job.profile;
+    const RailTopology& t = m.Topology();
+    uint32_t nodes = m.TrainingNodes();
+    uint32_t rail = gpu % t.GetConfig().node.nics;
+    double miss = std::max(0.0, 1 - cache.rawHit - cache.decodedHit);
+    double cpu = p.cpuSecondsPerSample * (1 - cache.decodedHit * m.CacheableFraction());
+    // DRAM at the pool node: read raw (or cached preprocessed) input, write the sample,
+    // the NIC's DMA read of it
+    double dram = (1 - cache.decodedHit) * p.rawBytesPerSample +
+                  cache.decodedHit * p.decodedBytesPerSample + 2 * p.decodedBytesPerSample;
+    uint32_t first = m_placement == LOCAL ? node : 0;
+    uint32_t count = m_placement == LOCAL ? 1 : nodes;
+    double w = 1.0 / count;
+    for (uint32_t src = first; src < first + count; ++src)
+    {
+        m.AddStorageToHost(src, w * miss * p.rawBytesPerSample, u);
+        u.Add(m.Res().cpu.at(src), w * cpu);
+        u.Add(m.Res().dram.at(src), w * dram);
+        // RDMA WRITE (GPUDirect) from the pool node's memory into the GPU, on the GPU's rail
+        m.AddPath(t.HostMemory(src), t.Gpu(node, gpu), rail, w * p.decodedBytesPerSample, u);
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,470 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_PROVISIONING_MODEL_H
+#define AICLUSTER_PROVISIONING_MODEL_H
+
+#include "ns3/max-min-solver.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+#include "ns3/rail-topology.h"
+#include "ns3/storage-backend.h"
+#include "ns3/workload-catalog.h"
+
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+class ProvisioningModel;
+
+/**
+ * \ingroup aicluster
+ * \brief One training job as the data-provisioning model sees it.
+ */
+struct ProvisioningJob
+{
+    std::string name;                                      //!< label for results
+    const WorkloadProfile* profile{nullptr};               //!< catalog entry (must be set)
+    std::vector<std::pair<uint32_t, uint32_t>> gpusOnNode; //!< (node, GPUs on it)
+    /**
+     * Samples/s one GPU consumes; < 0: the catalog's compute rate SamplesPerSecond(g)/g;
+     * +infinity: a pure loading benchmark (the loader's capacity).
+     */
+    double gpuRate{-1};
+
+    /** \return GPUs in total */
+    uint32_t TotalGpus() const;
+    /** \return the dataset's name (profile's dataset, else the workload name) */
+    std::string Dataset() const;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief How a loader keeps one dataset in the cluster's memory tier.
+ */
+struct CachePlan
+{
+    double rawHit{0};     //!< fraction of samples served from cached raw bytes
+    double decodedHit{0}; //!< fraction served from cached preprocessed samples
+    double bytes{0};      //!< cache bytes the dataset holds
+};
+
+/**
+ * \ingroup aicluster
+ * \brief A flow's use of resources, merged per resource (weights per sample).
+ */
+class UsageBuilder
+{
+  public:
+    /** A bulk transfer between two fabric endpoints, per sample. */
+    struct Transfer
+    {
+        uint32_t src;  //!< source endpoint (vertex)
+        uint32_t dst;  //!< destination endpoint (vertex)
+        uint32_t rail; //!< NIC index on both sides (ignored inside a node)
+        double bytes;  //!< payload bytes per sample
+    };
+
+    /** \param resource id \param weight units of the resource per sample (> 0 kept) */
+    void Add(uint32_t resource, double weight);
+    /** \param t a transfer (recorded for the packet-level realization) */
+    void AddTransfer(const Transfer& t);
+    /** \return merged (resource, weight) list; clears it */
+    std::vector<MaxMinSolver::Usage> Take();
+
+    /** \return the transfers recorded so far */
+    const std::vector<Transfer>& Transfers() const
+    {
+        return m_transfers;
+    }
+
+  private:
+    std::map<uint32_t, double> m_usage;
+    std::vector<Transfer> m_transfers;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief A data loader: where each sample a GPU consumes is read, decoded and copied.
+ *
+ * One interface, four implementations (local, DPP, Alluxio, KSpeed). A loader describes, per
+ * sample delivered to one GPU, how many units of every resource it takes (bytes of storage,
+ * of a storage client, of PCIe links and rails, of host memory; core-seconds of CPU);
+ * ProvisioningModel turns these into a max-min problem. PlanCaches decides how a loader with
+ * a memory tier keeps each dataset.
+ */
+class ProvisioningLoader : public Object
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    /** \return short name: local, dpp, alluxio, kspeed */
+    virtual std::string Name() const = 0;
+    /**
+     * \param model the model (parameters, topology, resources)
+     * \param jobs the jobs
+     * \return per job, its dataset's cache plan (default: no cache)
+     */
+    virtual std::vector<CachePlan> PlanCaches(const ProvisioningModel& model,
+                                              const std::vector<ProvisioningJob>& jobs) const;
+    /**
+     * Add the resources one sample delivered to GPU (node, gpu) of a job uses.
+     * \param model the model \param job the job \param cache its dataset's plan
+     * \param node node of the GPU \param gpu GPU index on the node \param u output
+     */
+    virtual void AddSampleUsage(const ProvisioningModel& model,
+                                const ProvisioningJob& job,
+                                const CachePlan& cache,
+                                uint32_t node,
+                                uint32_t gpu,
+                                UsageBuilder& u) const = 0;
+    /**
+     * \param name local | dpp | alluxio | kspeed
+     * \return a new loader with default attributes
+     * \throws std::invalid_argument naming the unknown loader
+     */
+    static Ptr<ProvisioningLoader> Create(const std::string& name);
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Result of one job.
+ */
+struct ProvisioningJobResult
+{
+    std::string name;        //!< job label
+    uint32_t gpus{0};        //!< GPUs
+    double gpuDemand{0};     //!< samples/s one GPU consumes (inf for a loading benchmark)
+    double perGpu{0};        //!< samples/s delivered to its slowest GPU (the job's pace)
+    double stallFraction{0}; //!< 1 - perGpu / gpuDemand (0 for a loading benchmark)
+    std::string bottleneck;  //!< gpu, storage, storage-client, cpu, dpp-cpu, host-memory, ...
+    CachePlan cache;         //!< its dataset's cache plan
+};
+
+/**
+ * \ingroup aicluster
+ * \brief One GPU's data stream as solved (kept for the packet-level realization).
+ */
+struct ProvisioningFlow
+{
+    uint32_t job{0};                               //!< index of its job
+    uint32_t node{0};                              //!< node of the GPU
+    uint32_t gpu{0};                               //!< GPU index on the node
+    double demand{0};                              //!< samples/s the GPU consumes (may be inf)
+    double rate{0};                                //!< samples/s the rate level gives it
+    std::vector<MaxMinSolver::Usage> usage;        //!< resources per sample
+    std::vector<UsageBuilder::Transfer> transfers; //!< fabric transfers per sample
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Peak utilization (load / capacity) of each resource class.
+ */
+struct ProvisioningUtilization
+{
+    double storage{0};       //!< storage aggregate bandwidth
+    double storageClient{0}; //!< most loaded storage client
+    double cpu{0};           //!< most loaded CPU pool (training node or DPP pool)
+    double hostMemory{0};    //!< most loaded host memory (DRAM bandwidth or DMA port)
+    double pcieUplink{0};    //!< most loaded PCIe switch uplink (either direction)
+    double pcieDevice{0};    //!< most loaded GPU/NIC PCIe link
+    double rail{0};          //!< most loaded rail or leaf-spine link
+    double frontend{0};      //!< most loaded storage NIC
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Rate-level data provisioning: steady-state samples/s per GPU of every job as a
+ * weighted max-min allocation over storage, CPU, host memory, PCIe and rails.
+ *
+ * Resources: the directed links of the RailTopology (PCIe device links, PCIe switch uplinks,
+ * the host-memory DMA port, rails, leaf-spine links; capacities from RailClusterConfig), and
+ * per training node its CPU cores for data loading, its DRAM bandwidth (CPU and DMA bytes),
+ * its storage NIC and its storage client; the StorageBackend's aggregate bandwidth; the DPP
+ * pool's cores, NICs and storage clients. One flow per GPU, in samples/s, capped at the GPU's
+ * consumption rate; the loader sets its weights. A data-parallel job runs at its slowest GPU.
+ * Bytes on fabric and PCIe links carry the RoCE header overhead (Mtu + 62) / Mtu of
+ * ns3::RdmaEndpoint::Mtu, as the RDMA fabrics do.
+ */
+class ProvisioningModel : public Object
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    ProvisioningModel();
+    ~ProvisioningModel() override;
+
+    /**
+     * \param cluster training nodes and node template (DppNodes pool nodes of the same
+     * template are appended to the fabric) \param storage backend storage
+     */
+    void SetCluster(const RailClusterConfig& cluster, Ptr<StorageBackend> storage);
+    /** \param loader the loader to evaluate */
+    void SetLoader(Ptr<ProvisioningLoader> loader);
+    /** \return the loader */
+    Ptr<ProvisioningLoader> GetLoader() const;
+
+    /**
+     * Solve for a set of jobs (replaces any earlier solution).
+     * \param jobs jobs with placements on the cluster's nodes
+     * \return per job result, in order
+     * \throws std::invalid_argument on a placement outside the cluster or a missing profile
+     */
+    std::vector<ProvisioningJobResult> Solve(const std::vector<ProvisioningJob>& jobs);
+
+    /**
+     * \return per-GPU flows of the last Solve (empty with AggregatePerNode), usages and
+     * transfers per sample, for the packet-level realization
+     */
+    const std::vector<ProvisioningFlow>& GetFlows() const
+    {
+        return m_flows;
+    }
+
+    /** \param resource id \return true if it is a directed link of the fabric */
+    bool IsLink(uint32_t resource) const
+    {
+        return resource < 2 * Topology().GetLinks().size();
+    }
+
+    /** \param resource id \return its class: cpu, storage, rail, pcie-uplink, ... */
+    const std::string& ResourceKind(uint32_t resource) const
+    {
+        return m_kinds.at(resource);
+    }
+
+    /** \return utilization of the last Solve */
+    const ProvisioningUtilization& GetUtilization() const;
+
+    // ---- what loaders use -------------------------------------------------------------
+    /** \return the topology (after SetCluster) */
+    const RailTopology& Topology() const;
+    /** \return the storage backend */
+    Ptr<StorageBackend> Storage() const;
+
+    /** \return bytes on a link per payload byte: (Mtu + 62) / Mtu */
+    double WireFactor() const
+    {
+        return m_wireFactor;
+    }
+
+    /** Resource ids (valid during Solve). */
+    struct Resources
+    {
+        std::vector<uint32_t> cpu;      //!< per training node, core-seconds/s
+        std::vector<uint32_t> dram;     //!< per node (training, then DPP), DRAM bytes/s
+        std::vector<uint32_t> frontend; //!< per training node, storage NIC bytes/s
+        std::vector<uint32_t> client;   //!< per training node, storage client bytes/s
+        uint32_t storage{0};            //!< backend aggregate, bytes/s
+        uint32_t dppCpu{0};             //!< DPP pool cores
+        uint32_t dppClient{0};          //!< DPP pool storage clients, bytes/s
+    };
+
+    /** \return resource ids of the current Solve */
+    const Resources& Res() const
+    {
+        return m_res;
+    }
+
+    /**
+     * Add fabric/PCIe usage of `bytes` per sample on the path src -> dst (endpoints).
+     * \param src source endpoint \param dst destination endpoint \param rail NIC index used on
+     * both sides \param bytes payload bytes per sample \param u output
+     */
+    void AddPath(uint32_t src, uint32_t dst, uint32_t rail, double bytes, UsageBuilder& u) const;
+
+    /** \return training nodes (nodes 0 .. n-1 of the topology) */
+    uint32_t TrainingNodes() const
+    {
+        return m_cluster.nodes;
+    }
+
+    /** \param p DPP pool node index \return its node index in the topology */
+    uint32_t DppNode(uint32_t p) const
+    {
+        return m_cluster.nodes + p;
+    }
+
+    /** \return the fabric the model solves on: training nodes, then the DPP pool nodes */
+    RailClusterConfig FabricConfig() const;
+
+    /** \return resource capacities of the last Solve (links first, as directed link ids) */
+    const std::vector<double>& Capacities() const
+    {
+        return m_caps;
+    }
+
+    /**
+     * Add a raw read from backend storage into a training node's host memory (aggregate,
+     * that node's client and storage NIC, its memory DMA port and DRAM).
+     * \param node reader \param bytes per sample \param u output
+     */
+    void AddStorageToHost(uint32_t node, double bytes, UsageBuilder& u) const;
+    /**
+     * Add the trainer-side staging of decoded samples in host memory and their copy to the
+     * GPU: the pinned-buffer copy (CPU, 2x DRAM), the DMA read (DRAM) and the PCIe path.
+     * \param node node \param gpu GPU \param bytes decoded bytes per sample \param u output
+     */
+    void AddHostToGpu(uint32_t node, uint32_t gpu, double bytes, UsageBuilder& u) const;
+
+    /** \return DPP pool nodes */
+    uint32_t DppNodes() const
+    {
+        return m_dppNodes;
+    }
+
+    /** \return bytes of host memory each node lends to a cache tier */
+    double CacheBytesPerNode() const
+    {
+        return m_cacheBytesPerNode;
+    }
+
+    /** \return core-seconds to copy one byte in host memory */
+    double CopyCpuPerByte() const
+    {
+        return m_copyCpuPerByte;
+    }
+
+    /** \return share of preprocessing CPU saved by caching preprocessed samples */
+    double CacheableFraction() const
+    {
+        return m_cacheableFraction;
+    }
+
+  private:
+    double m_cpuCores;          //!< cores per training node for data loading
+    double m_dramBandwidth;     //!< DRAM bytes/s per node
+    double m_cacheBytesPerNode; //!< host memory per node lent to a cache tier
+    double m_frontendBandwidth; //!< storage NIC bytes/s per node
+    double m_copyCpuPerByte;    //!< core-s per byte for a host-memory copy
+    uint32_t m_prefetchDepth;   //!< batches prefetched per GPU
+    uint32_t m_dppNodes;        //!< DPP pool nodes
+    double m_dppCores;          //!< cores per DPP node
+    double m_cacheableFraction; //!< share of preprocessing CPU that is deterministic (cacheable)
+    bool m_aggregate;           //!< one flow per (job, node) instead of per GPU
+
+    void BuildResources(const std::vector<ProvisioningJob>& jobs);
+    uint32_t AddResource(double capacity, const std::string& kind);
+    double ClientCapacity(const std::vector<ProvisioningJob>& jobs) const;
+    void ComputeUtilization();
+    void EnsureTopology();
+
+    RailClusterConfig m_cluster;
+    std::unique_ptr<RailTopology> m_topology;
+    Ptr<StorageBackend> m_storage;
+    Ptr<ProvisioningLoader> m_loader;
+    double m_wireFactor{1.062};
+    Resources m_res;
+    std::unique_ptr<MaxMinSolver> m_solver;
+    std::vector<double> m_caps;
+    std::vector<std::string> m_kinds; //!< per resource: its class
+    ProvisioningUtilization m_util;
+    std::vector<ProvisioningFlow> m_flows;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief PyTorch-DataLoader style: every trainer reads raw samples from storage, decodes on
+ * its own cores, stages them in host memory and copies them to its GPUs.
+ */
+class LocalLoader : public ProvisioningLoader
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    std::string Name() const override;
+    void AddSampleUsage(const ProvisioningModel& model,
+                        const ProvisioningJob& job,
+                        const CachePlan& cache,
+                        uint32_t node,
+                        uint32_t gpu,
+                        UsageBuilder& u) const override;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Meta's DPP: a separate CPU pool reads and preprocesses, then sends tensors over the
+ * network into the trainer's host memory, which copies them to the GPU.
+ */
+class DppLoader : public ProvisioningLoader
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    std::string Name() const override;
+    void AddSampleUsage(const ProvisioningModel& model,
+                        const ProvisioningJob& job,
+                        const CachePlan& cache,
+                        uint32_t node,
+                        uint32_t gpu,
+                        UsageBuilder& u) const override;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Alluxio-style distributed cache of raw samples across the trainers' host memory;
+ * decode stays on the trainer's CPUs. A hit is local with probability 1/N (N cache nodes),
+ * else read over the rails from the node holding it; a miss is read from storage.
+ */
+class AlluxioLoader : public ProvisioningLoader
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    std::string Name() const override;
+    std::vector<CachePlan> PlanCaches(const ProvisioningModel& model,
+                                      const std::vector<ProvisioningJob>& jobs) const override;
+    void AddSampleUsage(const ProvisioningModel& model,
+                        const ProvisioningJob& job,
+                        const CachePlan& cache,
+                        uint32_t node,
+                        uint32_t gpu,
+                        UsageBuilder& u) const override;
+
+  private:
+    bool m_lru{true}; //!< LRU eviction (else pinned, never evicted)
+};
+
+/**
+ * \ingroup aicluster
+ * \brief KSpeed: host memory and CPUs of all nodes form one pool; pool nodes read from
+ * storage, decode on demand, cache raw or preprocessed samples and RDMA-WRITE them straight
+ * into the consuming GPU's memory over its rail (GPUDirect), bypassing the trainer's CPU and
+ * host memory.
+ */
+class KSpeedLoader : public ProvisioningLoader
+{
+  public:
+    /** Where a GPU's samples are prepared. */
+    enum Placement
+    {
+        SPREAD, //!< every pool node serves 1/N of every GPU's samples (no hot spot)
+        LOCAL   //!< the GPU's own node serves it (pool without cross-node balancing)
+    };
+
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    std::string Name() const override;
+    std::vector<CachePlan> PlanCaches(const ProvisioningModel& model,
+                                      const std::vector<ProvisioningJob>& jobs) const override;
+    void AddSampleUsage(const ProvisioningModel& model,
+                        const ProvisioningJob& job,
+                        const CachePlan& cache,
+                        uint32_t node,
+                        uint32_t gpu,
+                        UsageBuilder& u) const override;
+
+  private:
+    Placement m_placement{SPREAD};
+    bool m_cacheDecoded{true};
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_PROVISIONING_MODEL_H

@@ -1,0 +1,147 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_AUTO_CBA_H
+#define AICLUSTER_AUTO_CBA_H
+
+#include "storage-data-loading.h"
+#include "storage-problem.h"
+
+#include "ns3/job-sizing-policy.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief A job's utility as a function of its read rate (= training throughput x bytes/sample).
+ */
+struct JobUtility
+{
+    /** Shape of the utility. */
+    enum Kind
+    {
+        LINEAR,   //!< weight * r / reference: linear in throughput, 1 at the requested speed
+        DEADLINE, //!< weight * min(1, r / needed): full value once it meets its deadline
+    };
+
+    Kind kind{LINEAR};   //!< shape
+    double weight{1};    //!< value of the job at full utility
+    double reference{0}; //!< LINEAR: rate at the requested GPUs [bytes/s]
+    double needed{0};    //!< DEADLINE: rate that meets the deadline [bytes/s]
+
+    /** \param rate read rate [bytes/s] \return utility */
+    double operator()(double rate) const;
+
+    /**
+     * \param name "linear" or "deadline"
+     * \return the kind
+     * \throws std::invalid_argument naming the unknown kind
+     */
+    static Kind KindOf(const std::string& name);
+};
+
+/**
+ * \ingroup aicluster
+ * \brief One job of the AutoCBA problem: the GPU counts it may run on and what it reads there.
+ */
+struct AutoCbaJob
+{
+    uint64_t id{0};             //!< job id
+    uint32_t dataset{0};        //!< index into the problem's datasets
+    std::vector<uint32_t> gpus; //!< GPU counts it may run on
+    std::vector<double> demand; //!< read rate at compute speed on each count [bytes/s]
+    size_t requested{0};        //!< index of the count it asked for
+    JobUtility utility;         //!< its utility
+};
+
+/**
+ * \ingroup aicluster
+ * \brief AutoCBA: GPUs, cache and bandwidth that maximize total utility under an IO budget.
+ *
+ * For a choice of GPU counts g, the IO side is CBA under the budget
+ * (CbaSolver::MaxScale: the largest common fraction of the compute rates the
+ * budget and capacities can serve, at minimum cost), and the welfare is the sum
+ * of the jobs' utilities at the resulting rates. The GPU counts are found by
+ * best-improvement local search from the requested counts (one job's count
+ * changed per step, total within the GPU capacity), so the answer is never
+ * worse than CBA with the requested (fixed) GPUs.
+ */
+class AutoCbaSolver
+{
+  public:
+    /** The answer. */
+    struct Result
+    {
+        std::vector<size_t> choice;   //!< per job: index into its gpus
+        StorageAllocation allocation; //!< cache and bandwidth (problem built from choice)
+        StorageProblem problem;       //!< the storage problem at that choice
+        double welfare{0};            //!< sum of utilities
+    };
+
+    /**
+     * \param base datasets, capacities and prices (its jobs are ignored)
+     * \param jobs the jobs
+     * \param totalGpus GPUs available to them
+     * \param budget IO budget [$/s]; 0 = none
+     * \param autoScale false: keep the requested counts (CBA with fixed GPUs)
+     * \return the best choice found
+     */
+    static Result Solve(const StorageProblem& base,
+                        const std::vector<AutoCbaJob>& jobs,
+                        uint32_t totalGpus,
+                        double budget,
+                        bool autoScale);
+
+    /**
+     * \return the welfare and allocation of one choice of GPU counts
+     */
+    static Result Evaluate(const StorageProblem& base,
+                           const std::vector<AutoCbaJob>& jobs,
+                           const std::vector<size_t>& choice,
+                           double budget);
+};
+
+/**
+ * \ingroup aicluster
+ * \brief The engine's job-sizing hook for AutoCBA: picks a submitted job's GPU count.
+ *
+ * Candidates: the requested count times 1/4, 1/2, 1, 2, 4 (within 1 and the
+ * cluster). With the running jobs as the storage model last saw them, the
+ * count that maximizes AutoCbaSolver's welfare (running jobs plus this one,
+ * within the GPUs the running jobs leave, under the storage policy's budget)
+ * wins; ties keep the requested count.
+ */
+class AutoCbaSizing : public JobSizingPolicy
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    AutoCbaSizing();
+
+    /** \param storage the engine's storage data-loading model (its policy a CbaPolicy) */
+    void SetStorage(Ptr<StorageDataLoading> storage);
+
+    uint32_t GpusFor(const ClusterJob& job, const ClusterTopology& topology, double now) override;
+
+    /**
+     * \param job a job (profile set)
+     * \param requestedRate its read rate at compute speed on the requested GPUs [bytes/s]
+     * \return its utility function, by this object's attributes (DEADLINE: the deadline is
+     *         submit + DeadlineSlack x its run time on the requested GPUs, so the needed rate
+     *         is requestedRate / DeadlineSlack)
+     */
+    JobUtility UtilityOf(const ClusterJob& job, double requestedRate) const;
+
+  private:
+    Ptr<StorageDataLoading> m_storage;
+    std::string m_utility;
+    double m_deadlineSlack;
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_AUTO_CBA_H

@@ -1,0 +1,360 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "storage-apps.h"
+
+#include "ns3/double.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("StorageApps");
+NS_OBJECT_ENSURE_REGISTERED(StorageServerApp);
+NS_OBJECT_ENSURE_REGISTERED(StorageClientApp);
+
+namespace
+{
+constexpr uint32_t kRequestBytes = 8;
+constexpr uint32_t kChunk = 65536; //!< most payload handed to TCP per Send
+} // namespace
+
+// ---- StorageServerApp ---------------------------------------------------------------------
+
+TypeId
+StorageServerApp::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::StorageServerApp")
+                            .SetParent<Application>()
+                            .SetGroupName("Aicluster")
+                            .AddConstructor<StorageServerApp>()
+                            .AddAttribute("Port",
+                                          "TCP port it listens on.",
+                                          UintegerValue(9100),
+                                          MakeUintegerAccessor(&StorageServerApp::m_port),
+                                          MakeUintegerChecker<uint16_t>());
+    return tid;
+}
+
+StorageServerApp::StorageServerApp()
+    : m_port(9100)
+{
+}
+
+StorageServerApp::~StorageServerApp() = default;
+
+void
+StorageServerApp::DoDispose()
+{
+    m_listener = nullptr;
+    m_connections.clear();
+    Application::DoDispose();
+}
+
+uint64_t
+StorageServerApp::BytesServed() const
+{
+    return m_served;
+}
+
+void
+StorageServerApp::StartApplication()
+{
+    m_listener = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+    m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
+    m_listener->Listen();
+    m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                  MakeCallback(&StorageServerApp::OnAccept, this));
+}
+
+void
+StorageServerApp::StopApplication()
+{
+    for (auto& [socket, connection] : m_connections)
+    {
+        socket->Close();
+    }
+    if (m_listener)
+    {
+        m_listener->Close();
+    }
+}
+
+void
+StorageServerApp::OnAccept(Ptr<Socket> socket, const Address& /* from */)
+{
+    m_connections[socket] = Connection();
+    socket->SetRecvCallback(MakeCallback(&StorageServerApp::OnRead, this));
+    socket->SetSendCallback(MakeCallback(&StorageServerApp::OnSendSpace, this));
+}
+
+void
+StorageServerApp::OnRead(Ptr<Socket> socket)
+{
+    Connection& c = m_connections[socket];
+    while (Ptr<Packet> packet = socket->Recv())
+    {
+        std::vector<uint8_t> bytes(packet->GetSize());
+        packet->CopyData(bytes.data(), bytes.size());
+        c.partial.insert(c.partial.end(), bytes.begin(), bytes.end());
+        size_t used = 0;
+        while (c.partial.size() - used >= kRequestBytes)
+        {
+            uint64_t count = 0;
+            for (uint32_t i = 0; i < kRequestBytes; ++i)
+            {
+                count |= uint64_t(c.partial[used + i]) << (8 * i);
+            }
+            c.owed += count;
+            used += kRequestBytes;
+        }
+        c.partial.erase(c.partial.begin(), c.partial.begin() + used);
+    }
+    Pump(socket);
+}
+
+void
+StorageServerApp::OnSendSpace(Ptr<Socket> socket, uint32_t /* available */)
+{
+    Pump(socket);
+}
+
+void
+StorageServerApp::Pump(Ptr<Socket> socket)
+{
+    Connection& c = m_connections[socket];
+    while (c.owed > 0)
+    {
+        uint32_t room = socket->GetTxAvailable();
+        uint32_t n = uint32_t(std::min<uint64_t>({c.owed, room, kChunk}));
+        if (n == 0)
+        {
+            return; // resumes from the send callback
+        }
+        int sent = socket->Send(Create<Packet>(n));
+        if (sent <= 0)
+        {
+            return;
+        }
+        c.owed -= sent;
+        m_served += sent;
+    }
+}
+
+// ---- StorageClientApp ---------------------------------------------------------------------
+
+TypeId
+StorageClientApp::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::StorageClientApp")
+            .SetParent<Application>()
+            .SetGroupName("Aicluster")
+            .AddConstructor<StorageClientApp>()
+            .AddAttribute("DatasetSamples",
+                          "Samples in the dataset [count].",
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&StorageClientApp::m_datasetSamples),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("CachedSamples",
+                          "Samples held by the compute-side cache (ids below this) [count].",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&StorageClientApp::m_cachedSamples),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("SampleBytes",
+                          "Stored size of one sample [bytes].",
+                          UintegerValue(16384),
+                          MakeUintegerAccessor(&StorageClientApp::m_sampleBytes),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ComputeRate",
+                          "Samples the GPUs consume per second when data is there [samples/s].",
+                          DoubleValue(100.0),
+                          MakeDoubleAccessor(&StorageClientApp::m_computeRate),
+                          MakeDoubleChecker<double>(1e-9))
+            .AddAttribute("Window",
+                          "Remote samples requested ahead of consumption (prefetch buffer) "
+                          "[count].",
+                          UintegerValue(32),
+                          MakeUintegerAccessor(&StorageClientApp::m_window),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Seed",
+                          "Seed of the epoch shuffles.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&StorageClientApp::m_seed),
+                          MakeUintegerChecker<uint32_t>());
+    return tid;
+}
+
+StorageClientApp::StorageClientApp()
+    : m_datasetSamples(1000),
+      m_cachedSamples(0),
+      m_sampleBytes(16384),
+      m_computeRate(100),
+      m_window(32),
+      m_seed(1)
+{
+}
+
+StorageClientApp::~StorageClientApp() = default;
+
+void
+StorageClientApp::DoDispose()
+{
+    m_socket = nullptr;
+    Application::DoDispose();
+}
+
+void
+StorageClientApp::SetServer(const Address& server)
+{
+    m_server = server;
+}
+
+uint64_t
+StorageClientApp::SamplesConsumed() const
+{
+    return m_consumed;
+}
+
+uint64_t
+StorageClientApp::SamplesConsumedBy(double t) const
+{
+    return std::upper_bound(m_consumeTimes.begin(), m_consumeTimes.end(), t) -
+           m_consumeTimes.begin();
+}
+
+uint64_t
+StorageClientApp::BytesReceived() const
+{
+    return m_bytesReceived;
+}
+
+void
+StorageClientApp::StartApplication()
+{
+    m_rng.seed(m_seed);
+    NextEpoch();
+    NextEpoch();
+    m_socket = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+    m_socket->Bind();
+    m_socket->SetConnectCallback(MakeCallback(&StorageClientApp::OnConnected, this),
+                                 MakeNullCallback<void, Ptr<Socket>>());
+    m_socket->SetRecvCallback(MakeCallback(&StorageClientApp::OnRead, this));
+    m_socket->Connect(m_server);
+    TryConsume(); // cached samples need no connection
+}
+
+void
+StorageClientApp::StopApplication()
+{
+    Simulator::Cancel(m_consumeEvent);
+    if (m_socket)
+    {
+        m_socket->Close();
+    }
+}
+
+void
+StorageClientApp::NextEpoch()
+{
+    std::vector<uint32_t> order(m_datasetSamples);
+    std::iota(order.begin(), order.end(), 0);
+    for (size_t i = order.size() - 1; i > 0; --i)
+    {
+        std::swap(order[i], order[m_rng() % (i + 1)]);
+    }
+    for (uint32_t id : order)
+    {
+        m_order.push_back(id);
+        bool remote = id >= m_cachedSamples;
+        m_remote.push_back(remote);
+        m_remoteQueued += remote;
+    }
+}
+
+void
+StorageClientApp::OnConnected(Ptr<Socket> /* socket */)
+{
+    RequestMore();
+}
+
+void
+StorageClientApp::RequestMore()
+{
+    if (!m_socket)
+    {
+        return;
+    }
+    while (m_remoteQueued > 0 && m_remoteRequested - m_remoteConsumed < m_window)
+    {
+        uint8_t request[kRequestBytes];
+        for (uint32_t i = 0; i < kRequestBytes; ++i)
+        {
+            request[i] = uint8_t(uint64_t(m_sampleBytes) >> (8 * i));
+        }
+        if (m_socket->Send(Create<Packet>(request, kRequestBytes)) <= 0)
+        {
+            return; // not connected yet: OnConnected asks again
+        }
+        ++m_remoteRequested;
+        --m_remoteQueued;
+    }
+}
+
+void
+StorageClientApp::OnRead(Ptr<Socket> socket)
+{
+    while (Ptr<Packet> packet = socket->Recv())
+    {
+        m_bytesReceived += packet->GetSize();
+    }
+    TryConsume();
+}
+
+bool
+StorageClientApp::NextAvailable() const
+{
+    if (!m_remote.front())
+    {
+        return true;
+    }
+    return (m_remoteConsumed + 1) * uint64_t(m_sampleBytes) <= m_bytesReceived;
+}
+
+void
+StorageClientApp::TryConsume()
+{
+    if (m_busy || m_order.empty() || !NextAvailable())
+    {
+        return; // the GPU is busy, or it waits for data (OnRead calls again)
+    }
+    bool remote = m_remote.front();
+    m_order.pop_front();
+    m_remote.pop_front();
+    if (m_order.size() < m_datasetSamples)
+    {
+        NextEpoch();
+    }
+    ++m_consumed;
+    m_consumeTimes.push_back(Simulator::Now().GetSeconds());
+    if (remote)
+    {
+        ++m_remoteConsumed;
+        RequestMore();
+    }
+    m_busy = true;
+    m_consumeEvent = Simulator::Schedule(Seconds(1.0 / m_computeRate), [this]() {
+        m_busy = false;
+        TryConsume();
+    });
+}
+
+} // namespace ns3

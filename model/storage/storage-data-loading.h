@@ -1,0 +1,237 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_STORAGE_DATA_LOADING_H
+#define AICLUSTER_STORAGE_DATA_LOADING_H
+
+#include "cache-tier.h"
+#include "storage-backend.h"
+#include "storage-policy.h"
+#include "storage-problem.h"
+
+#include "ns3/cluster-engine.h"
+#include "ns3/event-id.h"
+#include "ns3/iteration-model.h"
+#include "ns3/trace-annotator.h"
+#include "ns3/traced-callback.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief Running totals of a storage run (integrated between allocation changes).
+ */
+struct StorageTotals
+{
+    double bandwidthCost{0};    //!< remote bandwidth bought [$]
+    double cacheCost{0};        //!< cache space reserved [$]
+    double prefetchCost{0};     //!< prefetch traffic [$]
+    double bytesRead{0};        //!< bytes the jobs read (cache + remote) [bytes]
+    double bytesRemote{0};      //!< bytes read from remote storage (incl. prefetch) [bytes]
+    double bandwidthSeconds{0}; //!< integral of bought bandwidth [bytes]
+    double cacheByteSeconds{0}; //!< integral of reserved cache [byte-s]
+    double peakBandwidth{0};    //!< most bandwidth bought at once [bytes/s]
+    double peakCache{0};        //!< most cache reserved at once [bytes]
+    double activeSeconds{0};    //!< time with at least one running job [s]
+    uint64_t solves{0};         //!< policy calls
+    uint64_t fills{0};          //!< cache fills completed
+
+    /** \return bandwidthCost + cacheCost + prefetchCost [$] */
+    double IoCost() const
+    {
+        return bandwidthCost + cacheCost + prefetchCost;
+    }
+
+    /** \return bytes served by the cache / bytes read (0 if nothing read) */
+    double HitRatio() const
+    {
+        return bytesRead > 0 ? bytesHit / bytesRead : 0.0;
+    }
+
+    double bytesHit{0};      //!< bytes the jobs read from the cache [bytes]
+    double prefetchBytes{0}; //!< bytes prefetched into the cache [bytes]
+};
+
+/**
+ * \ingroup aicluster
+ * \brief The data-loading term of the cluster engine under disaggregated storage.
+ *
+ * Every running job reads its dataset (DatasetSpec: size d, bytes per sample)
+ * at its compute rate T(g) if it can. A StorageAllocationPolicy decides, on
+ * every change of the running set, how much of each dataset the compute-side
+ * cache holds (c) and how much remote bandwidth each job gets (b). A job's
+ * per-iteration data time is
+ *   samples per iteration * bytes per sample * (1 - h) / b,
+ * h = c/d for a never-evict cache (LruShuffledHitRatio(c/d) for an LRU), so
+ * the engine's max(dataTime, computeTime + ...) gives the rate
+ * min(T(g), b / (1 - h)).
+ *
+ * Cache growth is not instant: lazily (default) the new bytes only serve hits
+ * after the dataset's readers have read it once more (one epoch at their
+ * rates when the fill starts), or, with Prefetch, after PrefetchBandwidth has
+ * fetched them (charged at the bandwidth price); a fill under way absorbs
+ * later target changes without restarting. Until then its readers miss more
+ * than the plan assumed; they want the extra remote bandwidth that keeps them
+ * at the planned rate (up to the per-client cap). The extras share what the
+ * plan leaves of the aggregate bandwidth, with at least an equal share B / n
+ * per filling job (so a reader whose plan is all-cache still progresses); the
+ * fill traffic is charged. Shrinking is immediate; a dataset no running job
+ * reads is released. The model schedules its own event when a fill completes
+ * and calls NotifyChanged() then.
+ *
+ * Costs: bandwidth as bought (b_j, charged while the job runs), cache as
+ * reserved (c_k, charged from the decision on), see StorageTotals.
+ */
+class StorageDataLoading : public IterationTermModel
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    StorageDataLoading();
+    ~StorageDataLoading() override;
+
+    /**
+     * \brief Register a dataset (again with the same numbers is fine).
+     * \param spec name, size, bytes per sample
+     * \throws std::invalid_argument on a negative size, or a name registered with other numbers
+     */
+    void AddDataset(const DatasetSpec& spec);
+
+    /**
+     * \brief Register the datasets of annotated jobs, as the annotator sizes them.
+     * \param jobs annotated jobs
+     * \param annotator the annotator that annotated them
+     */
+    void AddDatasetsOf(const std::vector<JobRecord>& jobs, const TraceAnnotator& annotator);
+
+    /** \param name a dataset name \return true if registered */
+    bool HasDataset(const std::string& name) const;
+
+    /** \param policy the allocation policy */
+    void SetPolicy(Ptr<StorageAllocationPolicy> policy);
+    /** \return the allocation policy */
+    Ptr<StorageAllocationPolicy> GetPolicy() const;
+    /** \param backend the remote storage */
+    void SetBackend(Ptr<StorageBackend> backend);
+    /** \return the remote storage */
+    Ptr<StorageBackend> GetBackend() const;
+    /** \param cache the cache tier */
+    void SetCacheTier(Ptr<CacheTier> cache);
+    /** \return the cache tier */
+    Ptr<CacheTier> GetCacheTier() const;
+
+    /**
+     * \brief Follow the engine's job finishes and preemptions, so that a job's bandwidth stops
+     *        being charged (and its dataset's cache is released) the moment it leaves.
+     * \param engine the engine this model is the data-loading model of
+     */
+    void Attach(Ptr<ClusterEngine> engine);
+
+    void Evaluate(const ClusterTopology& topology,
+                  const std::vector<Ptr<ClusterJob>>& running,
+                  std::vector<double>& seconds) override;
+    bool DependsOnOtherJobs() const override;
+
+    /**
+     * \brief The allocation problem the running jobs pose: only the datasets they read.
+     * \param running jobs with placements (or gpus set) and profiles
+     * \param datasets output, if not null: registered index of each of the problem's datasets
+     * \return the problem, with this model's capacities and prices
+     * \throws std::invalid_argument naming a job whose dataset is not registered
+     */
+    StorageProblem BuildProblem(const std::vector<Ptr<ClusterJob>>& running,
+                                std::vector<uint32_t>* datasets = nullptr) const;
+
+    /**
+     * \param job a job with a profile
+     * \param gpus GPUs it would run on
+     * \return its read rate at compute speed [bytes/s]
+     */
+    double DemandOf(const ClusterJob& job, uint32_t gpus) const;
+
+    /** \brief Integrate costs and bytes up to now. */
+    void Settle();
+
+    /** \return the totals so far (call Settle() first for "up to now") */
+    const StorageTotals& Totals() const;
+
+    /** \return the last problem solved */
+    const StorageProblem& LastProblem() const;
+    /** \return the last allocation */
+    const StorageAllocation& LastAllocation() const;
+    /** \return the running jobs of the last evaluation, in problem order */
+    const std::vector<Ptr<ClusterJob>>& LastJobs() const;
+
+    /** \param name a dataset \return the cache bytes that serve hits now */
+    double EffectiveCache(const std::string& name) const;
+
+    /** TracedCallback signature: time [s], cost rate [$/s], bandwidth [bytes/s], cache [bytes]. */
+    typedef void (*AllocationTracedCallback)(double, double, double, double);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** Per dataset: what the policy wants cached and what serves hits now. */
+    struct CacheState
+    {
+        double target{0};
+        double effective{0};
+        double filling{-1}; //!< target of the pending fill, -1 if none
+        EventId fillEvent;
+    };
+
+    void OnJobLeft(Ptr<const ClusterJob> job);
+    void OnFillDone(uint32_t dataset);
+    void UpdateCaches();
+    void StartFills();
+    void Release(uint32_t dataset);
+    double HitOf(uint32_t dataset) const;
+    void RecomputeRates();
+
+    Ptr<StorageAllocationPolicy> m_policy;
+    Ptr<StorageBackend> m_backend;
+    Ptr<CacheTier> m_cacheTier;
+    bool m_prefetch;
+    DataRate m_prefetchRate;
+
+    std::map<std::string, uint32_t> m_index;
+    std::vector<DatasetSpec> m_datasets;
+    std::vector<CacheState> m_caches;
+
+    /** Per job id: its registered dataset and its demand at the GPU count last seen. */
+    struct JobInfo
+    {
+        uint32_t dataset{0};
+        uint32_t gpus{0}; //!< 0 = not looked up yet
+        double demand{0};
+    };
+
+    mutable std::vector<JobInfo> m_jobInfo;     //!< indexed by job id (ids are dense)
+    mutable std::vector<uint32_t> m_localStamp; //!< per registered dataset: problem build stamp
+    mutable std::vector<uint32_t> m_localIndex; //!< per registered dataset: index in the problem
+    mutable uint32_t m_stamp{0};
+    std::vector<uint32_t> m_globalOf; //!< registered index of each dataset of m_problem
+    std::vector<uint32_t> m_active;   //!< registered datasets with a cache state now
+    std::vector<uint32_t> m_newFills; //!< problem datasets whose fill starts this evaluation
+
+    StorageProblem m_problem;
+    StorageAllocation m_alloc;
+    std::vector<Ptr<ClusterJob>> m_jobs; //!< running jobs of the last evaluation
+    std::vector<double> m_rates;         //!< their read rates now [bytes/s]
+    std::vector<double> m_hits;          //!< their hit fractions now
+    std::vector<double> m_bandwidth;     //!< their remote bandwidth now (plan + fill) [bytes/s]
+    double m_lastSettle{0};
+    StorageTotals m_totals;
+
+    TracedCallback<double, double, double, double> m_allocationTrace;
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_STORAGE_DATA_LOADING_H

@@ -1,0 +1,179 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_STORAGE_POLICY_H
+#define AICLUSTER_STORAGE_POLICY_H
+
+#include "storage-problem.h"
+
+#include "ns3/object.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief How cache space and remote bandwidth are split among running jobs and datasets.
+ *
+ * One interface for every policy: the storage data-loading model calls
+ * Allocate() whenever the running set changes (arrival, finish, scaling), and
+ * the answer holds until the next call.
+ */
+class StorageAllocationPolicy : public Object
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+
+    /**
+     * \param problem datasets, running jobs, capacities and prices
+     * \return cache per dataset, bandwidth and hit fraction per job
+     */
+    virtual StorageAllocation Allocate(const StorageProblem& problem) = 0;
+
+    /**
+     * \return true if the cache is an LRU cache (hits follow LruShuffledHitRatio of the
+     *         cached fraction), false for a never-evict cache (hits = cached fraction)
+     */
+    virtual bool IsLru() const;
+
+    /** \return the policy's short name */
+    virtual std::string Name() const = 0;
+
+    /**
+     * \param name a short name: none, cache-all, fair, lru, quiver, silod, cba
+     * \return the policy's TypeId name
+     * \throws std::invalid_argument naming the unknown policy and listing the known ones
+     */
+    static std::string TypeNameOf(const std::string& name);
+
+    /** \return the short names TypeNameOf() accepts, baselines first */
+    static std::vector<std::string> Names();
+
+  protected:
+    /**
+     * \brief Fill hit fractions (uniform cache: c_k / d_k) and max-min fair bandwidth for the
+     *        remote part of each job's demand, given alloc.cache.
+     */
+    static void CompleteWithFairBandwidth(const StorageProblem& problem, StorageAllocation& alloc);
+};
+
+/** \ingroup aicluster \brief No cache: every byte is read remotely, bandwidth max-min fair. */
+class NoCachePolicy : public StorageAllocationPolicy
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    StorageAllocation Allocate(const StorageProblem& problem) override;
+    std::string Name() const override;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Cache every dataset that fits whole, in order of its first reader (lowest job id);
+ *        bandwidth max-min fair.
+ */
+class CacheAllPolicy : public StorageAllocationPolicy
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    StorageAllocation Allocate(const StorageProblem& problem) override;
+    std::string Name() const override;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Equal cache share per running job (a dataset gets its readers' shares, at most its
+ *        size) and max-min fair bandwidth.
+ */
+class FairSharePolicy : public StorageAllocationPolicy
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    StorageAllocation Allocate(const StorageProblem& problem) override;
+    std::string Name() const override;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief One LRU cache shared by all datasets (Alluxio-like).
+ *
+ * A shared LRU holds what was read in the last T seconds, so dataset k
+ * occupies min(d_k, R_k T) with T set by the capacity (R_k: its readers'
+ * demand); its hit fraction is LruShuffledHitRatio(c_k/d_k) < c_k/d_k, since
+ * shuffled epochs evict items before they are read again. Bandwidth max-min fair.
+ */
+class SharedLruPolicy : public StorageAllocationPolicy
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    StorageAllocation Allocate(const StorageProblem& problem) override;
+    bool IsLru() const override;
+    std::string Name() const override;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Benefit-ranked cache (Quiver-like): whole datasets in decreasing order of remote
+ *        bytes saved per cached byte (sum of readers' demands / size), skipping those that do
+ *        not fit; bandwidth max-min fair. Cost-oblivious.
+ */
+class BenefitRankedPolicy : public StorageAllocationPolicy
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    StorageAllocation Allocate(const StorageProblem& problem) override;
+    std::string Name() const override;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Joint cache/bandwidth allocation that maximizes throughput under the given scheduler
+ *        (SiloD-like), cost-oblivious.
+ *
+ * Each job first gets a max-min fair bandwidth share b_j; caching x of its
+ * dataset then raises it to min(T, b_j / (1 - x)), saturating at x = 1 - b_j/T.
+ * Datasets are cached up to their saturation point in decreasing order of
+ * throughput gained per cached byte (fractional for the last one), and the
+ * bandwidth freed by saturated jobs is water-filled to the others.
+ */
+class SiloDLikePolicy : public StorageAllocationPolicy
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    StorageAllocation Allocate(const StorageProblem& problem) override;
+    std::string Name() const override;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief CBA: the minimum-IO-cost cache and bandwidth that serve every job at its compute
+ *        rate (CbaSolver::MinCost), or, when the capacities (or the budget) cannot, the largest
+ *        common fraction of it (CbaSolver::MaxScale).
+ */
+class CbaPolicy : public StorageAllocationPolicy
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    CbaPolicy();
+    StorageAllocation Allocate(const StorageProblem& problem) override;
+    std::string Name() const override;
+    /** \return the IO budget [$ per s]; 0 = none */
+    double BudgetPerSecond() const;
+
+  private:
+    double m_budgetPerHour; //!< [$ per hour]; 0 = none
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_STORAGE_POLICY_H

@@ -1,0 +1,341 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "storage-problem.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Relative slack for capacity checks: rounding of sums of doubles, not a model parameter.
+constexpr double kSlack = 1e-9;
+/// The solver's own feasibility slack, tighter than kSlack so that its answers pass Violation().
+constexpr double kSolverSlack = 1e-11;
+
+void
+RequireFinite(double x, const std::string& field, bool positive)
+{
+    if (!std::isfinite(x) || x < 0 || (positive && x <= 0))
+    {
+        throw std::invalid_argument("storage problem: " + field + " expected a finite number " +
+                                    (positive ? "> 0" : ">= 0") + ", got " + std::to_string(x));
+    }
+}
+
+bool
+Within(double used, double capacity)
+{
+    return used <= capacity * (1 + kSlack) + 1e-12;
+}
+
+} // namespace
+
+void
+StorageProblem::Validate() const
+{
+    for (size_t k = 0; k < datasetBytes.size(); ++k)
+    {
+        RequireFinite(datasetBytes[k], "datasetBytes[" + std::to_string(k) + "]", false);
+    }
+    for (size_t j = 0; j < jobs.size(); ++j)
+    {
+        RequireFinite(jobs[j].demand, "jobs[" + std::to_string(j) + "].demand", false);
+        if (jobs[j].dataset >= datasetBytes.size())
+        {
+            throw std::invalid_argument(
+                "storage problem: jobs[" + std::to_string(j) + "].dataset expected < " +
+                std::to_string(datasetBytes.size()) + ", got " + std::to_string(jobs[j].dataset));
+        }
+    }
+    RequireFinite(cacheCapacity, "cacheCapacity", false);
+    RequireFinite(bandwidthCapacity, "bandwidthCapacity", true);
+    RequireFinite(clientBandwidth, "clientBandwidth", false);
+    RequireFinite(bandwidthPrice, "bandwidthPrice", false);
+    RequireFinite(cachePrice, "cachePrice", false);
+}
+
+std::vector<double>
+StorageProblem::DatasetDemand() const
+{
+    std::vector<double> total(datasetBytes.size(), 0.0);
+    for (const StorageDemand& job : jobs)
+    {
+        total[job.dataset] += job.demand;
+    }
+    return total;
+}
+
+double
+StorageAllocation::Rate(const StorageProblem& problem, size_t j) const
+{
+    double demand = problem.jobs[j].demand;
+    double miss = 1.0 - hit[j];
+    if (miss <= 0 || problem.datasetBytes[problem.jobs[j].dataset] <= 0)
+    {
+        return demand;
+    }
+    return std::min(demand, bandwidth[j] / miss);
+}
+
+double
+StorageAllocation::TotalRate(const StorageProblem& problem) const
+{
+    double total = 0;
+    for (size_t j = 0; j < problem.jobs.size(); ++j)
+    {
+        total += Rate(problem, j);
+    }
+    return total;
+}
+
+double
+StorageAllocation::CostRate(const StorageProblem& problem) const
+{
+    return problem.bandwidthPrice * TotalBandwidth() + problem.cachePrice * TotalCache();
+}
+
+double
+StorageAllocation::TotalBandwidth() const
+{
+    return std::accumulate(bandwidth.begin(), bandwidth.end(), 0.0);
+}
+
+double
+StorageAllocation::TotalCache() const
+{
+    return std::accumulate(cache.begin(), cache.end(), 0.0);
+}
+
+std::string
+StorageAllocation::Violation(const StorageProblem& problem) const
+{
+    if (cache.size() != problem.datasetBytes.size() || bandwidth.size() != problem.jobs.size() ||
+        hit.size() != problem.jobs.size())
+    {
+        return "allocation sizes do not match the problem";
+    }
+    for (size_t k = 0; k < cache.size(); ++k)
+    {
+        if (cache[k] < 0 || !Within(cache[k], problem.datasetBytes[k]))
+        {
+            return "cache of dataset " + std::to_string(k) + " outside [0, size]";
+        }
+    }
+    if (!Within(TotalCache(), problem.cacheCapacity))
+    {
+        return "cache total " + std::to_string(TotalCache()) + " over capacity " +
+               std::to_string(problem.cacheCapacity);
+    }
+    if (!Within(TotalBandwidth(), problem.bandwidthCapacity))
+    {
+        return "bandwidth total " + std::to_string(TotalBandwidth()) + " over capacity " +
+               std::to_string(problem.bandwidthCapacity);
+    }
+    for (size_t j = 0; j < bandwidth.size(); ++j)
+    {
+        if (bandwidth[j] < 0 ||
+            (problem.clientBandwidth > 0 && !Within(bandwidth[j], problem.clientBandwidth)))
+        {
+            return "bandwidth of job " + std::to_string(j) + " outside [0, client cap]";
+        }
+    }
+    return "";
+}
+
+double
+LruShuffledHitRatio(double x)
+{
+    x = std::clamp(x, 0.0, 1.0);
+    if (x >= 1)
+    {
+        return 1;
+    }
+    return std::max(0.0, x + (1 - x) * std::log1p(-x));
+}
+
+std::vector<double>
+MaxMinFair(const std::vector<double>& needs, double capacity, double cap)
+{
+    std::vector<size_t> order(needs.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::vector<double> want(needs.size());
+    for (size_t i = 0; i < needs.size(); ++i)
+    {
+        want[i] = cap > 0 ? std::min(needs[i], cap) : needs[i];
+    }
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return want[a] < want[b];
+    });
+    std::vector<double> share(needs.size(), 0.0);
+    double left = capacity;
+    size_t remaining = order.size();
+    for (size_t i : order)
+    {
+        double fair = left / remaining;
+        share[i] = std::min(want[i], fair);
+        left -= share[i];
+        --remaining;
+    }
+    return share;
+}
+
+bool
+CbaSolver::MinCost(const StorageProblem& problem,
+                   const std::vector<double>& targets,
+                   StorageAllocation& out)
+{
+    return MinCostInOrder(problem, targets, nullptr, out);
+}
+
+std::vector<size_t>
+CbaSolver::DensityOrder(const StorageProblem& problem, const std::vector<double>& targets)
+{
+    std::vector<double> demand(problem.datasetBytes.size(), 0.0);
+    for (size_t j = 0; j < problem.jobs.size(); ++j)
+    {
+        demand[problem.jobs[j].dataset] += targets[j];
+    }
+    std::vector<size_t> order;
+    for (size_t k = 0; k < demand.size(); ++k)
+    {
+        if (problem.datasetBytes[k] > 0 && demand[k] > 0)
+        {
+            order.push_back(k);
+        }
+    }
+    // Decreasing read density rho_k = R_k / d_k; ties by index for determinism.
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return demand[a] / problem.datasetBytes[a] > demand[b] / problem.datasetBytes[b];
+    });
+    return order;
+}
+
+bool
+CbaSolver::MinCostInOrder(const StorageProblem& problem,
+                          const std::vector<double>& targets,
+                          const std::vector<size_t>* sorted,
+                          StorageAllocation& out)
+{
+    size_t nd = problem.datasetBytes.size();
+    const double u = problem.clientBandwidth;
+    std::vector<double> demand(nd, 0.0); // R_k
+    std::vector<double> lower(nd, 0.0);  // l_k: cached fraction the per-job cap forces
+    for (size_t j = 0; j < problem.jobs.size(); ++j)
+    {
+        uint32_t k = problem.jobs[j].dataset;
+        demand[k] += targets[j];
+        if (u > 0 && targets[j] > u)
+        {
+            lower[k] = std::max(lower[k], 1.0 - u / targets[j]);
+        }
+    }
+    std::vector<double> x(lower);
+    double cacheLeft = problem.cacheCapacity;
+    double excess = -problem.bandwidthCapacity; // E: remote demand beyond B at the lower bounds
+    for (size_t k = 0; k < nd; ++k)
+    {
+        double d = problem.datasetBytes[k];
+        if (d <= 0)
+        {
+            x[k] = 0;
+            continue;
+        }
+        cacheLeft -= lower[k] * d;
+        excess += demand[k] * (1 - lower[k]);
+    }
+    if (cacheLeft < -kSolverSlack * problem.cacheCapacity - 1e-9)
+    {
+        return false;
+    }
+    cacheLeft = std::max(0.0, cacheLeft);
+    std::vector<size_t> own;
+    if (!sorted)
+    {
+        own = DensityOrder(problem, targets);
+        sorted = &own;
+    }
+    for (size_t k : *sorted)
+    {
+        double d = problem.datasetBytes[k];
+        double rho = demand[k] / d;
+        bool pays = problem.bandwidthPrice * rho > problem.cachePrice;
+        double room = (1 - x[k]) * d;
+        double needed = excess > 0 ? excess / rho : 0.0;
+        if (!pays && needed <= 0)
+        {
+            break; // the rest of the prefix neither pays for itself nor is needed
+        }
+        double take = std::min({pays ? room : std::min(room, needed), cacheLeft});
+        x[k] += take / d;
+        cacheLeft -= take;
+        excess -= rho * take;
+    }
+    if (excess > kSolverSlack * problem.bandwidthCapacity)
+    {
+        return false;
+    }
+    out.cache.assign(nd, 0.0);
+    for (size_t k = 0; k < nd; ++k)
+    {
+        out.cache[k] = std::min(1.0, x[k]) * problem.datasetBytes[k];
+    }
+    out.bandwidth.assign(problem.jobs.size(), 0.0);
+    out.hit.assign(problem.jobs.size(), 0.0);
+    for (size_t j = 0; j < problem.jobs.size(); ++j)
+    {
+        uint32_t k = problem.jobs[j].dataset;
+        bool empty = problem.datasetBytes[k] <= 0;
+        out.hit[j] = empty ? 1.0 : std::min(1.0, x[k]);
+        out.bandwidth[j] = empty ? 0.0 : targets[j] * (1 - out.hit[j]);
+    }
+    return true;
+}
+
+StorageAllocation
+CbaSolver::MaxScale(const StorageProblem& problem, double budget)
+{
+    std::vector<double> demands(problem.jobs.size());
+    for (size_t j = 0; j < demands.size(); ++j)
+    {
+        demands[j] = problem.jobs[j].demand;
+    }
+    // Scaling every target by alpha scales every density by alpha: one order serves all.
+    std::vector<size_t> order = DensityOrder(problem, demands);
+    auto attempt = [&](double alpha, StorageAllocation& out) {
+        std::vector<double> targets(demands);
+        for (double& t : targets)
+        {
+            t *= alpha;
+        }
+        return MinCostInOrder(problem, targets, alpha > 0 ? &order : nullptr, out) &&
+               (budget <= 0 || out.CostRate(problem) <= budget * (1 + kSlack));
+    };
+    StorageAllocation best;
+    if (attempt(1.0, best))
+    {
+        best.scale = 1;
+        return best;
+    }
+    // Feasibility and the minimum cost are monotone in alpha (a solution for alpha serves any
+    // smaller alpha with the same cache and less bandwidth): bisect.
+    double lo = 0;
+    double hi = 1;
+    for (int i = 0; i < 50; ++i)
+    {
+        double mid = 0.5 * (lo + hi);
+        StorageAllocation trial;
+        (attempt(mid, trial) ? lo : hi) = mid;
+    }
+    attempt(lo, best);
+    best.scale = lo;
+    return best;
+}
+
+} // namespace ns3

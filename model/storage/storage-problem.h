@@ -1,0 +1,157 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_STORAGE_PROBLEM_H
+#define AICLUSTER_STORAGE_PROBLEM_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief One running job as the storage allocation sees it.
+ *
+ * demand is the rate at which the job would read its dataset if data loading
+ * never stalled it: compute rate T(g) [samples/s] times bytes per sample.
+ */
+struct StorageDemand
+{
+    uint64_t id{0};      //!< job id (for deterministic tie-breaking)
+    uint32_t dataset{0}; //!< index into StorageProblem::datasetBytes
+    double demand{0};    //!< read rate at compute speed [bytes/s]
+    uint32_t gpus{1};    //!< GPUs it runs on
+};
+
+/**
+ * \ingroup aicluster
+ * \brief What a storage allocation policy decides from: datasets, running jobs, budgets, prices.
+ *
+ * All quantities in bytes, seconds and an abstract currency unit ("$").
+ */
+struct StorageProblem
+{
+    std::vector<double> datasetBytes; //!< d_k: size of dataset k [bytes]
+    std::vector<StorageDemand> jobs;  //!< the running jobs
+    double cacheCapacity{0};          //!< C: compute-side cache [bytes]
+    double bandwidthCapacity{0};      //!< B: aggregate remote bandwidth [bytes/s]
+    double clientBandwidth{0};        //!< u: per-job remote bandwidth cap [bytes/s]; 0 = none
+    double bandwidthPrice{0};         //!< p_b: [$ per (byte/s) per s] (= $ per byte read)
+    double cachePrice{0};             //!< p_c: [$ per byte per s]
+
+    /**
+     * \brief Check the problem's numbers.
+     * \throws std::invalid_argument naming the bad field and value
+     */
+    void Validate() const;
+
+    /** \return per-dataset total demand R_k = sum of its readers' demands [bytes/s] */
+    std::vector<double> DatasetDemand() const;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief A policy's answer: cache per dataset, remote bandwidth and cache hit fraction per job.
+ */
+struct StorageAllocation
+{
+    std::vector<double> cache;     //!< c_k: bytes of dataset k held in the cache
+    std::vector<double> bandwidth; //!< b_j: remote bandwidth bought for job j [bytes/s]
+    std::vector<double> hit;       //!< h_j: fraction of job j's reads served by the cache
+    double scale{1};               //!< fraction of the demands the policy aimed to serve (CBA)
+
+    /**
+     * \param problem the problem this answers
+     * \param j a job index
+     * \return the job's read rate min(demand, b / (1 - h)) [bytes/s]
+     */
+    double Rate(const StorageProblem& problem, size_t j) const;
+
+    /** \return sum over jobs of Rate() [bytes/s] */
+    double TotalRate(const StorageProblem& problem) const;
+
+    /** \return IO cost per second: p_b * sum b_j + p_c * sum c_k [$/s] */
+    double CostRate(const StorageProblem& problem) const;
+
+    /** \return sum of b_j [bytes/s] */
+    double TotalBandwidth() const;
+
+    /** \return sum of c_k [bytes] */
+    double TotalCache() const;
+
+    /**
+     * \brief Check the allocation against the problem's capacities (with a relative slack).
+     * \return "" if it respects them, else what it violates
+     */
+    std::string Violation(const StorageProblem& problem) const;
+};
+
+/**
+ * \brief Hit fraction of an LRU cache holding x = c/d of a dataset that is read as a fresh
+ *        uniformly random permutation every epoch (steady state, one reader).
+ *
+ * H(x) = x + (1 - x) ln(1 - x), derived in doc/storage.md; H(x) < x for 0 < x < 1.
+ * \param x cached fraction, clamped to [0, 1]
+ * \return the hit fraction
+ */
+double LruShuffledHitRatio(double x);
+
+/**
+ * \brief Max-min fair (water-filling) split of a capacity among needs, each also capped.
+ * \param needs what each consumer could use
+ * \param capacity what there is to split
+ * \param cap per-consumer cap (0 = none)
+ * \return the shares (sum <= capacity, share_i <= min(need_i, cap))
+ */
+std::vector<double> MaxMinFair(const std::vector<double>& needs, double capacity, double cap);
+
+/**
+ * \ingroup aicluster
+ * \brief CBA: minimum-IO-cost cache and bandwidth for given target read rates, in closed form.
+ *
+ * Solves   min  p_b sum_j b_j + p_c sum_k c_k
+ *          s.t. b_j = r_j (1 - c_k/d_k) for each job j reading dataset k,
+ *               b_j <= u, sum_j b_j <= B, sum_k c_k <= C, 0 <= c_k <= d_k
+ * by caching datasets in decreasing order of read density rho_k = R_k / d_k,
+ * first what per-job caps force, then as much as the bandwidth capacity needs
+ * and the price ratio pays for (doc/storage.md has the derivation).
+ */
+class CbaSolver
+{
+  public:
+    /**
+     * \param problem datasets, capacities and prices
+     * \param targets r_j: read rate to serve per job [bytes/s] (problem.jobs order)
+     * \param out the allocation, when feasible
+     * \return false if no allocation serves the targets within the capacities
+     */
+    static bool MinCost(const StorageProblem& problem,
+                        const std::vector<double>& targets,
+                        StorageAllocation& out);
+
+    /**
+     * \brief The largest alpha in [0, 1] such that alpha * demand is feasible (and, if
+     *        budget > 0, costs at most budget), and its minimum-cost allocation.
+     * \param problem the problem (demands in problem.jobs)
+     * \param budget IO cost limit [$/s]; 0 = none
+     * \return the allocation; its scale field holds alpha
+     */
+    static StorageAllocation MaxScale(const StorageProblem& problem, double budget);
+
+  private:
+    /** \return datasets read at the targets (and non-empty), by decreasing R_k / d_k */
+    static std::vector<size_t> DensityOrder(const StorageProblem& problem,
+                                            const std::vector<double>& targets);
+    /** MinCost with the density order given (nullptr: computed) */
+    static bool MinCostInOrder(const StorageProblem& problem,
+                               const std::vector<double>& targets,
+                               const std::vector<size_t>* sorted,
+                               StorageAllocation& out);
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_STORAGE_PROBLEM_H

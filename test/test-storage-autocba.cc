@@ -1,0 +1,172 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// AutoCBA: utilities, the solver against CBA with fixed GPUs under the same budget, and the
+// engine's sizing hook.
+
+#include "ns3/auto-cba.h"
+#include "ns3/cluster-engine.h"
+#include "ns3/double.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+
+#include <catch2/catch.hpp>
+#include <random>
+
+using namespace ns3;
+
+namespace
+{
+
+double
+U01(std::mt19937_64& rng)
+{
+    return double(rng() >> 11) / 9007199254740992.0;
+}
+
+AutoCbaJob
+ScalableJob(uint64_t id, uint32_t dataset, uint32_t requested, double ratePerGpu, JobUtility u)
+{
+    AutoCbaJob j;
+    j.id = id;
+    j.dataset = dataset;
+    for (uint32_t g : {requested / 2, requested, requested * 2})
+    {
+        if (g >= 1)
+        {
+            if (g == requested)
+            {
+                j.requested = j.gpus.size();
+            }
+            j.gpus.push_back(g);
+            // Sub-linear scaling: g^0.8, as data-parallel training loses some to sync.
+            j.demand.push_back(ratePerGpu * std::pow(double(g), 0.8));
+        }
+    }
+    u.reference = j.demand[j.requested];
+    u.needed = u.reference / 2;
+    j.utility = u;
+    return j;
+}
+
+} // namespace
+
+TEST_CASE("utility functions", "[storage]")
+{
+    JobUtility lin{JobUtility::LINEAR, 2.0, 100.0, 0};
+    CHECK(lin(50) == 1.0);
+    CHECK(lin(200) == 4.0);
+    JobUtility dl{JobUtility::DEADLINE, 3.0, 0, 100.0};
+    CHECK(dl(50) == 1.5);
+    CHECK(dl(150) == 3.0);
+    CHECK(JobUtility::KindOf("deadline") == JobUtility::DEADLINE);
+    CHECK_THROWS_WITH(JobUtility::KindOf("log"), Catch::Contains("linear, deadline"));
+}
+
+TEST_CASE("AutoCBA uses idle GPUs: two jobs doubled on a half-empty cluster", "[storage]")
+{
+    StorageProblem base;
+    base.datasetBytes = {100e9};
+    base.cacheCapacity = 1e12;
+    base.bandwidthCapacity = 1e12;
+    base.bandwidthPrice = 1e-9;
+    base.cachePrice = 1e-12;
+    JobUtility lin;
+    std::vector<AutoCbaJob> jobs = {ScalableJob(0, 0, 4, 1e8, lin), ScalableJob(1, 0, 4, 1e8, lin)};
+    auto fixed = AutoCbaSolver::Solve(base, jobs, 16, 0, false);
+    auto autoScaled = AutoCbaSolver::Solve(base, jobs, 16, 0, true);
+    CHECK(fixed.welfare == Approx(2.0));
+    CHECK(autoScaled.welfare == Approx(2 * std::pow(2.0, 0.8)));
+    CHECK(jobs[0].gpus[autoScaled.choice[0]] == 8);
+    CHECK(jobs[1].gpus[autoScaled.choice[1]] == 8);
+    // Only 8 GPUs: nothing to gain, the requested counts stay.
+    auto tight = AutoCbaSolver::Solve(base, jobs, 8, 0, true);
+    CHECK(tight.welfare == Approx(2.0));
+}
+
+TEST_CASE("AutoCBA's welfare is never below CBA with fixed GPUs under the same budget", "[storage]")
+{
+    std::mt19937_64 rng(3);
+    int better = 0;
+    for (int trial = 0; trial < 150; ++trial)
+    {
+        StorageProblem base;
+        size_t nd = 1 + rng() % 3;
+        for (size_t k = 0; k < nd; ++k)
+        {
+            base.datasetBytes.push_back(1e10 * (1 + 9 * U01(rng)));
+        }
+        base.cacheCapacity = 3e10 * U01(rng);
+        base.bandwidthCapacity = 1e9 * (1 + 4 * U01(rng));
+        base.clientBandwidth = 0;
+        base.bandwidthPrice = 1e-9;
+        base.cachePrice = 1e-12 * std::pow(10.0, 2 * U01(rng));
+        std::vector<AutoCbaJob> jobs;
+        uint32_t requested = 0;
+        size_t n = 2 + rng() % 4;
+        for (size_t j = 0; j < n; ++j)
+        {
+            JobUtility u;
+            u.kind = (rng() % 2) ? JobUtility::LINEAR : JobUtility::DEADLINE;
+            u.weight = 0.5 + U01(rng);
+            uint32_t g = 1u << (rng() % 4);
+            jobs.push_back(ScalableJob(j, uint32_t(rng() % nd), g, 1e8 * (0.2 + 3 * U01(rng)), u));
+            requested += g;
+        }
+        uint32_t gpus = requested + uint32_t(rng() % 16);
+        double budget = (rng() % 3) ? 0.0 : 1.0 * U01(rng); // $/s, often binding
+        auto fixed = AutoCbaSolver::Solve(base, jobs, gpus, budget, false);
+        auto autoScaled = AutoCbaSolver::Solve(base, jobs, gpus, budget, true);
+        INFO("trial " << trial);
+        CHECK(autoScaled.welfare >= fixed.welfare * (1 - 1e-12));
+        CHECK(autoScaled.allocation.Violation(autoScaled.problem).empty());
+        if (budget > 0)
+        {
+            CHECK(autoScaled.allocation.CostRate(autoScaled.problem) <= budget * (1 + 1e-9));
+        }
+        uint32_t used = 0;
+        for (size_t j = 0; j < n; ++j)
+        {
+            used += jobs[j].gpus[autoScaled.choice[j]];
+        }
+        CHECK(used <= gpus);
+        better += autoScaled.welfare > fixed.welfare * (1 + 1e-9);
+    }
+    CHECK(better > 10); // scaling does matter on a fair share of the instances
+}
+
+TEST_CASE("AutoCBA sizing in the engine scales a lone job up on an idle cluster", "[storage]")
+{
+    static const WorkloadCatalog catalog =
+        WorkloadCatalog::Load(std::string(AICLUSTER_TEST_DATA) + "/engine/unit-catalog.json");
+    JobRecord r;
+    r.id = 0;
+    r.name = "solo";
+    r.numGpus = 2;
+    r.duration = 400;
+    r.iterations = 400;
+    r.model = "unit-model";
+    r.dataset = "ds";
+    r.source = "test:1";
+    Ptr<ClusterEngine> engine = CreateObject<ClusterEngine>();
+    engine->SetAttribute("ProgressInterval", DoubleValue(0));
+    ClusterTopology topology;
+    topology.numNodes = 2;
+    topology.gpusPerNode = 4;
+    engine->SetTopology(topology);
+    engine->SetJobs({r}, catalog);
+    Ptr<StorageDataLoading> storage = CreateObject<StorageDataLoading>();
+    storage->AddDataset({"ds", 1e6, 1e3});
+    engine->SetDataLoadingModel(storage);
+    storage->Attach(engine);
+    Ptr<AutoCbaSizing> sizing = CreateObject<AutoCbaSizing>();
+    sizing->SetStorage(storage);
+    engine->SetAttribute("JobSizingPolicy", PointerValue(sizing));
+    engine->Run();
+    Simulator::Destroy();
+    // Linear utility, free storage: 4x the GPUs (8) gives 4x the throughput, same samples.
+    Ptr<ClusterJob> job = engine->Jobs()[0];
+    CHECK(job->gpus == 8);
+    CHECK(job->finishTime == Approx(100));
+}
