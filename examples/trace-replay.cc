@@ -24,6 +24,9 @@
 #include "ns3/cluster-scenario.h"
 #include "ns3/core-module.h"
 #include "ns3/ina-gradient-sync.h"
+#include "ns3/provisioning-data-loading.h"
+#include "ns3/storage-backend.h"
+#include "ns3/storage-helper.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
 #include "ns3/workload-catalog.h"
@@ -157,12 +160,16 @@ Replay(int argc, char* argv[])
     }
     const WorkloadCatalog& catalog =
         scenario.catalogPath.empty() ? WorkloadCatalog::Default() : loaded;
-    TraceAnnotator(catalog, scenario.annotator).Annotate(jobs);
+    TraceAnnotator annotator(catalog, scenario.annotator);
+    annotator.Annotate(jobs);
 
     const ClusterTopology& topology = scenario.topology;
     std::cout << "cluster: " << topology.numNodes << " nodes x " << topology.gpusPerNode
               << " GPUs = " << topology.TotalGpus() << " GPUs, " << topology.NumRacks()
               << " racks; placement " << scenario.placement << "; gradient sync " << scenario.ina
+              << "; data loading "
+              << (scenario.storageEnabled ? "storage " + scenario.storage.policy
+                                          : scenario.provisioning)
               << "; seed " << scenario.seed << std::endl;
 
     RunInfo info;
@@ -176,6 +183,7 @@ Replay(int argc, char* argv[])
     info.settings["trace.malformed_skipped"] = std::to_string(report.malformed);
 
     std::vector<std::pair<std::string, Ptr<ClusterEngine>>> runs;
+    std::vector<std::pair<std::string, StorageRunSummary>> storageRows;
     for (const std::string& policy : scenario.policies)
     {
         ClusterEngineHelper helper;
@@ -187,7 +195,24 @@ Replay(int argc, char* argv[])
                                                                      : GpuAllocator::CONSOLIDATED));
         SetGradientSync(helper, scenario);
         Ptr<ClusterEngine> engine = helper.Create(jobs, catalog);
+        Ptr<StorageDataLoading> storage;
+        if (scenario.storageEnabled)
+        {
+            storage = StorageHelper(scenario.storage).Install(engine, jobs, annotator);
+        }
+        else if (scenario.provisioning != "ideal")
+        {
+            Ptr<ProvisioningDataLoading> loading = CreateObject<ProvisioningDataLoading>();
+            loading->Configure(scenario.provisioning, CreateObject<StorageBackend>());
+            loading->SetNodeTemplate(RailClusterConfig{});
+            engine->SetDataLoadingModel(loading);
+        }
         engine->Run();
+        if (storage)
+        {
+            storageRows.push_back(
+                {policy, StorageHelper::Summarize(engine, storage, scenario.storage)});
+        }
         std::string dir = scenario.outputDir + "/" + policy;
         ClusterResults::Write(dir, engine, info);
         runs.push_back({policy, engine});
@@ -199,6 +224,13 @@ Replay(int argc, char* argv[])
     for (const auto& [policy, engine] : runs)
     {
         PrintTableRow(policy, ClusterResults::Summarize(engine), engine->WallSeconds());
+    }
+    for (const auto& [policy, st] : storageRows)
+    {
+        std::cout << "storage (" << st.policy << ") under " << policy << ": IO cost $" << st.ioCost
+                  << " (bandwidth $" << st.bandwidthCost << ", cache $" << st.cacheCost
+                  << "), cache hit ratio " << st.hitRatio << ", mean remote bandwidth "
+                  << st.meanBandwidth / 1e9 << " GB/s" << std::endl;
     }
     std::cout << "\nresults: " << scenario.outputDir
               << "/<policy>/{jobs.csv,utilization.csv,summary.json}" << std::endl;

@@ -133,6 +133,19 @@ class FieldReader
         }
     }
 
+    void Flag(const std::string& key, bool& out) const
+    {
+        if (Has(key))
+        {
+            const json& v = m_object.at(key);
+            if (!v.is_boolean())
+            {
+                Fail(key, "true or false, got " + v.dump());
+            }
+            out = v.get<bool>();
+        }
+    }
+
     void TextList(const std::string& key, std::vector<std::string>& out) const
     {
         if (Has(key))
@@ -231,6 +244,8 @@ ClusterScenario::Load(const std::string& path)
                     "placement",
                     "ina",
                     "ina_pool_size",
+                    "provisioning",
+                    "storage",
                     "seed",
                     "run",
                     "output",
@@ -263,7 +278,15 @@ ClusterScenario::Load(const std::string& path)
     trace.Text("on_error", s.m_onErrorText);
 
     FieldReader annotator(path, top.Object("annotator"), "annotator.");
-    annotator.CheckKnown({"catalog", "model_rule", "model_weights"});
+    annotator.CheckKnown({"catalog",
+                          "model_rule",
+                          "model_weights",
+                          "dataset_rule",
+                          "dataset_share_probability",
+                          "dataset_pool_size"});
+    annotator.Text("dataset_rule", s.annotator.datasetRule);
+    annotator.NonNegative("dataset_share_probability", s.annotator.datasetShareProbability);
+    annotator.Positive("dataset_pool_size", s.annotator.datasetPoolSize);
     annotator.Text("catalog", s.catalogPath);
     annotator.Text("model_rule", s.annotator.modelRule);
     for (const auto& [model, weight] : annotator.Object("model_weights").items())
@@ -279,6 +302,23 @@ ClusterScenario::Load(const std::string& path)
     top.Text("placement", s.placement);
     top.Text("ina", s.ina);
     top.Positive("ina_pool_size", s.inaPoolSize);
+    top.Text("provisioning", s.provisioning);
+
+    FieldReader storage(path, top.Object("storage"), "storage.");
+    storage.CheckKnown({"policy",
+                        "cache_bytes",
+                        "medium",
+                        "bandwidth_Bps",
+                        "client_bandwidth_Bps",
+                        "io_budget_per_hour",
+                        "prefetch"});
+    storage.Text("policy", s.m_storagePolicyText);
+    storage.NonNegative("cache_bytes", s.storage.cacheBytes);
+    storage.Text("medium", s.storage.medium);
+    storage.NonNegative("bandwidth_Bps", s.storage.bandwidth);
+    storage.NonNegative("client_bandwidth_Bps", s.storage.clientBandwidth);
+    storage.NonNegative("io_budget_per_hour", s.storage.ioBudgetPerHour);
+    storage.Flag("prefetch", s.storage.prefetch);
     top.Unsigned("seed", s.seed);
     top.Unsigned("run", s.run);
     top.Text("output", s.outputDir);
@@ -329,6 +369,9 @@ ClusterScenario::AddCommandLineOptions(CommandLine& cmd)
     m_nodes = topology.numNodes;
     m_gpusPerNode = topology.gpusPerNode;
     m_nodesPerRack = topology.nodesPerRack;
+    cmd.AddValue("dataset-rule",
+                 "Which jobs share a dataset: model, vc, user, pool or job (doc/annotator.md)",
+                 annotator.datasetRule);
     cmd.AddValue("nodes", "Training nodes in the cluster", m_nodes);
     cmd.AddValue("gpus-per-node", "GPUs per node", m_gpusPerNode);
     cmd.AddValue("nodes-per-rack", "Nodes per rack (top-of-rack switch)", m_nodesPerRack);
@@ -343,6 +386,21 @@ ClusterScenario::AddCommandLineOptions(CommandLine& cmd)
     cmd.AddValue("ina-pool-size",
                  "Aggregators per switch for --ina=switchml|atp|esa (0 = the attribute's default)",
                  inaPoolSize);
+    cmd.AddValue("provisioning",
+                 "Data loading over the rail fabric: ideal (never stalls), local, dpp, alluxio "
+                 "or kspeed",
+                 provisioning);
+    cmd.AddValue("storage-policy",
+                 "Disaggregated storage: ideal (no storage model), or none, cache-all, fair, lru, "
+                 "quiver, silod, cba, autocba",
+                 m_storagePolicyText);
+    cmd.AddValue("cache-bytes", "Compute-side cache capacity [bytes]", storage.cacheBytes);
+    cmd.AddValue("storage-bandwidth",
+                 "Aggregate remote storage bandwidth [bytes/s]",
+                 storage.bandwidth);
+    cmd.AddValue("io-budget",
+                 "IO budget of cba/autocba [$ per hour]; 0 = none",
+                 storage.ioBudgetPerHour);
     cmd.AddValue("seed", "Random seed (ns-3 RngSeed and annotator seed)", seed);
     cmd.AddValue("run", "ns-3 RngRun (independent replications)", run);
     cmd.AddValue("output", "Result directory (one sub-directory per policy)", outputDir);
@@ -393,6 +451,24 @@ ClusterScenario::Finalize()
         throw std::invalid_argument("--ina: expected ideal, none, switchml, atp or esa, got '" +
                                     ina + "'");
     }
+    const std::vector<std::string> loaders{"ideal", "local", "dpp", "alluxio", "kspeed"};
+    if (std::find(loaders.begin(), loaders.end(), provisioning) == loaders.end())
+    {
+        throw std::invalid_argument("--provisioning: expected ideal, local, dpp, alluxio or "
+                                    "kspeed, got '" +
+                                    provisioning + "'");
+    }
+    storageEnabled = m_storagePolicyText != "ideal";
+    if (storageEnabled)
+    {
+        storage.policy = m_storagePolicyText;
+        storage.Validate(); // names an unknown policy or a bad budget
+    }
+    if (storageEnabled && provisioning != "ideal")
+    {
+        throw std::invalid_argument("--provisioning and --storage-policy both set the "
+                                    "data-loading term: choose one");
+    }
     if (placement != "consolidated" && placement != "spread")
     {
         throw std::invalid_argument("--placement: expected consolidated or spread, got '" +
@@ -436,6 +512,9 @@ ClusterScenario::Settings() const
     s["trace.on_error"] = m_onErrorText;
     s["annotator.catalog"] = catalogPath.empty() ? WorkloadCatalog::DefaultPath() : catalogPath;
     s["annotator.model_rule"] = annotator.modelRule;
+    s["annotator.dataset_rule"] = annotator.datasetRule;
+    s["annotator.dataset_share_probability"] = std::to_string(annotator.datasetShareProbability);
+    s["annotator.dataset_pool_size"] = std::to_string(annotator.datasetPoolSize);
     for (const auto& [model, weight] : annotator.modelWeights)
     {
         s["annotator.model_weights." + model] = std::to_string(weight);
@@ -443,6 +522,16 @@ ClusterScenario::Settings() const
     s["placement"] = placement;
     s["ina"] = ina;
     s["ina_pool_size"] = std::to_string(inaPoolSize);
+    s["provisioning"] = provisioning;
+    s["storage.policy"] = m_storagePolicyText;
+    if (storageEnabled)
+    {
+        s["storage.cache_bytes"] = std::to_string(storage.cacheBytes);
+        s["storage.medium"] = storage.medium;
+        s["storage.bandwidth_Bps"] = std::to_string(storage.bandwidth);
+        s["storage.client_bandwidth_Bps"] = std::to_string(storage.clientBandwidth);
+        s["storage.io_budget_per_hour"] = std::to_string(storage.ioBudgetPerHour);
+    }
     s["policies"] = JoinList(policies);
     for (const auto& [name, value] : attributes)
     {

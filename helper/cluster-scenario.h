@@ -6,6 +6,7 @@
 
 #include "ns3/cluster-topology.h"
 #include "ns3/command-line.h"
+#include "ns3/storage-helper.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
 
@@ -38,8 +39,16 @@ struct ClusterScenario
      */
     std::string ina{"ideal"};
     uint32_t inaPoolSize{0}; //!< aggregators per switch; 0 = ns3::InaGradientSync::PoolSize
-    uint64_t seed{1};        //!< ns-3 RngSeed and annotator seed
-    uint64_t run{1};         //!< ns-3 RngRun
+    /**
+     * Data loading: ideal (never stalls), or a provisioning loader on the rail fabric
+     * (local, dpp, alluxio, kspeed: doc/provisioning.md), or a disaggregated-storage policy
+     * (storage.policy: doc/storage.md). The two are exclusive: both set the data-loading term.
+     */
+    std::string provisioning{"ideal"};
+    StorageOptions storage;                        //!< storage.policy "ideal" = no storage model
+    bool storageEnabled{false};                    //!< a storage policy other than ideal was chosen
+    uint64_t seed{1};                              //!< ns-3 RngSeed and annotator seed
+    uint64_t run{1};                               //!< ns-3 RngRun
     std::string outputDir{"results/trace-replay"}; //!< one sub-directory per policy
     std::map<std::string, std::string> attributes; //!< ns-3 attribute defaults to set
 
@@ -84,6 +93,7 @@ struct ClusterScenario
     int64_t m_nodes{0};
     int64_t m_gpusPerNode{0};
     int64_t m_nodesPerRack{0};
+    std::string m_storagePolicyText{"ideal"};
 };
 
 } // namespace ns3

@@ -62,6 +62,12 @@ TEST_CASE("a scenario file sets every documented field", "[scenario]")
     CHECK(s.outputDir == "results/unit");
     CHECK(s.attributes.at("ns3::TiresiasPolicy::Thresholds") == "100,1000");
     CHECK(s.Settings().at("trace.vcs") == "vc-a,vc-b");
+    CHECK(s.storageEnabled);
+    CHECK(s.storage.policy == "cba");
+    CHECK(s.storage.cacheBytes == 2e12);
+    CHECK(s.storage.bandwidth == 5e9);
+    CHECK(s.storage.prefetch);
+    CHECK(s.provisioning == "ideal");
 }
 
 TEST_CASE("command-line options override the scenario file", "[scenario]")
@@ -136,6 +142,11 @@ TEST_CASE("bad command-line values are errors, not defaults", "[scenario]")
     CHECK_THAT(error({"--window-end=yesterday"}), Catch::Contains("--window-end"));
     CHECK_THAT(error({"--load-scale=0"}), Catch::Contains("--load-scale"));
     CHECK_THAT(error({"--seed=0"}), Catch::Contains("--seed"));
+    CHECK_THAT(error({"--provisioning=fast"}), Catch::Contains("--provisioning"));
+    CHECK_THAT(error({"--ina=magic"}), Catch::Contains("--ina"));
+    CHECK_THAT(error({"--storage-policy=random"}), Catch::Contains("random"));
+    CHECK_THAT(error({"--provisioning=kspeed", "--storage-policy=cba"}),
+               Catch::Contains("choose one"));
     CHECK(error({"--nodes=3", "--policy=fifo,sjf"}) == "no error");
 }
 

@@ -483,7 +483,7 @@ ClusterEngine::StartJob(ClusterJob* job)
         job->startTime = now;
     }
     AddRunning(job);
-    Simulator::Cancel(job->priorityEvent);
+    Simulator::Remove(job->priorityEvent);
     SchedulePriorityEvent(job);
     NS_LOG_INFO("t=" << now << " start job " << job->record.id << " on "
                      << job->placement.ToString());
@@ -504,8 +504,8 @@ ClusterEngine::PreemptJob(ClusterJob* job)
     m_busyGpus -= job->placement.TotalGpus() * job->computeTime / job->iterationTime;
     m_allocator->Release(job->placement);
     job->placement = JobPlacement();
-    Simulator::Cancel(job->finishEvent);
-    Simulator::Cancel(job->priorityEvent);
+    Simulator::Remove(job->finishEvent);
+    Simulator::Remove(job->priorityEvent);
     RemoveRunning(job);
     Untrack(job);
     job->state = ClusterJob::WAITING;
@@ -536,8 +536,8 @@ ClusterEngine::FinishJob(ClusterJob* job)
     job->remainingIterations = 0;
     m_busyGpus -= job->placement.TotalGpus() * job->computeTime / job->iterationTime;
     m_allocator->Release(job->placement);
-    Simulator::Cancel(job->finishEvent);
-    Simulator::Cancel(job->priorityEvent);
+    Simulator::Remove(job->finishEvent);
+    Simulator::Remove(job->priorityEvent);
     RemoveRunning(job);
     Untrack(job);
     job->state = ClusterJob::FINISHED;
@@ -687,7 +687,7 @@ ClusterEngine::SetIterationTime(ClusterJob& job, double data, double sync)
     }
     m_busyGpus += gpus * job.computeTime / iteration;
     job.iterationTime = iteration;
-    Simulator::Cancel(job.finishEvent);
+    Simulator::Remove(job.finishEvent); // not Cancel: a cancelled event stays queued until its time
     job.finishEvent = Simulator::Schedule(Seconds(job.remainingIterations * iteration),
                                           &ClusterEngine::OnFinish,
                                           this,

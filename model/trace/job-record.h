@@ -24,21 +24,21 @@ struct JobRecord
 {
     static constexpr double UNKNOWN = -1.0; //!< value of a numeric field the trace lacks
 
-    uint64_t id{0};           //!< unique within one loaded trace: 0, 1, 2, ... in submit order
-    std::string name;         //!< the trace's own job id or name (may be empty)
-    double submitTime{0};     //!< submission time [s] since the start of the trace
-    uint32_t numGpus{0};      //!< GPUs the job asks for (whole GPUs; see gpuFraction)
-    double gpuFraction{1.0};  //!< share of one GPU a GPU-sharing task asks for (Alibaba), else 1
-    double duration{UNKNOWN}; //!< run time [s] the trace recorded on numGpus GPUs
-    double totalSteps{UNKNOWN};  //!< training iterations the trace gives (Gavel), else unknown
-    uint32_t globalBatch{0};     //!< global batch size [samples] the trace gives (Pollux), else 0
-    std::string user;            //!< user name or hash (may be empty)
-    std::string vc;              //!< virtual cluster / queue / tenant (may be empty)
-    std::string status;          //!< final state the trace recorded (Pass, Killed, Failed, ...)
-    std::string model;           //!< workload-catalog entry name; empty until annotated
-    std::string dataset;         //!< dataset name; empty until annotated
-    double iterations{UNKNOWN};  //!< work in training iterations; set by the annotator
-    std::string source;          //!< "file:line" the record was read from, for error messages
+    uint64_t id{0};             //!< unique within one loaded trace: 0, 1, 2, ... in submit order
+    std::string name;           //!< the trace's own job id or name (may be empty)
+    double submitTime{0};       //!< submission time [s] since the start of the trace
+    uint32_t numGpus{0};        //!< GPUs the job asks for (whole GPUs; see gpuFraction)
+    double gpuFraction{1.0};    //!< share of one GPU a GPU-sharing task asks for (Alibaba), else 1
+    double duration{UNKNOWN};   //!< run time [s] the trace recorded on numGpus GPUs
+    double totalSteps{UNKNOWN}; //!< training iterations the trace gives (Gavel), else unknown
+    uint32_t globalBatch{0};    //!< global batch size [samples] the trace gives (Pollux), else 0
+    std::string user;           //!< user name or hash (may be empty)
+    std::string vc;             //!< virtual cluster / queue / tenant (may be empty)
+    std::string status;         //!< final state the trace recorded (Pass, Killed, Failed, ...)
+    std::string model;          //!< workload-catalog entry name; empty until annotated
+    std::string dataset;        //!< dataset name; empty until annotated
+    double iterations{UNKNOWN}; //!< work in training iterations; set by the annotator
+    std::string source;         //!< "file:line" the record was read from, for error messages
 };
 
 } // namespace ns3

@@ -65,9 +65,9 @@ struct TraceReadOptions
     std::string format{"auto"}; //!< a name from TraceFormats(), or "auto" to detect it
     double windowStart{0};      //!< keep jobs submitted at or after this time [s from trace start]
     double windowEnd{std::numeric_limits<double>::infinity()}; //!< ... and before this time [s]
-    uint64_t maxJobs{0};        //!< keep at most this many jobs (first by submit time); 0 = all
-    std::set<std::string> vcs;  //!< keep only these virtual clusters; empty = all
-    double loadScale{1.0};      //!< divide inter-arrival times by this (>1 = more load)
+    uint64_t maxJobs{0};       //!< keep at most this many jobs (first by submit time); 0 = all
+    std::set<std::string> vcs; //!< keep only these virtual clusters; empty = all
+    double loadScale{1.0};     //!< divide inter-arrival times by this (>1 = more load)
     TraceErrorPolicy onError{TraceErrorPolicy::STOP}; //!< malformed records: stop or skip
 };
 
@@ -77,16 +77,16 @@ struct TraceReadOptions
  */
 struct TraceReadReport
 {
-    std::string file;              //!< the trace file
-    std::string format;            //!< the format used (detected or named)
-    uint64_t records{0};           //!< records (lines / JSON objects) seen
-    uint64_t kept{0};              //!< jobs returned
-    uint64_t malformed{0};         //!< records skipped as malformed (TraceErrorPolicy::SKIP)
-    uint64_t notGpuJobs{0};        //!< records skipped because they ask for no GPU
-    uint64_t unfinished{0};        //!< records skipped because they never ran (no duration)
-    uint64_t outsideWindow{0};     //!< records dropped by the time window
-    uint64_t otherVc{0};           //!< records dropped by the VC filter
-    uint64_t overMaxJobs{0};       //!< records dropped by the job-count limit
+    std::string file;                  //!< the trace file
+    std::string format;                //!< the format used (detected or named)
+    uint64_t records{0};               //!< records (lines / JSON objects) seen
+    uint64_t kept{0};                  //!< jobs returned
+    uint64_t malformed{0};             //!< records skipped as malformed (TraceErrorPolicy::SKIP)
+    uint64_t notGpuJobs{0};            //!< records skipped because they ask for no GPU
+    uint64_t unfinished{0};            //!< records skipped because they never ran (no duration)
+    uint64_t outsideWindow{0};         //!< records dropped by the time window
+    uint64_t otherVc{0};               //!< records dropped by the VC filter
+    uint64_t overMaxJobs{0};           //!< records dropped by the job-count limit
     std::vector<std::string> problems; //!< messages of skipped malformed records (first 100)
 };
 

@@ -23,21 +23,24 @@ namespace ns3
  */
 struct WorkloadProfile
 {
-    std::string name;   //!< catalog key, e.g. "resnet50-imagenet"
-    std::string domain; //!< image, audio, text, recommendation, ...
-    std::string source; //!< where the numbers come from (citation)
+    std::string name;    //!< catalog key, e.g. "resnet50-imagenet"
+    std::string domain;  //!< image, audio, text, recommendation, ...
+    std::string source;  //!< where the numbers come from (citation)
     std::string gpuType; //!< GPU (and node) the times were measured on, e.g. "A100-SXM4-40GB ..."
-    uint32_t localBatch{0};            //!< samples per GPU per iteration
-    std::map<uint32_t, double> computeTimeByGpus; //!< measured compute time per iteration [s] at g GPUs
-    std::map<uint32_t, double> syncTimeByGpus;    //!< measured gradient-sync time per iteration [s] at g GPUs
-                                                  //!< (empty when computeTimeByGpus includes sync, e.g. Gavel)
-    double gradientBytes{0};           //!< gradient size exchanged per iteration [bytes]
-    double rawBytesPerSample{0};       //!< stored (encoded) size of one sample [bytes]
-    double decodedBytesPerSample{0};   //!< size after decode/augment, as fed to the GPU [bytes]
-    double cpuSecondsPerSample{0};     //!< CPU time to decode and augment one sample [core-seconds]
-    std::string dataset;               //!< default dataset name
-    double datasetBytes{0};            //!< size of that dataset [bytes]
-    double samplesToTarget{0};         //!< samples to reach target accuracy (Pollux-style traces); 0 = unknown
+    uint32_t localBatch{0}; //!< samples per GPU per iteration
+    std::map<uint32_t, double>
+        computeTimeByGpus; //!< measured compute time per iteration [s] at g GPUs
+    std::map<uint32_t, double>
+        syncTimeByGpus;              //!< measured gradient-sync time per iteration [s] at g GPUs
+                                     //!< (empty when computeTimeByGpus includes sync, e.g. Gavel)
+    double gradientBytes{0};         //!< gradient size exchanged per iteration [bytes]
+    double rawBytesPerSample{0};     //!< stored (encoded) size of one sample [bytes]
+    double decodedBytesPerSample{0}; //!< size after decode/augment, as fed to the GPU [bytes]
+    double cpuSecondsPerSample{0};   //!< CPU time to decode and augment one sample [core-seconds]
+    std::string dataset;             //!< default dataset name
+    double datasetBytes{0};          //!< size of that dataset [bytes]
+    double samplesToTarget{
+        0}; //!< samples to reach target accuracy (Pollux-style traces); 0 = unknown
     /**
      * True when a trace's step count for this workload counts every worker's steps (Gavel:
      * each of g workers runs its own step loop), so one data-parallel iteration on g GPUs
