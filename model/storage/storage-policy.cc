@@ -144,6 +144,25 @@ StorageAllocationPolicy::CompleteWithFairBandwidth(const StorageProblem& problem
     alloc.bandwidth = MaxMinFair(needs, problem.bandwidthCapacity, problem.clientBandwidth);
 }
 
+StorageAllocation
+StorageAllocationPolicy::CacheWholeDatasets(const StorageProblem& problem,
+                                            const std::vector<size_t>& order)
+{
+    StorageAllocation alloc;
+    alloc.cache.assign(problem.datasetBytes.size(), 0.0);
+    double left = problem.cacheCapacity;
+    for (size_t k : order)
+    {
+        if (problem.datasetBytes[k] <= left)
+        {
+            alloc.cache[k] = problem.datasetBytes[k];
+            left -= problem.datasetBytes[k];
+        }
+    }
+    CompleteWithFairBandwidth(problem, alloc);
+    return alloc;
+}
+
 // ---- NoCachePolicy ------------------------------------------------------------------------
 
 TypeId
@@ -198,19 +217,7 @@ CacheAllPolicy::Allocate(const StorageProblem& problem)
             seen[job.dataset] = true;
         }
     }
-    StorageAllocation alloc;
-    alloc.cache.assign(problem.datasetBytes.size(), 0.0);
-    double left = problem.cacheCapacity;
-    for (size_t k : ReadDatasetsBy(problem, firstReader))
-    {
-        if (problem.datasetBytes[k] <= left)
-        {
-            alloc.cache[k] = problem.datasetBytes[k];
-            left -= problem.datasetBytes[k];
-        }
-    }
-    CompleteWithFairBandwidth(problem, alloc);
-    return alloc;
+    return CacheWholeDatasets(problem, ReadDatasetsBy(problem, firstReader));
 }
 
 std::string
@@ -372,19 +379,7 @@ BenefitRankedPolicy::GetTypeId()
 StorageAllocation
 BenefitRankedPolicy::Allocate(const StorageProblem& problem)
 {
-    StorageAllocation alloc;
-    alloc.cache.assign(problem.datasetBytes.size(), 0.0);
-    double left = problem.cacheCapacity;
-    for (size_t k : ReadDatasetsBy(problem, ReadDensity(problem)))
-    {
-        if (problem.datasetBytes[k] <= left)
-        {
-            alloc.cache[k] = problem.datasetBytes[k];
-            left -= problem.datasetBytes[k];
-        }
-    }
-    CompleteWithFairBandwidth(problem, alloc);
-    return alloc;
+    return CacheWholeDatasets(problem, ReadDatasetsBy(problem, ReadDensity(problem)));
 }
 
 std::string

@@ -59,6 +59,16 @@ class StorageAllocationPolicy : public Object
      *        remote part of each job's demand, given alloc.cache.
      */
     static void CompleteWithFairBandwidth(const StorageProblem& problem, StorageAllocation& alloc);
+
+    /**
+     * \brief Cache whole datasets in the given order while they fit (skipping one that does
+     *        not), then share the bandwidth fairly: the common shape of the greedy policies.
+     * \param problem the allocation problem
+     * \param order dataset indices, most deserving first
+     * \return the allocation
+     */
+    static StorageAllocation CacheWholeDatasets(const StorageProblem& problem,
+                                                const std::vector<size_t>& order);
 };
 
 /** \ingroup aicluster \brief No cache: every byte is read remotely, bandwidth max-min fair. */
