@@ -631,6 +631,7 @@ ClusterEngine::UpdateRates()
     {
         // Jobs that just started, and the coupled ones if their set changed: the terms of
         // everyone else depend on themselves only and stand.
+        subjects.reserve(m_startedThisPass.size() + (m_coupledSetChanged ? m_coupled.size() : 0));
         for (const auto& job : m_startedThisPass)
         {
             if (!job->coupled)
