@@ -21,7 +21,6 @@
 #include "ns3/cluster-engine-helper.h"
 #include "ns3/cluster-results.h"
 #include "ns3/core-module.h"
-#include "ns3/ina-gradient-sync.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
 
@@ -72,14 +71,7 @@ RunPolicy(const std::string& trace,
     ClusterEngineHelper helper;
     helper.SetTopology(topology);
     helper.SetScheduler(ClusterEngineHelper::SchedulerTypeName(policy));
-    if (ina == "none")
-    {
-        helper.SetGradientSyncModel("ns3::RingAllReduceSync");
-    }
-    else if (ina != "ideal")
-    {
-        helper.SetGradientSyncModel("ns3::InaGradientSync", "Policy", StringValue(ina));
-    }
+    helper.SetGradientSyncByName(ina);
     Ptr<ClusterEngine> engine = helper.Create(jobs, WorkloadCatalog::Default());
     engine->SetAttribute("ProgressInterval", DoubleValue(0));
     engine->Run();

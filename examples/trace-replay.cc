@@ -23,7 +23,6 @@
 #include "ns3/cluster-results.h"
 #include "ns3/cluster-scenario.h"
 #include "ns3/core-module.h"
-#include "ns3/ina-gradient-sync.h"
 #include "ns3/provisioning-data-loading.h"
 #include "ns3/storage-backend.h"
 #include "ns3/storage-helper.h"
@@ -104,28 +103,6 @@ PrintTableRow(const std::string& policy, const RunSummary& s, double wall)
     std::cout.unsetf(std::ios::fixed);
 }
 
-/// The gradient-sync model --ina asks for.
-void
-SetGradientSync(ClusterEngineHelper& helper, const ClusterScenario& scenario)
-{
-    if (scenario.ina == "none")
-    {
-        helper.SetGradientSyncModel("ns3::RingAllReduceSync");
-    }
-    else if (scenario.ina != "ideal")
-    {
-        helper.SetGradientSyncModel("ns3::InaGradientSync", "Policy", StringValue(scenario.ina));
-        if (scenario.inaPoolSize > 0)
-        {
-            helper.SetGradientSyncModel("ns3::InaGradientSync",
-                                        "Policy",
-                                        StringValue(scenario.ina),
-                                        "PoolSize",
-                                        UintegerValue(scenario.inaPoolSize));
-        }
-    }
-}
-
 int
 Replay(int argc, char* argv[])
 {
@@ -193,7 +170,7 @@ Replay(int argc, char* argv[])
                             "Rule",
                             EnumValue(scenario.placement == "spread" ? GpuAllocator::SPREAD
                                                                      : GpuAllocator::CONSOLIDATED));
-        SetGradientSync(helper, scenario);
+        helper.SetGradientSyncByName(scenario.ina, scenario.inaPoolSize);
         Ptr<ClusterEngine> engine = helper.Create(jobs, catalog);
         Ptr<StorageDataLoading> storage;
         if (scenario.storageEnabled)

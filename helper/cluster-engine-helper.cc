@@ -3,6 +3,9 @@
  */
 #include "cluster-engine-helper.h"
 
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
 #include <map>
 #include <stdexcept>
 
@@ -33,6 +36,33 @@ void
 ClusterEngineHelper::SetTopology(const ClusterTopology& topology)
 {
     m_topology = topology;
+}
+
+void
+ClusterEngineHelper::SetGradientSyncByName(const std::string& name, uint32_t poolSize)
+{
+    if (name == "ideal")
+    {
+        m_syncModel = ObjectFactory("ns3::IdealGradientSync");
+    }
+    else if (name == "none")
+    {
+        m_syncModel = ObjectFactory("ns3::RingAllReduceSync");
+    }
+    else if (name == "switchml" || name == "atp" || name == "esa")
+    {
+        m_syncModel = ObjectFactory("ns3::InaGradientSync");
+        m_syncModel.Set("Policy", StringValue(name));
+        if (poolSize > 0)
+        {
+            m_syncModel.Set("PoolSize", UintegerValue(poolSize));
+        }
+    }
+    else
+    {
+        throw std::invalid_argument("unknown gradient-sync model '" + name +
+                                    "' (known: ideal, none, switchml, atp, esa)");
+    }
 }
 
 Ptr<ClusterEngine>

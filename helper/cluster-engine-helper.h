@@ -62,6 +62,15 @@ class ClusterEngineHelper
     void SetGradientSyncModel(const std::string& type, Ts&&... args);
 
     /**
+     * \brief Choose the gradient-sync model by its scenario name.
+     * \param name ideal (free), none (ring all-reduce, ns3::RingAllReduceSync), or switchml,
+     *        atp, esa (in-network aggregation, ns3::InaGradientSync with that Policy)
+     * \param poolSize aggregators per switch for switchml/atp/esa; 0 = the attribute's default
+     * \throws std::invalid_argument naming an unknown model
+     */
+    void SetGradientSyncByName(const std::string& name, uint32_t poolSize = 0);
+
+    /**
      * \param jobs annotated jobs to replay
      * \param catalog the workload catalog (must outlive the engine)
      * \return a new engine, ready to Run()

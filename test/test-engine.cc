@@ -14,6 +14,7 @@
 #include "ns3/string.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
+#include "ns3/uinteger.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -432,4 +433,21 @@ TEST_CASE("summary statistics match a hand computation", "[engine][results]")
     CHECK(s.makespan == Approx(60));
     CHECK(s.gpuAllocation == Approx(1.0));
     CHECK(s.meanQueueing == Approx(40.0 / 3));
+}
+
+TEST_CASE("gradient-sync models are chosen by name", "[engine]")
+{
+    ClusterEngineHelper helper;
+    helper.SetTopology(Topology(1, 8));
+    CHECK_THROWS_WITH(helper.SetGradientSyncByName("magic"), Catch::Contains("magic"));
+    helper.SetGradientSyncByName("esa", 64);
+    Ptr<ClusterEngine> engine = helper.Create({UnitJob(0, 0, 1, 10)}, UnitCatalog());
+    Ptr<IterationTermModel> sync = engine->GetGradientSyncModel();
+    CHECK(sync->GetInstanceTypeId().GetName() == "ns3::InaGradientSync");
+    UintegerValue pool;
+    sync->GetAttribute("PoolSize", pool);
+    CHECK(pool.Get() == 64);
+    helper.SetGradientSyncByName("none");
+    CHECK(helper.Create({}, UnitCatalog())->GetGradientSyncModel()->GetInstanceTypeId().GetName() ==
+          "ns3::RingAllReduceSync");
 }
