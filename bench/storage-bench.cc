@@ -36,6 +36,7 @@ struct Figures
     double finished{0}; //!< jobs finished
     double ioCost{0};   //!< [$]
     double solves{0};   //!< allocation solves
+    double perSolve{0}; //!< mean running jobs in a solve
 };
 
 Figures
@@ -70,6 +71,8 @@ Replay(const std::string& trace, const std::string& policy, uint32_t nodes)
         StorageRunSummary s = StorageHelper::Summarize(engine, model, storage);
         f.ioCost = s.ioCost;
         f.solves = double(s.solves);
+        const StorageTotals& t = model->Totals();
+        f.perSolve = t.solves > 0 ? double(t.jobsSolved) / double(t.solves) : 0.0;
     }
     f.finished = double(engine->FinishedJobs());
     Simulator::Destroy();
@@ -97,7 +100,8 @@ main(int argc, char* argv[])
     std::cout << std::left << std::setw(10) << "policy" << std::right << std::setw(10)
               << "replay[s]" << std::setw(10) << "total[s]" << std::setw(12) << "maxRSS[MB]"
               << std::setw(10) << "vs off" << std::setw(10) << "finished" << std::setw(12)
-              << "IOcost[$]" << std::setw(10) << "solves" << std::endl;
+              << "IOcost[$]" << std::setw(10) << "solves" << std::setw(10) << "jobs/solve"
+              << std::endl;
     double offWall = 0;
     std::stringstream list(policies);
     std::string policy;
@@ -150,7 +154,8 @@ main(int argc, char* argv[])
                   << std::setw(12) << usage.ru_maxrss / 1024.0 << std::setw(10)
                   << (offWall > 0 ? f.wall / offWall : 0.0) << std::setw(10) << std::setprecision(0)
                   << f.finished << std::setw(12) << std::setprecision(2) << f.ioCost
-                  << std::setw(10) << std::setprecision(0) << f.solves << std::endl;
+                  << std::setw(10) << std::setprecision(0) << f.solves << std::setw(10)
+                  << std::setprecision(1) << f.perSolve << std::endl;
         std::cout.unsetf(std::ios::fixed);
     }
     return 0;

@@ -234,6 +234,8 @@ ClusterEngine::Start()
     m_allocator->Reset(m_topology);
     m_dataModel->SetChangeCallback(MakeCallback(&ClusterEngine::OnModelChanged, this));
     m_syncModel->SetChangeCallback(MakeCallback(&ClusterEngine::OnModelChanged, this));
+    m_dataModel->SetJobsChangedCallback(MakeCallback(&ClusterEngine::RequestPass, this));
+    m_syncModel->SetJobsChangedCallback(MakeCallback(&ClusterEngine::RequestPass, this));
     m_nextArrival = 0;
     m_utilization.clear();
     m_utilization.push_back({0, 0, 0, 0, 0});
@@ -595,7 +597,9 @@ void
 ClusterEngine::AddRunning(ClusterJob* job)
 {
     m_running[job->record.id] = job;
-    job->coupled = m_dataModel->IsCoupled(*job) || m_syncModel->IsCoupled(*job);
+    // A model that reports its own changes never needs the whole coupled set re-evaluated.
+    job->coupled = (!m_dataModel->ReportsChanges() && m_dataModel->IsCoupled(*job)) ||
+                   (!m_syncModel->ReportsChanges() && m_syncModel->IsCoupled(*job));
     if (job->coupled)
     {
         m_coupled[job->record.id] = job;
@@ -650,14 +654,24 @@ ClusterEngine::UpdateRates()
     m_startedThisPass.clear();
     m_coupledSetChanged = false;
     m_modelChanged = false;
-    if (subjects.empty())
+    bool dataReports = m_dataModel->ReportsChanges();
+    bool syncReports = m_syncModel->ReportsChanges();
+    if (subjects.empty() && !dataReports && !syncReports)
     {
         return;
     }
     std::vector<double> dataTime(subjects.size(), 0.0);
     std::vector<double> syncTime(subjects.size(), 0.0);
-    m_dataModel->Evaluate(m_topology, subjects, dataTime);
-    m_syncModel->Evaluate(m_topology, subjects, syncTime);
+    // A reporting model is called in every pass, with no subjects too: departures and its
+    // own events have to reach its state before it reports.
+    if (!subjects.empty() || dataReports)
+    {
+        m_dataModel->Evaluate(m_topology, subjects, dataTime);
+    }
+    if (!subjects.empty() || syncReports)
+    {
+        m_syncModel->Evaluate(m_topology, subjects, syncTime);
+    }
     for (size_t i = 0; i < subjects.size(); ++i)
     {
         if (subjects[i]->state == ClusterJob::RUNNING)
@@ -665,6 +679,31 @@ ClusterEngine::UpdateRates()
             SetIterationTime(*subjects[i], dataTime[i], syncTime[i]);
         }
     }
+    if (dataReports)
+    {
+        ApplyChanges(*m_dataModel, true);
+    }
+    if (syncReports)
+    {
+        ApplyChanges(*m_syncModel, false);
+    }
+}
+
+void
+ClusterEngine::ApplyChanges(IterationTermModel& model, bool isData)
+{
+    m_changes.clear();
+    model.TakeChanges(m_changes);
+    for (const auto& [job, seconds] : m_changes)
+    {
+        if (job->state == ClusterJob::RUNNING)
+        {
+            SetIterationTime(*job,
+                             isData ? seconds : job->dataTime,
+                             isData ? job->syncTime : seconds);
+        }
+    }
+    m_changes.clear();
 }
 
 void

@@ -144,6 +144,8 @@ class ClusterEngine : public Object
     void PreemptJob(ClusterJob* job);
     void UpdateRates();
     void SetIterationTime(ClusterJob& job, double data, double sync);
+    /** Apply the terms a change-reporting model moved on its own (isData: its term). */
+    void ApplyChanges(IterationTermModel& model, bool isData);
     void AddRunning(ClusterJob* job);
     void RemoveRunning(ClusterJob* job);
     void OnModelChanged();
@@ -178,6 +180,7 @@ class ClusterEngine : public Object
     std::map<uint64_t, ClusterJob*> m_coupled;      //!< running jobs whose terms depend on others
     bool m_coupledSetChanged{false};                //!< a coupled job started, finished or yielded
     bool m_modelChanged{false};                     //!< a term model asked for re-evaluation
+    std::vector<IterationTermModel::TermChange> m_changes; //!< scratch for ApplyChanges()
     double m_busyGpus{0}; //!< sum over running jobs of gpus * compute / iteration
     uint64_t m_passes{0};
     uint64_t m_finished{0};

@@ -42,6 +42,32 @@ IterationTermModel::SetChangeCallback(Callback<void> onChange)
 }
 
 void
+IterationTermModel::SetJobsChangedCallback(Callback<void> onJobsChanged)
+{
+    m_onJobsChanged = onJobsChanged;
+}
+
+bool
+IterationTermModel::ReportsChanges() const
+{
+    return false;
+}
+
+void
+IterationTermModel::TakeChanges(std::vector<TermChange>& /* changes */)
+{
+}
+
+void
+IterationTermModel::NotifyJobsChanged()
+{
+    if (!m_onJobsChanged.IsNull())
+    {
+        m_onJobsChanged();
+    }
+}
+
+void
 IterationTermModel::NotifyChanged()
 {
     if (!m_onChange.IsNull())

@@ -11,6 +11,7 @@
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -30,6 +31,15 @@ namespace ns3
  * contention between co-located jobs; between calls the terms are constant.
  * A model whose state changes on its own (a cache fill completing, say) calls
  * NotifyChanged() so that the engine re-evaluates at that time.
+ *
+ * A model that keeps its own state of the running jobs can instead report
+ * changes (ReportsChanges()): the engine then evaluates a job only when it
+ * starts, calls Evaluate() in every scheduling pass (with the jobs that just
+ * started, possibly none) and applies TakeChanges(), the other jobs whose
+ * term moved. An arrival then costs what it changes, not the whole running
+ * set; such a model follows departures itself (the engine's JobFinished and
+ * JobPreempted trace sources) and calls NotifyJobsChanged() when its state
+ * moves on its own.
  */
 class IterationTermModel : public Object
 {
@@ -69,12 +79,43 @@ class IterationTermModel : public Object
      */
     void SetChangeCallback(Callback<void> onChange);
 
+    /**
+     * \brief Called by the engine before a run, for models that report their changes.
+     * \param onJobsChanged called (at the current simulation time) when TakeChanges() has
+     *        something new; the engine collects it in a pass at that time
+     */
+    void SetJobsChangedCallback(Callback<void> onJobsChanged);
+
+    /**
+     * \return true if this model tracks the running jobs itself and reports which terms
+     *         changed through TakeChanges(); the engine then never re-evaluates the whole
+     *         running set for it (IsCoupled() is not consulted). Default false.
+     */
+    virtual bool ReportsChanges() const;
+
+    /** A running job and its new term [s]. */
+    using TermChange = std::pair<Ptr<ClusterJob>, double>;
+
+    /**
+     * \brief Hand the engine the running jobs whose term changed since the last call (the
+     *        jobs of the Evaluate() call just made may be among them; a repeat is harmless).
+     * \param changes output, appended to
+     */
+    virtual void TakeChanges(std::vector<TermChange>& changes);
+
   protected:
     /** \brief Tell the engine this model's terms changed (schedules a re-evaluation now). */
     void NotifyChanged();
 
+    /**
+     * \brief Tell the engine TakeChanges() has new terms (schedules a pass now that collects
+     *        them, without re-evaluating every running job).
+     */
+    void NotifyJobsChanged();
+
   private:
     Callback<void> m_onChange;
+    Callback<void> m_onJobsChanged;
 };
 
 /**

@@ -80,7 +80,7 @@ StorageDataLoading::~StorageDataLoading() = default;
 void
 StorageDataLoading::DoDispose()
 {
-    for (uint32_t k : m_active)
+    for (uint32_t k : m_globalOf)
     {
         Simulator::Cancel(m_caches[k].fillEvent);
     }
@@ -197,12 +197,42 @@ StorageDataLoading::DemandOf(const ClusterJob& job, uint32_t gpus) const
     return job.profile->SamplesPerSecond(std::max<uint32_t>(1, gpus)) * spec.bytesPerSample;
 }
 
+StorageDataLoading::JobInfo&
+StorageDataLoading::InfoOf(const ClusterJob& job) const
+{
+    uint64_t id = job.record.id;
+    if (id >= m_jobInfo.size())
+    {
+        m_jobInfo.resize(std::max<size_t>(id + 1, 2 * m_jobInfo.size()));
+    }
+    JobInfo& info = m_jobInfo[id];
+    uint32_t gpus = job.gpus > 0 ? job.gpus : job.placement.TotalGpus();
+    if (info.gpus == 0)
+    {
+        auto it = m_index.find(job.record.dataset);
+        if (it == m_index.end())
+        {
+            throw std::invalid_argument(
+                "job " + std::to_string(id) + " (" + job.record.source + ") reads dataset '" +
+                job.record.dataset +
+                "', which the storage model does not know; register it with AddDataset or "
+                "AddDatasetsOf");
+        }
+        info.dataset = it->second;
+    }
+    if (info.gpus != gpus)
+    {
+        info.gpus = gpus;
+        info.demand = DemandOf(job, gpus);
+    }
+    return info;
+}
+
 StorageProblem
 StorageDataLoading::BuildProblem(const std::vector<Ptr<ClusterJob>>& running,
                                  std::vector<uint32_t>* datasets) const
 {
-    // Called on every scheduling pass with every running job: per-job lookups are cached by
-    // job id, and datasets get their problem index through a stamped array, not a map.
+    // Datasets get their problem index through a stamped array, not a map.
     StorageProblem problem;
     std::vector<uint32_t> globals;
     problem.jobs.reserve(running.size());
@@ -214,31 +244,7 @@ StorageDataLoading::BuildProblem(const std::vector<Ptr<ClusterJob>>& running,
     ++m_stamp;
     for (const Ptr<ClusterJob>& job : running)
     {
-        uint64_t id = job->record.id;
-        if (id >= m_jobInfo.size())
-        {
-            m_jobInfo.resize(std::max<size_t>(id + 1, 2 * m_jobInfo.size()));
-        }
-        JobInfo& info = m_jobInfo[id];
-        uint32_t gpus = job->gpus > 0 ? job->gpus : job->placement.TotalGpus();
-        if (info.gpus == 0)
-        {
-            auto it = m_index.find(job->record.dataset);
-            if (it == m_index.end())
-            {
-                throw std::invalid_argument(
-                    "job " + std::to_string(id) + " (" + job->record.source + ") reads dataset '" +
-                    job->record.dataset +
-                    "', which the storage model does not know; register it with AddDataset or "
-                    "AddDatasetsOf");
-            }
-            info.dataset = it->second;
-        }
-        if (info.gpus != gpus)
-        {
-            info.gpus = gpus;
-            info.demand = DemandOf(*job, gpus);
-        }
+        const JobInfo& info = InfoOf(*job);
         uint32_t g = info.dataset;
         if (m_localStamp[g] != m_stamp)
         {
@@ -248,9 +254,9 @@ StorageDataLoading::BuildProblem(const std::vector<Ptr<ClusterJob>>& running,
             problem.datasetBytes.push_back(m_datasets[g].bytes);
         }
         StorageDemand demand;
-        demand.id = id;
+        demand.id = job->record.id;
         demand.dataset = m_localIndex[g];
-        demand.gpus = gpus;
+        demand.gpus = info.gpus;
         demand.demand = info.demand;
         problem.jobs.push_back(demand);
     }
@@ -276,23 +282,13 @@ StorageDataLoading::Settle()
     {
         return;
     }
-    double bandwidth = 0;
-    for (size_t j = 0; j < m_jobs.size(); ++j)
-    {
-        bandwidth += m_bandwidth[j];
-        m_totals.bytesRead += m_rates[j] * dt;
-        m_totals.bytesHit += m_rates[j] * m_hits[j] * dt;
-        m_totals.bytesRemote += m_rates[j] * (1 - m_hits[j]) * dt;
-    }
-    double cache = 0;
-    for (uint32_t k : m_active)
-    {
-        cache += m_caches[k].target;
-    }
-    m_totals.bandwidthSeconds += bandwidth * dt;
-    m_totals.cacheByteSeconds += cache * dt;
-    m_totals.bandwidthCost += m_problem.bandwidthPrice * bandwidth * dt;
-    m_totals.cacheCost += m_problem.cachePrice * cache * dt;
+    m_totals.bytesRead += m_sumRate * dt;
+    m_totals.bytesHit += m_sumHitRate * dt;
+    m_totals.bytesRemote += (m_sumRate - m_sumHitRate) * dt;
+    m_totals.bandwidthSeconds += m_sumBandwidth * dt;
+    m_totals.cacheByteSeconds += m_sumCache * dt;
+    m_totals.bandwidthCost += m_problem.bandwidthPrice * m_sumBandwidth * dt;
+    m_totals.cacheCost += m_problem.cachePrice * m_sumCache * dt;
     m_totals.activeSeconds += dt;
 }
 
@@ -317,26 +313,105 @@ StorageDataLoading::Release(uint32_t dataset)
 }
 
 void
+StorageDataLoading::AddJob(const Ptr<ClusterJob>& job)
+{
+    JobInfo& info = InfoOf(*job);
+    if (m_localOf.size() < m_datasets.size())
+    {
+        m_localOf.resize(m_datasets.size(), -1);
+    }
+    if (m_localOf[info.dataset] < 0)
+    {
+        m_localOf[info.dataset] = int64_t(m_globalOf.size());
+        m_globalOf.push_back(info.dataset);
+        m_readers.push_back(0);
+        m_problem.datasetBytes.push_back(m_datasets[info.dataset].bytes);
+        m_alloc.cache.push_back(0);
+    }
+    uint32_t local = uint32_t(m_localOf[info.dataset]);
+    ++m_readers[local];
+    info.slot = int64_t(m_jobs.size());
+    StorageDemand demand;
+    demand.id = job->record.id;
+    demand.dataset = local;
+    demand.gpus = info.gpus;
+    demand.demand = info.demand;
+    m_problem.jobs.push_back(demand);
+    m_jobs.push_back(job);
+    m_alloc.bandwidth.push_back(0);
+    m_alloc.hit.push_back(0);
+    m_rates.push_back(0);
+    m_hits.push_back(0);
+    m_bandwidth.push_back(0);
+    m_seconds.push_back(-1); // the engine has no term yet
+    m_iterationBytes.push_back(double(job->profile->localBatch) * info.gpus *
+                               m_datasets[info.dataset].bytesPerSample);
+    m_dirty = true;
+}
+
+void
+StorageDataLoading::RemoveJob(uint32_t slot)
+{
+    // Vectors are erased, not swapped, so the problem keeps start order (policies break ties
+    // by index): a memmove of the running set, cheap next to a solve.
+    m_sumBandwidth -= m_bandwidth[slot];
+    m_sumRate -= m_rates[slot];
+    m_sumHitRate -= m_rates[slot] * m_hits[slot];
+    uint32_t local = m_problem.jobs[slot].dataset;
+    m_jobInfo[m_jobs[slot]->record.id].slot = -1;
+    m_jobs.erase(m_jobs.begin() + slot);
+    m_problem.jobs.erase(m_problem.jobs.begin() + slot);
+    m_alloc.bandwidth.erase(m_alloc.bandwidth.begin() + slot);
+    m_alloc.hit.erase(m_alloc.hit.begin() + slot);
+    m_rates.erase(m_rates.begin() + slot);
+    m_hits.erase(m_hits.begin() + slot);
+    m_bandwidth.erase(m_bandwidth.begin() + slot);
+    m_seconds.erase(m_seconds.begin() + slot);
+    m_iterationBytes.erase(m_iterationBytes.begin() + slot);
+    for (size_t j = slot; j < m_jobs.size(); ++j)
+    {
+        m_jobInfo[m_jobs[j]->record.id].slot = int64_t(j);
+    }
+    if (--m_readers[local] == 0)
+    {
+        // Its last reader left: the cache is released now, not at the next solve.
+        uint32_t k = m_globalOf[local];
+        m_sumCache -= m_caches[k].target;
+        Release(k);
+        m_localOf[k] = -1;
+        m_globalOf.erase(m_globalOf.begin() + local);
+        m_readers.erase(m_readers.begin() + local);
+        m_problem.datasetBytes.erase(m_problem.datasetBytes.begin() + local);
+        m_alloc.cache.erase(m_alloc.cache.begin() + local);
+        for (size_t i = local; i < m_globalOf.size(); ++i)
+        {
+            m_localOf[m_globalOf[i]] = int64_t(i);
+        }
+        for (StorageDemand& demand : m_problem.jobs)
+        {
+            demand.dataset -= demand.dataset > local ? 1 : 0;
+        }
+    }
+    if (m_jobs.empty())
+    {
+        m_sumBandwidth = m_sumRate = m_sumHitRate = m_sumCache = 0; // no rounding residue
+    }
+    m_dirty = true;
+}
+
+void
 StorageDataLoading::UpdateCaches()
 {
     const StorageProblem& problem = m_problem;
-    // Datasets no running job reads any more are released (BuildProblem just stamped the
-    // ones it read, so this costs the active datasets only, not all registered ones).
-    for (uint32_t g : m_active)
-    {
-        if (m_localStamp[g] != m_stamp)
-        {
-            Release(g);
-        }
-    }
-    m_active = m_globalOf;
     m_newFills.clear();
+    m_sumCache = 0;
     for (uint32_t local = 0; local < problem.datasetBytes.size(); ++local)
     {
         uint32_t k = m_globalOf[local];
         CacheState& state = m_caches[k];
         double target = m_alloc.cache[local];
         state.target = target;
+        m_sumCache += target;
         if (target <= state.effective)
         {
             // Shrinking is immediate (eviction needs no reads).
@@ -367,6 +442,10 @@ StorageDataLoading::UpdateCaches()
 void
 StorageDataLoading::StartFills()
 {
+    if (m_newFills.empty())
+    {
+        return;
+    }
     std::vector<double> readRate(m_problem.datasetBytes.size(), 0.0);
     for (size_t j = 0; j < m_problem.jobs.size(); ++j)
     {
@@ -409,50 +488,97 @@ StorageDataLoading::OnFillDone(uint32_t dataset)
     state.filling = -1;
     ++m_totals.fills;
     RecomputeRates();
-    NotifyChanged();
+    NotifyJobsChanged();
 }
 
 void
 StorageDataLoading::RecomputeRates()
 {
     size_t n = m_jobs.size();
-    m_rates.assign(n, 0.0);
-    m_hits.assign(n, 0.0);
-    m_bandwidth.assign(n, 0.0);
-    double cap = m_problem.clientBandwidth > 0 ? m_problem.clientBandwidth
-                                               : std::numeric_limits<double>::infinity();
+    m_datasetHit.resize(m_globalOf.size());
+    for (size_t local = 0; local < m_globalOf.size(); ++local)
+    {
+        m_datasetHit[local] = HitOf(m_globalOf[local]);
+    }
     // A job whose dataset is still filling misses more than planned: it wants the extra
     // bandwidth that keeps it at its planned rate. Extras share what the plan leaves of the
     // aggregate bandwidth; a filling job gets at least an equal share B / n of it.
-    std::vector<double> extra(n, 0.0);
+    double cap = m_problem.clientBandwidth > 0 ? m_problem.clientBandwidth
+                                               : std::numeric_limits<double>::infinity();
     double planned = 0;
     double wanted = 0;
+    m_extra.assign(n, 0.0);
     for (size_t j = 0; j < n; ++j)
     {
-        m_hits[j] = HitOf(m_globalOf[m_problem.jobs[j].dataset]);
+        double hit = m_datasetHit[m_problem.jobs[j].dataset];
+        m_hits[j] = hit;
         m_bandwidth[j] = m_alloc.bandwidth[j];
         planned += m_bandwidth[j];
-        if (m_hits[j] < m_alloc.hit[j])
+        if (hit < m_alloc.hit[j])
         {
-            double want = std::min(cap, m_alloc.Rate(m_problem, j) * (1 - m_hits[j]));
-            extra[j] = std::max(0.0, want - m_bandwidth[j]);
-            wanted += extra[j];
+            double want = std::min(cap, m_alloc.Rate(m_problem, j) * (1 - hit));
+            m_extra[j] = std::max(0.0, want - m_bandwidth[j]);
+            wanted += m_extra[j];
         }
     }
     double left = std::max(0.0, m_problem.bandwidthCapacity - planned);
     double share = wanted > left ? left / wanted : 1.0;
     double floor = n > 0 ? m_problem.bandwidthCapacity / n : 0.0;
+    m_sumBandwidth = m_sumRate = m_sumHitRate = 0;
     for (size_t j = 0; j < n; ++j)
     {
-        if (extra[j] > 0)
+        if (m_extra[j] > 0)
         {
-            double full = m_bandwidth[j] + extra[j];
-            m_bandwidth[j] = std::max(m_bandwidth[j] + extra[j] * share, std::min(full, floor));
+            double full = m_bandwidth[j] + m_extra[j];
+            m_bandwidth[j] = std::max(m_bandwidth[j] + m_extra[j] * share, std::min(full, floor));
         }
         double miss = 1 - m_hits[j];
         double demand = m_problem.jobs[j].demand;
-        m_rates[j] = miss > 0 ? std::min(demand, m_bandwidth[j] / miss) : demand;
+        double rate = miss > 0 ? std::min(demand, m_bandwidth[j] / miss) : demand;
+        m_rates[j] = rate;
+        m_sumBandwidth += m_bandwidth[j];
+        m_sumRate += rate;
+        m_sumHitRate += rate * m_hits[j];
+        // The engine re-times only the jobs whose term moved.
+        double seconds = SecondsOf(j);
+        if (seconds != m_seconds[j])
+        {
+            m_seconds[j] = seconds;
+            m_changes.emplace_back(m_jobs[j], seconds);
+        }
     }
+}
+
+double
+StorageDataLoading::SecondsOf(uint32_t slot) const
+{
+    double perIteration = m_iterationBytes[slot] * (1 - m_hits[slot]);
+    if (perIteration <= 0)
+    {
+        return 0;
+    }
+    NS_ABORT_MSG_IF(!(m_bandwidth[slot] > 0),
+                    "storage policy " << m_policy->Name() << " gave job " << m_jobs[slot]->record.id
+                                      << " no remote bandwidth but it misses the cache");
+    return perIteration / m_bandwidth[slot];
+}
+
+void
+StorageDataLoading::Resolve()
+{
+    m_dirty = false;
+    m_alloc = m_policy->Allocate(m_problem);
+    ++m_totals.solves;
+    m_totals.jobsSolved += m_jobs.size();
+    UpdateCaches();
+    RecomputeRates();
+    StartFills();
+    m_totals.peakBandwidth = std::max(m_totals.peakBandwidth, m_sumBandwidth);
+    m_totals.peakCache = std::max(m_totals.peakCache, m_sumCache);
+    m_allocationTrace(Simulator::Now().GetSeconds(),
+                      m_problem.bandwidthPrice * m_sumBandwidth + m_problem.cachePrice * m_sumCache,
+                      m_sumBandwidth,
+                      m_sumCache);
 }
 
 void
@@ -461,77 +587,52 @@ StorageDataLoading::Evaluate(const ClusterTopology& /* topology */,
                              std::vector<double>& seconds)
 {
     Settle();
-    m_problem = BuildProblem(running, &m_globalOf);
-    m_alloc = m_policy->Allocate(m_problem);
-    ++m_totals.solves;
-    m_jobs = running;
-    UpdateCaches();
-    RecomputeRates();
-    StartFills();
-    for (size_t j = 0; j < running.size(); ++j)
+    if (m_problem.jobs.empty())
     {
-        const ClusterJob& job = *running[j];
-        const DatasetSpec& spec = m_datasets[m_globalOf[m_problem.jobs[j].dataset]];
-        double miss = 1 - m_hits[j];
-        double perIteration =
-            double(job.profile->localBatch) * m_problem.jobs[j].gpus * spec.bytesPerSample * miss;
-        if (perIteration <= 0)
+        // Capacities and prices are read when the running set starts from empty, so attribute
+        // changes between runs (or before the first job) take effect.
+        m_problem = BuildProblem({});
+        m_alloc = StorageAllocation();
+    }
+    for (const Ptr<ClusterJob>& job : running)
+    {
+        if (InfoOf(*job).slot < 0)
         {
-            seconds[j] = 0;
-            continue;
+            AddJob(job);
         }
-        NS_ABORT_MSG_IF(!(m_bandwidth[j] > 0),
-                        "storage policy " << m_policy->Name() << " gave job " << job.record.id
-                                          << " no remote bandwidth but it misses the cache");
-        seconds[j] = perIteration / m_bandwidth[j];
     }
-    double cache = 0;
-    for (uint32_t k : m_active)
+    if (m_dirty)
     {
-        cache += m_caches[k].target;
+        Resolve();
     }
-    double bandwidth = 0;
-    for (double b : m_bandwidth)
+    for (size_t i = 0; i < running.size(); ++i)
     {
-        bandwidth += b;
+        seconds[i] = m_seconds[m_jobInfo[running[i]->record.id].slot];
     }
-    m_totals.peakBandwidth = std::max(m_totals.peakBandwidth, bandwidth);
-    m_totals.peakCache = std::max(m_totals.peakCache, cache);
-    m_allocationTrace(Simulator::Now().GetSeconds(),
-                      m_problem.bandwidthPrice * bandwidth + m_problem.cachePrice * cache,
-                      bandwidth,
-                      cache);
+}
+
+bool
+StorageDataLoading::ReportsChanges() const
+{
+    return true;
+}
+
+void
+StorageDataLoading::TakeChanges(std::vector<TermChange>& changes)
+{
+    changes.insert(changes.end(), m_changes.begin(), m_changes.end());
+    m_changes.clear();
 }
 
 void
 StorageDataLoading::OnJobLeft(Ptr<const ClusterJob> job)
 {
-    Settle();
-    for (size_t j = 0; j < m_jobs.size(); ++j)
+    if (job->record.id >= m_jobInfo.size() || m_jobInfo[job->record.id].slot < 0)
     {
-        if (m_jobs[j]->record.id != job->record.id)
-        {
-            continue;
-        }
-        uint32_t dataset = m_problem.jobs[j].dataset;
-        m_jobs.erase(m_jobs.begin() + j);
-        m_problem.jobs.erase(m_problem.jobs.begin() + j);
-        m_alloc.bandwidth.erase(m_alloc.bandwidth.begin() + j);
-        m_bandwidth.erase(m_bandwidth.begin() + j);
-        m_alloc.hit.erase(m_alloc.hit.begin() + j);
-        m_rates.erase(m_rates.begin() + j);
-        m_hits.erase(m_hits.begin() + j);
-        bool stillRead = false;
-        for (const StorageDemand& other : m_problem.jobs)
-        {
-            stillRead = stillRead || other.dataset == dataset;
-        }
-        if (!stillRead)
-        {
-            Release(m_globalOf[dataset]);
-        }
         return;
     }
+    Settle();
+    RemoveJob(uint32_t(m_jobInfo[job->record.id].slot));
 }
 
 const StorageTotals&

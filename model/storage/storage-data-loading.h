@@ -39,6 +39,7 @@ struct StorageTotals
     double peakCache{0};        //!< most cache reserved at once [bytes]
     double activeSeconds{0};    //!< time with at least one running job [s]
     uint64_t solves{0};         //!< policy calls
+    uint64_t jobsSolved{0};     //!< sum over policy calls of the running jobs in the problem
     uint64_t fills{0};          //!< cache fills completed
 
     /** \return bandwidthCost + cacheCost + prefetchCost [$] */
@@ -136,6 +137,8 @@ class StorageDataLoading : public IterationTermModel
                   const std::vector<Ptr<ClusterJob>>& running,
                   std::vector<double>& seconds) override;
     bool DependsOnOtherJobs() const override;
+    bool ReportsChanges() const override;
+    void TakeChanges(std::vector<TermChange>& changes) override;
 
     /**
      * \brief The allocation problem the running jobs pose: only the datasets they read.
@@ -188,11 +191,23 @@ class StorageDataLoading : public IterationTermModel
 
     void OnJobLeft(Ptr<const ClusterJob> job);
     void OnFillDone(uint32_t dataset);
+    /** Add a job that just started to the running set (and its dataset to the problem). */
+    void AddJob(const Ptr<ClusterJob>& job);
+    /** Take the job at this slot out of the running set (and its dataset, if last reader). */
+    void RemoveJob(uint32_t slot);
+    /** Re-solve the allocation for the running set, start fills, report changed terms. */
+    void Resolve();
     void UpdateCaches();
     void StartFills();
     void Release(uint32_t dataset);
     double HitOf(uint32_t dataset) const;
+    /**
+     * Rates and terms of every running job from the allocation and the effective caches; the
+     * jobs whose term differs from what the engine has are queued for TakeChanges().
+     */
     void RecomputeRates();
+    /** The per-iteration data time of the job at this slot under the current rates [s]. */
+    double SecondsOf(uint32_t slot) const;
 
     Ptr<StorageAllocationPolicy> m_policy;
     Ptr<StorageBackend> m_backend;
@@ -204,29 +219,47 @@ class StorageDataLoading : public IterationTermModel
     std::vector<DatasetSpec> m_datasets;
     std::vector<CacheState> m_caches;
 
-    /** Per job id: its registered dataset and its demand at the GPU count last seen. */
+    /** Per job id: its registered dataset, its demand at the GPU count last seen, its slot. */
     struct JobInfo
     {
         uint32_t dataset{0};
         uint32_t gpus{0}; //!< 0 = not looked up yet
         double demand{0};
+        int64_t slot{-1}; //!< index in m_jobs (and m_problem.jobs) while running, else -1
     };
 
+    /** Look up (once) the job's dataset and demand. */
+    JobInfo& InfoOf(const ClusterJob& job) const;
+
     mutable std::vector<JobInfo> m_jobInfo;     //!< indexed by job id (ids are dense)
-    mutable std::vector<uint32_t> m_localStamp; //!< per registered dataset: problem build stamp
-    mutable std::vector<uint32_t> m_localIndex; //!< per registered dataset: index in the problem
+    mutable std::vector<uint32_t> m_localStamp; //!< BuildProblem: per registered dataset: stamp
+    mutable std::vector<uint32_t> m_localIndex; //!< BuildProblem: per registered dataset: index
     mutable uint32_t m_stamp{0};
+
+    // The running set, kept incrementally between passes (jobs in start order).
+    std::vector<int64_t> m_localOf;   //!< per registered dataset: index in m_problem, or -1
     std::vector<uint32_t> m_globalOf; //!< registered index of each dataset of m_problem
-    std::vector<uint32_t> m_active;   //!< registered datasets with a cache state now
+    std::vector<uint32_t> m_readers;  //!< running readers of each dataset of m_problem
     std::vector<uint32_t> m_newFills; //!< problem datasets whose fill starts this evaluation
+    bool m_dirty{false};              //!< the running set changed since the last solve
 
     StorageProblem m_problem;
     StorageAllocation m_alloc;
-    std::vector<Ptr<ClusterJob>> m_jobs; //!< running jobs of the last evaluation
-    std::vector<double> m_rates;         //!< their read rates now [bytes/s]
-    std::vector<double> m_hits;          //!< their hit fractions now
-    std::vector<double> m_bandwidth;     //!< their remote bandwidth now (plan + fill) [bytes/s]
+    std::vector<Ptr<ClusterJob>> m_jobs;  //!< the running jobs, in problem order
+    std::vector<double> m_rates;          //!< their read rates now [bytes/s]
+    std::vector<double> m_hits;           //!< their hit fractions now
+    std::vector<double> m_bandwidth;      //!< their remote bandwidth now (plan + fill) [bytes/s]
+    std::vector<double> m_seconds;        //!< their data term as the engine has it [s]; -1 = none
+    std::vector<double> m_iterationBytes; //!< their bytes read per iteration [bytes]
+    std::vector<double> m_datasetHit;     //!< hit fraction of each dataset of m_problem now
+    std::vector<double> m_extra;          //!< RecomputeRates scratch: fill bandwidth wanted
+    std::vector<TermChange> m_changes;    //!< terms changed since the engine last took them
     double m_lastSettle{0};
+    // What Settle() integrates, kept current by RecomputeRates(), UpdateCaches() and RemoveJob().
+    double m_sumBandwidth{0}; //!< sum of m_bandwidth [bytes/s]
+    double m_sumRate{0};      //!< sum of m_rates [bytes/s]
+    double m_sumHitRate{0};   //!< sum of m_rates * m_hits [bytes/s]
+    double m_sumCache{0};     //!< sum of the active datasets' cache targets [bytes]
     StorageTotals m_totals;
 
     TracedCallback<double, double, double, double> m_allocationTrace;

@@ -186,57 +186,52 @@ MaxMinFair(const std::vector<double>& needs, double capacity, double cap)
     return share;
 }
 
-bool
-CbaSolver::MinCost(const StorageProblem& problem,
-                   const std::vector<double>& targets,
-                   StorageAllocation& out)
+CbaSolver::Loads
+CbaSolver::LoadsOf(const StorageProblem& problem, const std::vector<double>& targets)
 {
-    return MinCostInOrder(problem, targets, nullptr, out);
+    Loads loads;
+    loads.demand.assign(problem.datasetBytes.size(), 0.0);
+    loads.peak.assign(problem.datasetBytes.size(), 0.0);
+    for (size_t j = 0; j < problem.jobs.size(); ++j)
+    {
+        uint32_t k = problem.jobs[j].dataset;
+        loads.demand[k] += targets[j];
+        loads.peak[k] = std::max(loads.peak[k], targets[j]);
+    }
+    return loads;
 }
 
 std::vector<size_t>
-CbaSolver::DensityOrder(const StorageProblem& problem, const std::vector<double>& targets)
+CbaSolver::DensityOrder(const StorageProblem& problem, const Loads& loads)
 {
-    std::vector<double> demand(problem.datasetBytes.size(), 0.0);
-    for (size_t j = 0; j < problem.jobs.size(); ++j)
-    {
-        demand[problem.jobs[j].dataset] += targets[j];
-    }
     std::vector<size_t> order;
-    for (size_t k = 0; k < demand.size(); ++k)
+    for (size_t k = 0; k < loads.demand.size(); ++k)
     {
-        if (problem.datasetBytes[k] > 0 && demand[k] > 0)
+        if (problem.datasetBytes[k] > 0 && loads.demand[k] > 0)
         {
             order.push_back(k);
         }
     }
     // Decreasing read density rho_k = R_k / d_k; ties by index for determinism.
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return demand[a] / problem.datasetBytes[a] > demand[b] / problem.datasetBytes[b];
+        return loads.demand[a] / problem.datasetBytes[a] >
+               loads.demand[b] / problem.datasetBytes[b];
     });
     return order;
 }
 
 bool
-CbaSolver::MinCostInOrder(const StorageProblem& problem,
-                          const std::vector<double>& targets,
-                          const std::vector<size_t>* sorted,
-                          StorageAllocation& out)
+CbaSolver::CacheFractions(const StorageProblem& problem,
+                          const Loads& loads,
+                          double alpha,
+                          const std::vector<size_t>& sorted,
+                          std::vector<double>& x)
 {
+    // Per dataset only: the jobs enter through R_k (their summed targets) and the largest
+    // target, which sets the fraction the per-job cap u forces, l_k = 1 - u / max_j r_j.
     size_t nd = problem.datasetBytes.size();
     const double u = problem.clientBandwidth;
-    std::vector<double> demand(nd, 0.0); // R_k
-    std::vector<double> lower(nd, 0.0);  // l_k: cached fraction the per-job cap forces
-    for (size_t j = 0; j < problem.jobs.size(); ++j)
-    {
-        uint32_t k = problem.jobs[j].dataset;
-        demand[k] += targets[j];
-        if (u > 0 && targets[j] > u)
-        {
-            lower[k] = std::max(lower[k], 1.0 - u / targets[j]);
-        }
-    }
-    std::vector<double> x(lower);
+    x.assign(nd, 0.0);
     double cacheLeft = problem.cacheCapacity;
     double excess = -problem.bandwidthCapacity; // E: remote demand beyond B at the lower bounds
     for (size_t k = 0; k < nd; ++k)
@@ -244,27 +239,22 @@ CbaSolver::MinCostInOrder(const StorageProblem& problem,
         double d = problem.datasetBytes[k];
         if (d <= 0)
         {
-            x[k] = 0;
             continue;
         }
-        cacheLeft -= lower[k] * d;
-        excess += demand[k] * (1 - lower[k]);
+        double peak = alpha * loads.peak[k];
+        x[k] = u > 0 && peak > u ? 1.0 - u / peak : 0.0;
+        cacheLeft -= x[k] * d;
+        excess += alpha * loads.demand[k] * (1 - x[k]);
     }
     if (cacheLeft < -kSolverSlack * problem.cacheCapacity - 1e-9)
     {
         return false;
     }
     cacheLeft = std::max(0.0, cacheLeft);
-    std::vector<size_t> own;
-    if (!sorted)
-    {
-        own = DensityOrder(problem, targets);
-        sorted = &own;
-    }
-    for (size_t k : *sorted)
+    for (size_t k : sorted)
     {
         double d = problem.datasetBytes[k];
-        double rho = demand[k] / d;
+        double rho = alpha * loads.demand[k] / d;
         bool pays = problem.bandwidthPrice * rho > problem.cachePrice;
         double room = (1 - x[k]) * d;
         double needed = excess > 0 ? excess / rho : 0.0;
@@ -277,10 +267,38 @@ CbaSolver::MinCostInOrder(const StorageProblem& problem,
         cacheLeft -= take;
         excess -= rho * take;
     }
-    if (excess > kSolverSlack * problem.bandwidthCapacity)
+    return excess <= kSolverSlack * problem.bandwidthCapacity;
+}
+
+double
+CbaSolver::CostRate(const StorageProblem& problem,
+                    const Loads& loads,
+                    double alpha,
+                    const std::vector<double>& x)
+{
+    double bandwidth = 0;
+    double cache = 0;
+    for (size_t k = 0; k < x.size(); ++k)
     {
-        return false;
+        double d = problem.datasetBytes[k];
+        if (d > 0)
+        {
+            double hit = std::min(1.0, x[k]);
+            bandwidth += alpha * loads.demand[k] * (1 - hit);
+            cache += hit * d;
+        }
     }
+    return problem.bandwidthPrice * bandwidth + problem.cachePrice * cache;
+}
+
+void
+CbaSolver::Fill(const StorageProblem& problem,
+                const std::vector<double>& targets,
+                double alpha,
+                const std::vector<double>& x,
+                StorageAllocation& out)
+{
+    size_t nd = problem.datasetBytes.size();
     out.cache.assign(nd, 0.0);
     for (size_t k = 0; k < nd; ++k)
     {
@@ -293,8 +311,22 @@ CbaSolver::MinCostInOrder(const StorageProblem& problem,
         uint32_t k = problem.jobs[j].dataset;
         bool empty = problem.datasetBytes[k] <= 0;
         out.hit[j] = empty ? 1.0 : std::min(1.0, x[k]);
-        out.bandwidth[j] = empty ? 0.0 : targets[j] * (1 - out.hit[j]);
+        out.bandwidth[j] = empty ? 0.0 : alpha * targets[j] * (1 - out.hit[j]);
     }
+}
+
+bool
+CbaSolver::MinCost(const StorageProblem& problem,
+                   const std::vector<double>& targets,
+                   StorageAllocation& out)
+{
+    Loads loads = LoadsOf(problem, targets);
+    std::vector<double> x;
+    if (!CacheFractions(problem, loads, 1.0, DensityOrder(problem, loads), x))
+    {
+        return false;
+    }
+    Fill(problem, targets, 1.0, x, out);
     return true;
 }
 
@@ -306,35 +338,33 @@ CbaSolver::MaxScale(const StorageProblem& problem, double budget)
     {
         demands[j] = problem.jobs[j].demand;
     }
-    // Scaling every target by alpha scales every density by alpha: one order serves all.
-    std::vector<size_t> order = DensityOrder(problem, demands);
-    auto attempt = [&](double alpha, StorageAllocation& out) {
-        std::vector<double> targets(demands);
-        for (double& t : targets)
-        {
-            t *= alpha;
-        }
-        return MinCostInOrder(problem, targets, alpha > 0 ? &order : nullptr, out) &&
-               (budget <= 0 || out.CostRate(problem) <= budget * (1 + kSlack));
+    // Scaling every target by alpha scales every R_k and density by alpha: one pass over the
+    // jobs and one order serve every alpha, so each trial costs the datasets only.
+    Loads loads = LoadsOf(problem, demands);
+    std::vector<size_t> order = DensityOrder(problem, loads);
+    std::vector<double> x;
+    auto attempt = [&](double alpha) {
+        return CacheFractions(problem, loads, alpha, order, x) &&
+               (budget <= 0 || CostRate(problem, loads, alpha, x) <= budget * (1 + kSolverSlack));
     };
     StorageAllocation best;
-    if (attempt(1.0, best))
+    double alpha = 1;
+    if (!attempt(1.0))
     {
-        best.scale = 1;
-        return best;
+        // Feasibility and the minimum cost are monotone in alpha (a solution for alpha serves
+        // any smaller alpha with the same cache and less bandwidth): bisect.
+        double lo = 0;
+        double hi = 1;
+        for (int i = 0; i < 50; ++i)
+        {
+            double mid = 0.5 * (lo + hi);
+            (attempt(mid) ? lo : hi) = mid;
+        }
+        alpha = lo;
+        attempt(alpha);
     }
-    // Feasibility and the minimum cost are monotone in alpha (a solution for alpha serves any
-    // smaller alpha with the same cache and less bandwidth): bisect.
-    double lo = 0;
-    double hi = 1;
-    for (int i = 0; i < 50; ++i)
-    {
-        double mid = 0.5 * (lo + hi);
-        StorageAllocation trial;
-        (attempt(mid, trial) ? lo : hi) = mid;
-    }
-    attempt(lo, best);
-    best.scale = lo;
+    Fill(problem, demands, alpha, x, best);
+    best.scale = alpha;
     return best;
 }
 

@@ -142,14 +142,37 @@ class CbaSolver
     static StorageAllocation MaxScale(const StorageProblem& problem, double budget);
 
   private:
-    /** \return datasets read at the targets (and non-empty), by decreasing R_k / d_k */
-    static std::vector<size_t> DensityOrder(const StorageProblem& problem,
-                                            const std::vector<double>& targets);
-    /** MinCost with the density order given (nullptr: computed) */
-    static bool MinCostInOrder(const StorageProblem& problem,
-                               const std::vector<double>& targets,
-                               const std::vector<size_t>* sorted,
-                               StorageAllocation& out);
+    /** Per dataset: what the solution depends on of the jobs' targets. */
+    struct Loads
+    {
+        std::vector<double> demand; //!< R_k: summed targets of its readers [bytes/s]
+        std::vector<double> peak;   //!< largest target of one reader [bytes/s]
+    };
+
+    /** \return the per-dataset loads of the targets (problem.jobs order) */
+    static Loads LoadsOf(const StorageProblem& problem, const std::vector<double>& targets);
+    /** \return datasets read (and non-empty), by decreasing R_k / d_k */
+    static std::vector<size_t> DensityOrder(const StorageProblem& problem, const Loads& loads);
+    /**
+     * \brief Minimum-cost cached fractions x_k for the loads scaled by alpha.
+     * \return false if the capacities cannot serve them
+     */
+    static bool CacheFractions(const StorageProblem& problem,
+                               const Loads& loads,
+                               double alpha,
+                               const std::vector<size_t>& sorted,
+                               std::vector<double>& x);
+    /** \return the IO cost rate of fractions x for the loads scaled by alpha [$/s] */
+    static double CostRate(const StorageProblem& problem,
+                           const Loads& loads,
+                           double alpha,
+                           const std::vector<double>& x);
+    /** \brief The per-dataset cache and per-job bandwidth and hit of fractions x. */
+    static void Fill(const StorageProblem& problem,
+                     const std::vector<double>& targets,
+                     double alpha,
+                     const std::vector<double>& x,
+                     StorageAllocation& out);
 };
 
 } // namespace ns3
