@@ -87,6 +87,37 @@ AutoCbaSolver::Solve(const StorageProblem& base,
     {
         return best;
     }
+    size_t free = jobs.size();
+    size_t freeJobs = 0;
+    for (size_t j = 0; j < jobs.size(); ++j)
+    {
+        if (jobs[j].gpus.size() > 1)
+        {
+            free = j;
+            ++freeJobs;
+        }
+    }
+    if (freeJobs == 1)
+    {
+        // One job to size (an arrival among fixed running jobs): the local search below would
+        // end at the best of its options; try each once instead of twice.
+        for (size_t o = 0; o < jobs[free].gpus.size(); ++o)
+        {
+            uint64_t trialUsed = used - jobs[free].gpus[choice[free]] + jobs[free].gpus[o];
+            if (o == jobs[free].requested || trialUsed > totalGpus)
+            {
+                continue;
+            }
+            std::vector<size_t> trial(choice);
+            trial[free] = o;
+            Result r = Evaluate(base, jobs, trial, budget);
+            if (r.welfare > best.welfare * (1 + 1e-12) + 1e-15)
+            {
+                best = std::move(r);
+            }
+        }
+        return best;
+    }
     // Best-improvement local search: each step changes one job's GPU count.
     for (size_t step = 0; step < 4 * jobs.size() + 4; ++step)
     {
@@ -176,6 +207,21 @@ AutoCbaSizing::UtilityOf(const ClusterJob& /* job */, double requestedRate) cons
     return u;
 }
 
+double
+AutoCbaSizing::RequestedRate(const ClusterJob& job)
+{
+    uint64_t id = job.record.id;
+    if (id >= m_requestedRate.size())
+    {
+        m_requestedRate.resize(std::max<size_t>(id + 1, 2 * m_requestedRate.size()), -1.0);
+    }
+    if (m_requestedRate[id] < 0)
+    {
+        m_requestedRate[id] = m_storage->DemandOf(job, job.record.numGpus);
+    }
+    return m_requestedRate[id];
+}
+
 uint32_t
 AutoCbaSizing::GpusFor(const ClusterJob& job, const ClusterTopology& topology, double /* now */)
 {
@@ -185,38 +231,42 @@ AutoCbaSizing::GpusFor(const ClusterJob& job, const ClusterTopology& topology, d
     {
         return requested;
     }
-    std::vector<Ptr<ClusterJob>> jobs = m_storage->LastJobs();
-    jobs.push_back(Ptr<ClusterJob>(const_cast<ClusterJob*>(&job)));
-    StorageProblem base = m_storage->BuildProblem(jobs);
-    std::vector<AutoCbaJob> problemJobs(jobs.size());
+    // The running set as the storage model keeps it, this job last: no rebuild per arrival.
+    const std::vector<Ptr<ClusterJob>>& running = m_storage->LastJobs();
+    StorageProblem base = m_storage->ProblemWith(job);
+    std::vector<AutoCbaJob>& problemJobs = m_problemJobs;
+    problemJobs.resize(base.jobs.size());
     uint64_t used = 0;
-    for (size_t j = 0; j < jobs.size(); ++j)
+    for (size_t j = 0; j < running.size(); ++j)
     {
-        const ClusterJob& cj = *jobs[j];
+        const ClusterJob& cj = *running[j];
         AutoCbaJob& aj = problemJobs[j];
         aj.id = cj.record.id;
         aj.dataset = base.jobs[j].dataset;
-        double requestedRate = m_storage->DemandOf(cj, cj.record.numGpus);
-        aj.utility = UtilityOf(cj, requestedRate);
-        if (j + 1 < jobs.size())
+        aj.utility = UtilityOf(cj, RequestedRate(cj));
+        aj.requested = 0;
+        aj.gpus.assign(1, base.jobs[j].gpus); // running jobs keep their GPUs
+        aj.demand.assign(1, base.jobs[j].demand);
+        used += base.jobs[j].gpus;
+    }
+    AutoCbaJob& aj = problemJobs.back();
+    aj.id = job.record.id;
+    aj.dataset = base.jobs.back().dataset;
+    aj.utility = UtilityOf(job, RequestedRate(job));
+    aj.requested = 0;
+    aj.gpus.clear();
+    aj.demand.clear();
+    for (uint32_t g : {requested / 4, requested / 2, requested, requested * 2, requested * 4})
+    {
+        bool duplicate = std::find(aj.gpus.begin(), aj.gpus.end(), g) != aj.gpus.end();
+        if (g >= 1 && g <= topology.TotalGpus() && !duplicate)
         {
-            aj.gpus = {base.jobs[j].gpus}; // running jobs keep their GPUs
-            aj.demand = {base.jobs[j].demand};
-            used += base.jobs[j].gpus;
-            continue;
-        }
-        for (uint32_t g : {requested / 4, requested / 2, requested, requested * 2, requested * 4})
-        {
-            bool duplicate = std::find(aj.gpus.begin(), aj.gpus.end(), g) != aj.gpus.end();
-            if (g >= 1 && g <= topology.TotalGpus() && !duplicate)
+            if (g == requested)
             {
-                if (g == requested)
-                {
-                    aj.requested = aj.gpus.size();
-                }
-                aj.gpus.push_back(g);
-                aj.demand.push_back(m_storage->DemandOf(cj, g));
+                aj.requested = aj.gpus.size();
             }
+            aj.gpus.push_back(g);
+            aj.demand.push_back(m_storage->DemandOf(job, g));
         }
     }
     uint64_t total = topology.TotalGpus();

@@ -137,9 +137,14 @@ class AutoCbaSizing : public JobSizingPolicy
     JobUtility UtilityOf(const ClusterJob& job, double requestedRate) const;
 
   private:
+    /** \return the job's read rate on its requested GPUs, computed once per job [bytes/s] */
+    double RequestedRate(const ClusterJob& job);
+
     Ptr<StorageDataLoading> m_storage;
     std::string m_utility;
     double m_deadlineSlack;
+    std::vector<double> m_requestedRate;    //!< by job id; < 0 = not computed yet
+    std::vector<AutoCbaJob> m_problemJobs; //!< reused between arrivals (keeps its capacity)
 };
 
 } // namespace ns3

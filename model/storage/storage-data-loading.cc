@@ -272,6 +272,31 @@ StorageDataLoading::BuildProblem(const std::vector<Ptr<ClusterJob>>& running,
     return problem;
 }
 
+StorageProblem
+StorageDataLoading::ProblemWith(const ClusterJob& job) const
+{
+    StorageProblem problem = BuildProblem({}); // capacities and prices as set now
+    problem.datasetBytes = m_problem.datasetBytes;
+    problem.jobs.reserve(m_problem.jobs.size() + 1);
+    problem.jobs = m_problem.jobs;
+    const JobInfo& info = InfoOf(job);
+    StorageDemand demand;
+    demand.id = job.record.id;
+    demand.gpus = info.gpus;
+    demand.demand = info.demand;
+    if (info.dataset < m_localOf.size() && m_localOf[info.dataset] >= 0)
+    {
+        demand.dataset = uint32_t(m_localOf[info.dataset]);
+    }
+    else
+    {
+        demand.dataset = uint32_t(problem.datasetBytes.size());
+        problem.datasetBytes.push_back(m_datasets[info.dataset].bytes);
+    }
+    problem.jobs.push_back(demand);
+    return problem;
+}
+
 void
 StorageDataLoading::Settle()
 {

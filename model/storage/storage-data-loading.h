@@ -151,6 +151,15 @@ class StorageDataLoading : public IterationTermModel
                                 std::vector<uint32_t>* datasets = nullptr) const;
 
     /**
+     * \brief The problem of the running set (as of the last evaluation) plus one more job,
+     *        last, without rebuilding it.
+     * \param job a job about to start (not running), with a profile and its GPU count set
+     * \return the problem, with this model's capacities and prices
+     * \throws std::invalid_argument if the job's dataset is not registered
+     */
+    StorageProblem ProblemWith(const ClusterJob& job) const;
+
+    /**
      * \param job a job with a profile
      * \param gpus GPUs it would run on
      * \return its read rate at compute speed [bytes/s]

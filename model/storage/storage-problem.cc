@@ -163,13 +163,19 @@ LruShuffledHitRatio(double x)
 std::vector<double>
 MaxMinFair(const std::vector<double>& needs, double capacity, double cap)
 {
-    std::vector<size_t> order(needs.size());
-    std::iota(order.begin(), order.end(), 0);
     std::vector<double> want(needs.size());
+    double total = 0;
     for (size_t i = 0; i < needs.size(); ++i)
     {
         want[i] = cap > 0 ? std::min(needs[i], cap) : needs[i];
+        total += want[i];
     }
+    if (total <= capacity)
+    {
+        return want; // everyone fits: no water level to find (and no sort per solve)
+    }
+    std::vector<size_t> order(needs.size());
+    std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         return want[a] < want[b];
     });
