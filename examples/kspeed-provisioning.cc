@@ -169,10 +169,10 @@ Main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.AddValue("mode", "table | mix | scaling | all", mode);
     cmd.AddValue("nodes", "training nodes (table and mix)", nodes);
-    cmd.AddValue("gpusPerNode", "GPUs (and rail NICs) per node", gpusPerNode);
+    cmd.AddValue("gpus-per-node", "GPUs (and rail NICs) per node", gpusPerNode);
     cmd.AddValue("workloads", "comma-separated catalog workloads", workloadsText);
-    cmd.AddValue("scalingWorkload", "workload of the scaling mode", scalingWorkload);
-    cmd.AddValue("maxGpus", "largest GPU count of the scaling mode", maxGpus);
+    cmd.AddValue("scaling-workload", "workload of the scaling mode", scalingWorkload);
+    cmd.AddValue("max-gpus", "largest GPU count of the scaling mode", maxGpus);
     cmd.AddValue("seed", "ns-3 RngSeed (the model is deterministic; recorded)", seed);
     cmd.AddValue("output", "directory of results.json", output);
     cmd.Parse(argc, argv);
@@ -183,7 +183,7 @@ Main(int argc, char* argv[])
     }
     if (nodes == 0 || gpusPerNode == 0)
     {
-        std::cerr << "--nodes and --gpusPerNode: expected > 0\n";
+        std::cerr << "--nodes and --gpus-per-node: expected > 0\n";
         return 1;
     }
     RngSeedManager::SetSeed(seed);

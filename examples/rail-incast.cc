@@ -225,9 +225,9 @@ main(int argc, char* argv[])
     cmd.AddValue("seed", "random seed (ECN marking)", seed);
     cmd.AddValue("senders", "sender nodes; sender i writes from GPU i%8 over rail i%8", senders);
     cmd.AddValue("bytes", "bytes per sender", bytes);
-    cmd.AddValue("railGbps", "rail rate, Gbit/s", railGbps);
-    cmd.AddValue("memoryGBps", "host memory bandwidth available to DMA, GB/s", memoryGBps);
-    cmd.AddValue("pcieGen", "PCIe generation of every link in a node (3..6)", pcieGen);
+    cmd.AddValue("rail-gbps", "rail rate, Gbit/s", railGbps);
+    cmd.AddValue("memory-gbps", "host memory bandwidth available to DMA, GB/s", memoryGBps);
+    cmd.AddValue("pcie-gen", "PCIe generation of every link in a node (3..6)", pcieGen);
     cmd.AddValue("out", "results JSON", out);
     cmd.Parse(argc, argv);
     if (senders == 0 || bytes == 0)

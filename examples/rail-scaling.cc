@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// rail-scaling: all-to-all transfers on 1, 2, 4, ... up to --maxNodes nodes of a
+// rail-scaling: all-to-all transfers on 1, 2, 4, ... up to --max-nodes nodes of a
 // rail-optimized cluster. Every GPU sends --bytes to every other GPU ("full": inside a node
 // over PCIe, across nodes over the rails and, between rails, the spines) or, in the default
 // "hierarchical" pattern, to every other GPU of its own node and to the GPU of its own rail
@@ -10,7 +10,7 @@
 // use it up to 8-16 nodes. Prints the aggregate and per-GPU
 // throughput and writes a results JSON with the configuration and seed.
 //
-//   ./ns3 run rail-scaling -- --maxNodes=64 --level=rate --seed=1
+//   ./ns3 run rail-scaling -- --max-nodes=64 --level=rate --seed=1
 
 #include "ns3/command-line.h"
 #include "ns3/rdma-packet-fabric.h"
@@ -113,14 +113,14 @@ main(int argc, char* argv[])
     std::string out = "rail-scaling-results.json";
     CommandLine cmd(__FILE__);
     cmd.AddValue("seed", "random seed (ECN marking at the packet level)", seed);
-    cmd.AddValue("maxNodes", "largest cluster (nodes of 8 GPUs); sizes double from 1", maxNodes);
+    cmd.AddValue("max-nodes", "largest cluster (nodes of 8 GPUs); sizes double from 1", maxNodes);
     cmd.AddValue("bytes", "bytes per GPU pair", bytes);
     cmd.AddValue("pattern",
                  "hierarchical (GPUs of the own node and same-rail GPUs of other nodes) or full "
                  "(every GPU pair)",
                  pattern);
     cmd.AddValue("level", "rate or packet", level);
-    cmd.AddValue("railGbps", "rail rate, Gbit/s", railGbps);
+    cmd.AddValue("rail-gbps", "rail rate, Gbit/s", railGbps);
     cmd.AddValue("spines", "spine switches", spines);
     cmd.AddValue("out", "results JSON", out);
     cmd.Parse(argc, argv);
@@ -128,7 +128,7 @@ main(int argc, char* argv[])
         (level != "rate" && level != "packet") || maxNodes == 0 || bytes == 0)
     {
         std::cerr << "rail-scaling: expected --pattern=hierarchical|full, --level=rate|packet, "
-                     "--maxNodes > 0, --bytes > 0\n";
+                     "--max-nodes > 0, --bytes > 0\n";
         return 1;
     }
     RngSeedManager::SetSeed(seed);
