@@ -143,7 +143,7 @@ class AutoCbaSizing : public JobSizingPolicy
     Ptr<StorageDataLoading> m_storage;
     std::string m_utility;
     double m_deadlineSlack;
-    std::vector<double> m_requestedRate;    //!< by job id; < 0 = not computed yet
+    std::vector<double> m_requestedRate;   //!< by job id; < 0 = not computed yet
     std::vector<AutoCbaJob> m_problemJobs; //!< reused between arrivals (keeps its capacity)
 };
 

@@ -521,9 +521,23 @@ StorageDataLoading::RecomputeRates()
 {
     size_t n = m_jobs.size();
     m_datasetHit.resize(m_globalOf.size());
+    bool filling = false;
     for (size_t local = 0; local < m_globalOf.size(); ++local)
     {
         m_datasetHit[local] = HitOf(m_globalOf[local]);
+        filling = filling || m_caches[m_globalOf[local]].filling >= 0;
+    }
+    m_sumBandwidth = m_sumRate = m_sumHitRate = 0;
+    if (!filling)
+    {
+        // Every cache serves what the plan assumed: the plan's bandwidth stands.
+        for (size_t j = 0; j < n; ++j)
+        {
+            m_hits[j] = m_datasetHit[m_problem.jobs[j].dataset];
+            m_bandwidth[j] = m_alloc.bandwidth[j];
+            SetRate(j);
+        }
+        return;
     }
     // A job whose dataset is still filling misses more than planned: it wants the extra
     // bandwidth that keeps it at its planned rate. Extras share what the plan leaves of the
@@ -549,7 +563,6 @@ StorageDataLoading::RecomputeRates()
     double left = std::max(0.0, m_problem.bandwidthCapacity - planned);
     double share = wanted > left ? left / wanted : 1.0;
     double floor = n > 0 ? m_problem.bandwidthCapacity / n : 0.0;
-    m_sumBandwidth = m_sumRate = m_sumHitRate = 0;
     for (size_t j = 0; j < n; ++j)
     {
         if (m_extra[j] > 0)
@@ -557,35 +570,43 @@ StorageDataLoading::RecomputeRates()
             double full = m_bandwidth[j] + m_extra[j];
             m_bandwidth[j] = std::max(m_bandwidth[j] + m_extra[j] * share, std::min(full, floor));
         }
-        double miss = 1 - m_hits[j];
-        double demand = m_problem.jobs[j].demand;
-        double rate = miss > 0 ? std::min(demand, m_bandwidth[j] / miss) : demand;
-        m_rates[j] = rate;
-        m_sumBandwidth += m_bandwidth[j];
-        m_sumRate += rate;
-        m_sumHitRate += rate * m_hits[j];
-        // The engine re-times only the jobs whose term moved.
-        double seconds = SecondsOf(j);
-        if (seconds != m_seconds[j])
-        {
-            m_seconds[j] = seconds;
-            m_changes.emplace_back(m_jobs[j], seconds);
-        }
+        SetRate(j);
     }
 }
 
-double
-StorageDataLoading::SecondsOf(uint32_t slot) const
+void
+StorageDataLoading::SetRate(size_t j)
 {
-    double perIteration = m_iterationBytes[slot] * (1 - m_hits[slot]);
-    if (perIteration <= 0)
+    double miss = 1 - m_hits[j];
+    double demand = m_problem.jobs[j].demand;
+    double rate = miss > 0 ? std::min(demand, m_bandwidth[j] / miss) : demand;
+    m_rates[j] = rate;
+    m_sumBandwidth += m_bandwidth[j];
+    m_sumRate += rate;
+    m_sumHitRate += rate * m_hits[j];
+    // The engine re-times only the jobs whose term moved.
+    double perIteration = m_iterationBytes[j] * miss;
+    double seconds = 0;
+    if (perIteration > 0)
     {
-        return 0;
+        if (!(m_bandwidth[j] > 0))
+        {
+            AbortNoBandwidth(j);
+        }
+        seconds = perIteration / m_bandwidth[j];
     }
-    NS_ABORT_MSG_IF(!(m_bandwidth[slot] > 0),
-                    "storage policy " << m_policy->Name() << " gave job " << m_jobs[slot]->record.id
-                                      << " no remote bandwidth but it misses the cache");
-    return perIteration / m_bandwidth[slot];
+    if (seconds != m_seconds[j])
+    {
+        m_seconds[j] = seconds;
+        m_changes.emplace_back(m_jobs[j], seconds);
+    }
+}
+
+void
+StorageDataLoading::AbortNoBandwidth(size_t j) const
+{
+    NS_FATAL_ERROR("storage policy " << m_policy->Name() << " gave job " << m_jobs[j]->record.id
+                                     << " no remote bandwidth but it misses the cache");
 }
 
 void

@@ -215,8 +215,10 @@ class StorageDataLoading : public IterationTermModel
      * jobs whose term differs from what the engine has are queued for TakeChanges().
      */
     void RecomputeRates();
-    /** The per-iteration data time of the job at this slot under the current rates [s]. */
-    double SecondsOf(uint32_t slot) const;
+    /** Rate, sums and term of the job at slot j from m_hits[j] and m_bandwidth[j]. */
+    void SetRate(size_t j);
+    /** Stop the run: the policy left a job that misses the cache without bandwidth. */
+    [[noreturn]] void AbortNoBandwidth(size_t j) const;
 
     Ptr<StorageAllocationPolicy> m_policy;
     Ptr<StorageBackend> m_backend;
