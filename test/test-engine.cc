@@ -451,3 +451,132 @@ TEST_CASE("gradient-sync models are chosen by name", "[engine]")
     CHECK(helper.Create({}, UnitCatalog())->GetGradientSyncModel()->GetInstanceTypeId().GetName() ==
           "ns3::RingAllReduceSync");
 }
+
+namespace
+{
+/// Data term of a pool of 1 unit/s shared equally: every running job reads 1 unit per
+/// iteration, so its term is n seconds with n jobs running. Keeps its own running set and
+/// reports its changes (the storage model's way with the engine).
+class EqualShareReporting : public IterationTermModel
+{
+  public:
+    void Evaluate(const ClusterTopology&,
+                  const std::vector<Ptr<ClusterJob>>& subjects,
+                  std::vector<double>& seconds) override
+    {
+        for (const auto& job : subjects)
+        {
+            if (!m_term.count(job->record.id))
+            {
+                m_running.push_back(job);
+                m_term[job->record.id] = -1;
+            }
+        }
+        double n = double(m_running.size());
+        for (const auto& job : m_running)
+        {
+            if (m_term[job->record.id] != n)
+            {
+                m_term[job->record.id] = n;
+                m_changes.emplace_back(job, n);
+            }
+        }
+        for (size_t i = 0; i < subjects.size(); ++i)
+        {
+            seconds[i] = m_term[subjects[i]->record.id];
+        }
+        ++evaluations;
+    }
+
+    bool ReportsChanges() const override
+    {
+        return true;
+    }
+
+    void TakeChanges(std::vector<TermChange>& changes) override
+    {
+        changes.insert(changes.end(), m_changes.begin(), m_changes.end());
+        m_changes.clear();
+    }
+
+    void OnLeft(Ptr<const ClusterJob> job)
+    {
+        m_term.erase(job->record.id);
+        m_running.erase(std::find_if(m_running.begin(), m_running.end(), [&](const auto& j) {
+            return j->record.id == job->record.id;
+        }));
+    }
+
+    uint64_t evaluations{0};
+
+  private:
+    std::vector<Ptr<ClusterJob>> m_running;
+    std::map<uint64_t, double> m_term;
+    std::vector<TermChange> m_changes;
+};
+
+/// The same term, left to the engine: coupled, re-evaluated with every running job.
+class EqualShareCoupled : public IterationTermModel
+{
+  public:
+    void Evaluate(const ClusterTopology&,
+                  const std::vector<Ptr<ClusterJob>>& running,
+                  std::vector<double>& seconds) override
+    {
+        std::fill(seconds.begin(), seconds.end(), double(running.size()));
+    }
+};
+
+std::map<uint64_t, double>
+FinishesWith(Ptr<IterationTermModel> model, const std::vector<JobRecord>& jobs)
+{
+    ClusterEngineHelper helper;
+    helper.SetTopology(Topology(1, 8));
+    Ptr<ClusterEngine> engine = helper.Create(jobs, UnitCatalog());
+    engine->SetAttribute("ProgressInterval", DoubleValue(0));
+    engine->SetDataLoadingModel(model);
+    if (auto reporting = DynamicCast<EqualShareReporting>(model))
+    {
+        for (const char* source : {"JobFinished", "JobPreempted"})
+        {
+            engine->TraceConnectWithoutContext(
+                source,
+                MakeCallback(&EqualShareReporting::OnLeft, reporting));
+        }
+    }
+    engine->Run();
+    std::map<uint64_t, double> finish;
+    for (const auto& job : engine->Jobs())
+    {
+        finish[job->record.id] = job->finishTime;
+    }
+    Simulator::Destroy();
+    return finish;
+}
+} // namespace
+
+TEST_CASE("a model that reports its changes re-times exactly the jobs it names", "[engine]")
+{
+    // Two jobs share the pool: 2 s per iteration each. Job 0 (10 iterations) ends at 20 s;
+    // job 1 has 10 of its 20 left and then runs alone at 1 s each: done at 30 s (40 s if the
+    // engine missed the change the model reports when job 0 leaves).
+    auto reporting = CreateObject<EqualShareReporting>();
+    auto finish = FinishesWith(reporting, {UnitJob(0, 0, 1, 10), UnitJob(1, 0, 1, 20)});
+    CHECK(finish[0] == Approx(20));
+    CHECK(finish[1] == Approx(30));
+
+    // Staggered arrivals and finishes: the same schedule as the engine's own coupled
+    // re-evaluation, job by job.
+    std::vector<JobRecord> jobs;
+    for (uint64_t i = 0; i < 12; ++i)
+    {
+        jobs.push_back(UnitJob(i, 3.0 * i, 1 + i % 3, 5.0 + 7.0 * ((i * 5) % 11)));
+    }
+    auto mine = FinishesWith(CreateObject<EqualShareReporting>(), jobs);
+    auto reference = FinishesWith(CreateObject<EqualShareCoupled>(), jobs);
+    for (const auto& [id, time] : reference)
+    {
+        INFO("job " << id);
+        CHECK(mine[id] == Approx(time).epsilon(1e-12));
+    }
+}
