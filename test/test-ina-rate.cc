@@ -8,6 +8,7 @@
 #include "ns3/ina-gradient-sync.h"
 #include "ns3/ina-helper.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <iostream>
@@ -186,8 +187,10 @@ TEST_CASE("INA rate level: grid report", "[.ina-grid]")
                     std::vector<InaRateJob> rj;
                     for (size_t j = 0; j < s.values.size(); ++j)
                     {
-                        rj.push_back(
-                            {workers, 4.0 * s.values[j], s.iterations * 4.0 * s.values[j]});
+                        rj.push_back({workers,
+                                      4.0 * s.values[j],
+                                      s.iterations * 4.0 * s.values[j],
+                                      static_cast<double>(s.iterations)});
                     }
                     std::vector<double> fb;
                     model->SwitchSyncTimes(rj, 0, &fb);
@@ -228,12 +231,40 @@ TEST_CASE("INA rate level agrees with the packet level on a partitioned SwitchML
 TEST_CASE("INA rate level agrees with the packet level across the contention grid", "[ina]")
 {
     // 2 to 8 jobs x 2 iterations (job j: 62 x 400 (1 + j mod 3) values), pools from roomy to
-    // far below the jobs' window slots. Asserted where the rate model holds (doc/ina.md, "Rate
-    // level"): every pool with 2 workers per job; with 4 workers, 2 and 3 jobs at every pool;
-    // ATP on the capacity-bound pools (<= 256) with any workers; SwitchML everywhere. Measured
-    // outside that (the [.ina-grid] report): ATP up to +31% with 8 workers on 512-4096
-    // aggregators, ESA down to -23% with 8 jobs.
+    // far below the jobs' window slots: 198 of the 216 points. Left out, measured with
+    // [.ina-grid] and explained in doc/ina.md ("Agreement with the packet level"): five ATP
+    // points with 8 workers (-13% .. +15%) and thirteen ESA points (8 jobs with 4 or 8
+    // workers, 2-3 jobs with 8 workers at 256-512 aggregators; -23% .. +13%).
+    struct Point
+    {
+        std::string policy;
+        uint32_t jobs;
+        uint32_t workers;
+        uint32_t pool;
+    };
+
+    const std::vector<Point> outside{
+        {"atp", 3, 8, 4096},
+        {"atp", 3, 8, 512},
+        {"atp", 4, 8, 4096},
+        {"atp", 4, 8, 1024},
+        {"atp", 8, 8, 1024},
+        {"esa", 2, 8, 512},
+        {"esa", 2, 8, 256},
+        {"esa", 3, 8, 512},
+        {"esa", 3, 8, 256},
+        {"esa", 8, 4, 1024},
+        {"esa", 8, 4, 512},
+        {"esa", 8, 4, 256},
+        {"esa", 8, 4, 64},
+        {"esa", 8, 8, 4096},
+        {"esa", 8, 8, 1024},
+        {"esa", 8, 8, 512},
+        {"esa", 8, 8, 256},
+        {"esa", 8, 8, 64},
+    };
     const std::vector<uint32_t> pools{1u << 20, 4096, 1024, 512, 256, 64};
+    uint32_t asserted = 0;
     for (std::string policy : {"switchml", "atp", "esa"})
     {
         for (uint32_t jobs : {2, 3, 4, 8})
@@ -242,16 +273,50 @@ TEST_CASE("INA rate level agrees with the packet level across the contention gri
             {
                 for (uint32_t workers : {2, 4, 8})
                 {
-                    bool holds = workers == 2 || (workers == 4 && jobs <= 3) ||
-                                 (policy == "atp" && pool <= 256) || policy == "switchml";
-                    if (holds)
+                    bool out = std::any_of(outside.begin(), outside.end(), [&](const Point& p) {
+                        return p.policy == policy && p.jobs == jobs && p.workers == workers &&
+                               p.pool == pool;
+                    });
+                    if (!out)
                     {
                         RequireAgreement(GridScenario(policy, pool, jobs, workers), 0.10);
+                        ++asserted;
                     }
                 }
             }
         }
     }
+    REQUIRE(asserted == 198);
+}
+
+TEST_CASE("INA rate level: re-hashing splits shared slots over iterations", "[ina]")
+{
+    // ATP, 3 jobs x 4 workers. With 1024 aggregators the pool can give each of the 768 window
+    // slots its own index: collisions split the slots that share one, so later iterations
+    // collide less and a long run hardly at all (the packet level: job 0's f is 0.23 in its
+    // first iteration, 0.08 over 8). With 64 aggregators slots must share: no such decay.
+    Ptr<InaGradientSync> m = CreateObject<InaGradientSync>();
+    m->SetAttribute("Policy", StringValue("atp"));
+    auto fallback = [&](uint32_t pool, double iterations) {
+        m->SetAttribute("PoolSize", UintegerValue(pool));
+        std::vector<InaRateJob> jobs(3);
+        for (size_t j = 0; j < jobs.size(); ++j)
+        {
+            jobs[j].workers = 4;
+            jobs[j].gradientBytes = 4.0 * 62 * 400 * (1 + j);
+            jobs[j].iterations = iterations;
+        }
+        std::vector<double> f;
+        m->SwitchSyncTimes(jobs, 0, &f);
+        return f[0];
+    };
+    const double first = fallback(1024, 1);
+    const double eight = fallback(1024, 8);
+    CAPTURE(first, eight);
+    REQUIRE(first > 0.15);
+    REQUIRE(eight < 0.6 * first);
+    REQUIRE(fallback(1024, 1e4) < 0.01);
+    REQUIRE(fallback(64, 1e4) == Approx(fallback(64, 1)).epsilon(0.05));
 }
 
 TEST_CASE("INA rate level: the PS-link queue and re-hashing terms", "[ina]")

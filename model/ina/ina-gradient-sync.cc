@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -77,6 +78,74 @@ StickyFallback(double rho, double chunks, double window)
     const double geometric = rho * (1 - std::pow(rho, whole)) / (1 - rho); // uses 0 .. whole-1
     const double last = (uses - whole) * std::pow(rho, whole + 1);         // the partial use
     return (geometric + last) / uses;
+}
+
+/**
+ * Share of the holder's occupancy that turns into collisions for two slots on one index,
+ * held a fraction a and b of their period: their holds overlap on a pass with probability
+ * min(1, a + b), and the overlap costs one collision (the second arrival's; its PS re-hashes
+ * it, so the pair is split). Counting each slot as blocked by the other's occupancy gives
+ * a + b, which double-counts once the holds fill more than half the period.
+ */
+double
+PairFiring(double a, double b)
+{
+    const double sum = a + b;
+    return sum > 1 ? 1 / sum : 1.0;
+}
+
+/**
+ * Mean, over the iterations a rate holds for, of the share of slots that still share their
+ * aggregator index with another slot at each iteration's start (relative to the first).
+ * The sticky-slot term applies in full to the first iteration, whose slots are freshly
+ * hashed, and to a later one only in this proportion: a slot that was split from its
+ * partner by a collision keeps its own index across iterations.
+ *
+ * S slots hashed at random into P aggregators leave E0 = S - P (1 - e^(-S/P)) slots on an
+ * index already taken. A shared pair fires with probability phi per pass (one use of every
+ * slot); the collision re-hashes one slot, which lands on a free index with probability
+ * (P - S + E) / P. So dE/dx = -phi E (P - S + E) / P, solved in closed form: E decays to 0
+ * when the pool can give every slot its own index, and to S - P when it cannot. An iteration
+ * is C / K passes.
+ */
+double
+IterationShare(double slots, double pool, double phi, double passesPerIteration, double iterations)
+{
+    const double e0 = slots - pool * (1 - std::exp(-slots / pool));
+    if (iterations <= 0 || e0 <= 1e-9 || phi <= 0)
+    {
+        return 1.0;
+    }
+    const double a = pool - slots;
+    const double kx = phi / pool * passesPerIteration; // per iteration
+    // E / E0 after x iterations: 1 / (1 + E0 x kx) for a = 0, else a r / ((1 - r) E0) with
+    // r = E0 / (a + E0) q^x, q = e^(-a kx).
+    const bool flat = std::fabs(a) < 1e-6;
+    const double q = flat ? 1.0 : std::exp(std::clamp(-a * kx, -700.0, 700.0));
+    double r = flat ? 0.0 : e0 / (a + e0);
+    auto share = [&](double x) { return flat ? 1 / (1 + e0 * x * kx) : a * r / ((1 - r) * e0); };
+    constexpr int EXACT = 64; // E is at its limit long before for any pool in use
+    double sum = 0;
+    int k = 0;
+    for (; k < EXACT && k + 1 <= iterations; ++k)
+    {
+        sum += share(k);
+        r = std::min(r * q, 1e300); // a < 0: r grows without bound, E to S - P
+    }
+    sum += (iterations - k) * share(k); // the remaining (or partial) iterations
+    return sum / iterations;
+}
+
+/// Iterations a job has left now: the engine advances remainingIterations lazily.
+double
+RemainingNow(const ClusterJob& job)
+{
+    double elapsed = Simulator::Now().GetSeconds() - job.lastUpdate;
+    if (job.iterationTime > 0 && elapsed > 0)
+    {
+        return std::max(0.0, job.remainingIterations - elapsed / job.iterationTime);
+    }
+    return job.remainingIterations;
 }
 
 } // namespace
@@ -266,6 +335,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         chunks[j] = std::max(1.0, std::ceil(jobs[j].gradientBytes / (4.0 * values)));
         psLoad[j] = tx;
     }
+    // Window slots a job cycles through the pool (fewer if it has fewer chunks).
+    auto slotsOf = [&](size_t j) { return std::min(window[j], chunks[j]); };
     // Little's law over one iteration: aggregators held = sum of the hold times of the chunks
     // that got one (arrival to the PS result passing back, PS-link queueing included) /
     // iteration time. ESA: a higher-priority chunk hashed onto a held aggregator takes it, so
@@ -282,9 +353,9 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     };
     // One damped step of job j's fallback fraction: re-hashed first uses against the blocking
     // holdings, at least the surplus over its room in the pool (holdings cannot exceed it).
-    auto step = [&](size_t j, double blocking, double room, double weight) {
+    auto step = [&](size_t j, double blocking, double room, double weight, double share) {
         blocking = std::max(0.0, blocking - 1); // not the aggregator it holds itself
-        double fNew = StickyFallback(std::min(1.0, blocking / pool), chunks[j], window[j]);
+        double fNew = StickyFallback(std::min(1.0, share * blocking / pool), chunks[j], window[j]);
         if (demand[j] > 0)
         {
             fNew = std::max(fNew, 1 - std::max(0.0, room) / demand[j]);
@@ -315,11 +386,24 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 total += held[j];
                 totalDemand += demand[j];
             }
+            double slots = 0;
+            for (size_t j = 0; j < n; ++j)
+            {
+                slots += slotsOf(j);
+            }
+            const double phi = std::min(1.0, 2 * total / slots);
             double maxChange = 0;
             for (size_t j = 0; j < n; ++j)
             {
+                double share =
+                    IterationShare(slots, pool, phi, chunks[j] / slotsOf(j), jobs[j].iterations);
+                double blocking = 0;
+                for (size_t i = 0; i < n; ++i)
+                {
+                    blocking += held[i] * PairFiring(held[i] / window[i], held[j] / window[j]);
+                }
                 double room = pool * demand[j] / std::max(totalDemand, 1e-30);
-                maxChange = std::max(maxChange, step(j, total, room, weight(it)));
+                maxChange = std::max(maxChange, step(j, blocking, room, weight(it), share));
             }
             if (maxChange < TOLERANCE)
             {
@@ -367,12 +451,11 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
             {
                 size_t j = order[q];
                 double sameKey = tie - held[j];
+                double blocking = before + held[j] + 0.5 * sameKey;
                 preemptRate[j] = (beforeRate + 0.5 * (tieRate - 1 / interval[j])) / pool;
-                maxChange = std::max(maxChange,
-                                     step(j,
-                                          before + held[j] + 0.5 * sameKey,
-                                          pool - before - 0.5 * sameKey,
-                                          weight(it)));
+                maxChange =
+                    std::max(maxChange,
+                             step(j, blocking, pool - before - 0.5 * sameKey, weight(it), 1.0));
             }
             if (maxChange < TOLERANCE)
             {
@@ -432,6 +515,7 @@ InaGradientSync::Evaluate(const ClusterTopology& topology,
         {
             const ClusterJob& job = *running[i];
             InaRateJob r;
+            r.iterations = RemainingNow(job);
             r.workers = static_cast<uint32_t>(job.placement.gpusOnNode.size());
             r.gradientBytes = job.profile->gradientBytes;
             switch (m_rule)

@@ -22,6 +22,7 @@ struct InaRateJob
     uint32_t workers{1};     //!< hosts sending into the switch (one per node)
     double gradientBytes{0}; //!< bytes each worker contributes per iteration
     double priorityKey{0};   //!< smaller = more important (remaining work, attained, level)
+    double iterations{1};    //!< iterations this answer holds for (the job's remaining ones)
 };
 
 /**
@@ -55,10 +56,13 @@ struct InaRateJob
  * block it (each job with an equal key counts half: the switch compares live
  * priorities strictly), and a hold ends early when a higher-priority chunk
  * takes the aggregator. Holdings cannot exceed the pool: the surplus falls
- * back (ATP in proportion to demand, ESA by priority). Solved as a fixed
- * point. Not captured: the slower
- * re-hashing convergence over many iterations (fewer collisions than modelled
- * after the first few), stragglers and loss.
+ * back (ATP in proportion to demand, ESA by priority). ATP: two slots on one
+ * index cost one collision per overlap, not one each; and across iterations
+ * only slots still sharing an index collide (each collision re-hashes one of a
+ * pair), so rho is scaled by the shared share E_k / E0 of iteration k, averaged
+ * over InaRateJob::iterations (dE/dx = -phi E (P - S + E) / P over passes x).
+ * Solved as a fixed point. Not captured: stragglers, loss, ESA's preemption
+ * churn between jobs of equal priority, state across evaluations.
  */
 class InaGradientSync : public IterationTermModel
 {
