@@ -68,6 +68,8 @@ struct InaRunConfig
     double jitterUs{0};
     uint32_t racks{1};
     bool crossRack{false};
+    bool hierarchical{true};
+    std::string uplinkRate{"400Gbps"};
     bool verify{true};
 };
 
@@ -103,7 +105,8 @@ RunOnce(const InaRunConfig& cfg)
     helper.SetLinkRate(DataRate(cfg.linkRate));
     helper.SetLossRate(cfg.loss);
     helper.SetWindow(cfg.window);
-    helper.SetRacks(cfg.racks);
+    helper.SetRacks(cfg.racks, DataRate(cfg.uplinkRate));
+    helper.SetHierarchical(cfg.hierarchical);
     helper.SetWorkerAttribute("Seed", UintegerValue(cfg.seed));
     helper.SetWorkerAttribute("OutlierProbability", DoubleValue(cfg.outlierProb));
     helper.SetWorkerAttribute("IterationJitter", TimeValue(Seconds(cfg.jitterUs * 1e-6)));
@@ -167,6 +170,7 @@ RunOnce(const InaRunConfig& cfg)
         out.sw.evictedPartials += st.evictedPartials;
         out.sw.collisions += st.collisions;
         out.sw.flushes += st.flushes;
+        out.sw.upPackets += st.upPackets;
         busy += sw->GetBusyAggregatorSeconds();
         useful += sw->GetUsefulAggregatorSeconds();
     }
@@ -196,7 +200,9 @@ ToJson(const RunOut& o)
                    {"outlierProbability", o.cfg.outlierProb},
                    {"iterationJitterUs", o.cfg.jitterUs},
                    {"racks", o.cfg.racks},
-                   {"crossRack", o.cfg.crossRack}};
+                   {"crossRack", o.cfg.crossRack},
+                   {"hierarchical", o.cfg.hierarchical},
+                   {"uplinkRate", o.cfg.uplinkRate}};
     j["summary"] = {{"avgJctSeconds", o.avgJct},
                     {"makespanSeconds", o.makespan},
                     {"aggregatorOccupancy", o.occupancy},
@@ -207,6 +213,7 @@ ToJson(const RunOut& o)
                     {"collisions", o.sw.collisions},
                     {"flushes", o.sw.flushes},
                     {"switchPacketsIn", o.sw.packetsIn},
+                    {"uplinkPackets", o.sw.upPackets},
                     {"wallSeconds", o.wallSeconds}};
     for (const auto& jo : o.jobs)
     {
@@ -248,8 +255,8 @@ Print(const RunOut& o)
               << " ms, occupancy " << std::setprecision(4) << o.occupancy << ", useful occupancy "
               << o.usefulOccupancy << ", PS fallback " << o.psBytes << " B, preemptions "
               << o.sw.preemptions << " (evicted partials " << o.sw.evictedPartials
-              << "), collisions " << o.sw.collisions << ", wall " << std::setprecision(2)
-              << o.wallSeconds << " s\n";
+              << "), collisions " << o.sw.collisions << ", uplink packets " << o.sw.upPackets
+              << ", wall " << std::setprecision(2) << o.wallSeconds << " s\n";
 }
 
 std::vector<uint32_t>
@@ -311,9 +318,11 @@ main(int argc, char* argv[])
                  "stragglers: each worker starts each iteration's sync up to this late [us]",
                  cfg.jitterUs);
     cmd.AddValue("racks", "racks, each with a ToR switch under a spine (1: one switch)", cfg.racks);
-    cmd.AddValue("cross-rack",
-                 "spread every job over all racks (aggregates at the spine)",
-                 cfg.crossRack);
+    cmd.AddValue("cross-rack", "spread every job over all racks", cfg.crossRack);
+    cmd.AddValue("hierarchical",
+                 "cross-rack jobs aggregate at their ToRs, then the spine (false: spine only)",
+                 cfg.hierarchical);
+    cmd.AddValue("uplink-rate", "ToR-to-spine link rate", cfg.uplinkRate);
     cmd.AddValue("verify",
                  "check every sum rank 0 of each job receives against the exact float sum",
                  cfg.verify);

@@ -35,12 +35,14 @@ InaAggregatorPool::Allocate(uint32_t i,
     a.job = job;
     a.seq = seq;
     a.bitmap = 0;
+    a.members = 0;
     a.count = 0;
     a.fanIn = fanIn;
     a.priority = priority;
     a.psAddr = psAddr;
     a.complete = false;
     a.delegated = false;
+    a.result = false;
     a.allocatedAt = now;
     std::fill(a.sums.begin(), a.sums.end(), 0);
     ++m_inUse;

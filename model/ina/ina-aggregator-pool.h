@@ -21,13 +21,15 @@ struct InaAggregator
     bool inUse{false};         //!< allocated to a key
     uint16_t job{0};           //!< key: job
     uint32_t seq{0};           //!< key: chunk sequence number
-    uint32_t bitmap{0};        //!< workers whose values are in sums
+    uint32_t bitmap{0};        //!< contributors in sums (workers; racks at a second level)
+    uint32_t members{0};       //!< workers whose values are in sums (= bitmap at one level)
     uint8_t count{0};          //!< fan-in counter (popcount of bitmap)
     uint8_t fanIn{0};          //!< contributions that complete the key
     uint32_t priority{0};      //!< priority of the job that allocated it (ESA)
     uint16_t psAddr{0};        //!< address of the owner job's parameter server
     bool complete{false};      //!< all fanIn contributions in; the result has been emitted
     bool delegated{false};     //!< key handed over to the PS: later packets of it go there
+    bool result{false};        //!< sums hold the job's final result (SwitchML shadow copy)
     Time allocatedAt;          //!< allocation time (occupancy accounting)
     Time completedAt;          //!< completion time (useful-occupancy accounting)
     std::vector<int32_t> sums; //!< partial sums, real 32-bit integers

@@ -36,6 +36,15 @@ InaAllocationPolicy::Priority(const InaJobProgress& p) const
 }
 
 uint32_t
+InaAllocationPolicy::LevelIndex(uint16_t /*job*/,
+                                uint32_t /*seq*/,
+                                uint32_t carried,
+                                const InaJobSlots& /*slots*/) const
+{
+    return carried;
+}
+
+uint32_t
 InaAllocationPolicy::HashIndex(uint16_t job, uint32_t slot, uint32_t attempt, uint32_t poolSize)
 {
     uint8_t buf[10];
@@ -122,6 +131,15 @@ bool
 SwitchMlPolicy::FollowsRemap() const
 {
     return false;
+}
+
+uint32_t
+SwitchMlPolicy::LevelIndex(uint16_t job,
+                           uint32_t seq,
+                           uint32_t /*carried*/,
+                           const InaJobSlots& slots) const
+{
+    return InitialIndex(job, seq, slots);
 }
 
 InaAllocationPolicy::Decision

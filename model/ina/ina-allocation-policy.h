@@ -93,6 +93,22 @@ class InaAllocationPolicy : public Object
     virtual bool FollowsRemap() const = 0;
 
     /**
+     * \brief The aggregator index of a chunk at one level of two-level aggregation.
+     *
+     * Default (hashed policies, ATP and ESA): the index the packet carries addresses every
+     * level (all switches have the same pool size), so a PS re-hash moves the chunk at both
+     * levels and one result frees both aggregators.
+     * \param job job id \param seq chunk sequence
+     * \param carried index the packet carries (chosen for the level below)
+     * \param slots the job's layout at this level
+     * \return the index at this level
+     */
+    virtual uint32_t LevelIndex(uint16_t job,
+                                uint32_t seq,
+                                uint32_t carried,
+                                const InaJobSlots& slots) const;
+
+    /**
      * \param held the aggregator the packet addresses (not holding its key)
      * \param pkt the packet
      * \return what the switch does
@@ -141,6 +157,11 @@ class SwitchMlPolicy : public InaAllocationPolicy
                        uint32_t window) const override;
     uint32_t InitialIndex(uint16_t job, uint32_t seq, const InaJobSlots& slots) const override;
     bool FollowsRemap() const override;
+    /** Each switch has its own static partitions: the job's slot in this level's partition. */
+    uint32_t LevelIndex(uint16_t job,
+                        uint32_t seq,
+                        uint32_t carried,
+                        const InaJobSlots& slots) const override;
     Decision Decide(const InaAggregator& held, const InaHeader& pkt) const override;
     Completion GetCompletion() const override;
     bool FlushOnResend() const override;

@@ -35,6 +35,9 @@ class InaHeader : public Header
         FLAG_EVICTED = 0x08,   //!< a partial aggregate evicted by preemption (ESA)
         FLAG_OVERFLOW = 0x10,  //!< values are float32 bits (int32 would overflow)
         FLAG_AGGREGATE = 0x20, //!< carries a switch aggregate of the workers in bitmap
+        FLAG_PARTIAL = 0x40,   //!< with FLAG_AGGREGATE: a ToR's aggregate of all its local
+                               //!< workers, a contribution (bit = worker field, the rack) to the
+                               //!< spine's second aggregation level
     };
 
     /** Packet type: INA packets run the aggregation pipeline, DATA is forwarded by address. */
@@ -81,7 +84,7 @@ class InaHeader : public Header
     uint32_t seq{0};             //!< chunk sequence number within the job (all iterations)
     uint8_t worker{0};           //!< sending worker (bit in the bitmap)
     uint8_t fanIn{0};            //!< workers of the job (aggregation is complete at fanIn)
-    uint32_t bitmap{0};          //!< contributors carried (one bit per worker, at most 32)
+    uint32_t bitmap{0};          //!< workers whose values are carried (one bit each, at most 32)
     uint32_t aggIndex{0};        //!< aggregator index the packet addresses
     uint32_t remap{0};           //!< on a result: index the PS re-hashed this slot to
     uint32_t priority{0};        //!< job priority (larger = more important), for ESA

@@ -27,7 +27,8 @@ InaHelper::InaHelper()
       m_valuesPerPacket(62),
       m_window(256),
       m_racks(1),
-      m_uplinkRate("400Gbps")
+      m_uplinkRate("400Gbps"),
+      m_hierarchical(true)
 {
     m_switchFactory.SetTypeId(InaSwitch::GetTypeId());
     m_workerFactory.SetTypeId(InaWorker::GetTypeId());
@@ -211,55 +212,49 @@ InaHelper::Install()
         return d.Get(0);
     };
 
-    // Where each job aggregates: its rack's ToR, or the spine when it spans racks.
+    // Where each job aggregates (switch r < m_racks: ToR r; m_racks: the spine): its rack's
+    // ToR; a job spanning racks at the spine, and first at each of its ToRs if hierarchical.
     const uint32_t numJobs = static_cast<uint32_t>(m_specs.size());
     std::vector<std::vector<uint32_t>> workerRacks(numJobs);
-    std::vector<uint32_t> aggAt(numJobs);
+    std::vector<std::vector<uint32_t>> levels(numJobs); //!< switches, the PS's one last
     std::map<uint32_t, std::vector<uint32_t>> jobsAt;
     for (uint32_t j = 0; j < numJobs; ++j)
     {
-        const InaJobSpec& spec = m_specs[j];
-        workerRacks[j] = spec.workerRacks.empty() ? std::vector<uint32_t>(spec.workers, j % m_racks)
-                                                  : spec.workerRacks;
-        if (workerRacks[j].size() != spec.workers)
+        workerRacks[j] = WorkerRacks(j);
+        std::vector<uint32_t> racks = workerRacks[j];
+        std::sort(racks.begin(), racks.end());
+        racks.erase(std::unique(racks.begin(), racks.end()), racks.end());
+        if (racks.size() == 1)
         {
-            throw std::invalid_argument("InaHelper: job " + std::to_string(j) + " lists " +
-                                        std::to_string(workerRacks[j].size()) +
-                                        " worker racks for " + std::to_string(spec.workers) +
-                                        " workers");
+            levels[j] = racks;
         }
-        for (uint32_t r : workerRacks[j])
+        else if (m_hierarchical)
         {
-            if (r >= m_racks)
-            {
-                throw std::invalid_argument("InaHelper: job " + std::to_string(j) +
-                                            " places a worker in rack " + std::to_string(r) +
-                                            "; expected 0 to " + std::to_string(m_racks - 1));
-            }
+            levels[j] = racks;
+            levels[j].push_back(m_racks);
         }
-        bool oneRack = std::all_of(workerRacks[j].begin(), workerRacks[j].end(), [&](uint32_t r) {
-            return r == workerRacks[j].front();
-        });
-        aggAt[j] = oneRack ? workerRacks[j].front() : m_racks;
-        jobsAt[aggAt[j]].push_back(j);
+        else
+        {
+            levels[j] = {m_racks};
+        }
+        for (uint32_t s : levels[j])
+        {
+            jobsAt[s].push_back(j);
+        }
     }
 
     for (uint32_t j = 0; j < numJobs; ++j)
     {
         const InaJobSpec& spec = m_specs[j];
-        const auto& peers = jobsAt[aggAt[j]];
-        uint32_t rank =
-            static_cast<uint32_t>(std::find(peers.begin(), peers.end(), j) - peers.begin());
-        InaJobSlots slots = m_policy->Layout(static_cast<uint32_t>(pool.Get()),
-                                             static_cast<uint32_t>(peers.size()),
-                                             rank,
-                                             m_window);
+        std::map<uint32_t, InaJobSlots> slots = Layouts(j, levels[j], jobsAt, pool.Get());
+        const uint32_t top = levels[j].back();
+        const bool twoLevel = levels[j].size() > 1;
         uint64_t chunks = (spec.gradientValues + m_valuesPerPacket - 1) / m_valuesPerPacket;
 
         Ptr<Node> psNode = CreateObject<Node>();
         m_nodes.Add(psNode);
         uint16_t psAddr = nextAddr++;
-        Ptr<NetDevice> psDev = connect(psNode, psAddr, aggAt[j]);
+        Ptr<NetDevice> psDev = connect(psNode, psAddr, top);
         Ptr<InaParameterServer> ps = m_psFactory.Create<InaParameterServer>();
         ps->SetAttribute("Job", UintegerValue(j));
         ps->SetAttribute("Address", UintegerValue(psAddr));
@@ -268,7 +263,7 @@ InaHelper::Install()
         ps->SetAttribute("HeaderOverheadBytes", overhead);
         ps->SetAttribute("ChunksPerIteration", UintegerValue(chunks));
         ps->SetAttribute("Scale", scale);
-        ps->SetPolicy(m_policy, slots);
+        ps->SetPolicy(m_policy, slots[top]);
         ps->SetDevice(psDev);
         psNode->AddApplication(ps);
         ps->SetStartTime(Seconds(0));
@@ -294,7 +289,7 @@ InaHelper::Install()
             worker->SetAttribute("ComputeTime", TimeValue(spec.computeTime));
             worker->SetAttribute("ValuesPerPacket", UintegerValue(m_valuesPerPacket));
             worker->SetAttribute("Priority", UintegerValue(spec.priority));
-            worker->SetPolicy(m_policy, slots);
+            worker->SetPolicy(m_policy, slots[twoLevel ? workerRacks[j][w] : top]);
             worker->SetDevice(dev);
             node->AddApplication(worker);
             worker->SetStartTime(spec.startTime);
@@ -302,17 +297,35 @@ InaHelper::Install()
             workerAddrs.push_back(addr);
             byRack[workerRacks[j][w]].push_back(addr);
         }
-        if (aggAt[j] < m_racks)
+        if (!twoLevel && top < m_racks)
         {
-            tors[aggAt[j]]->AddJob(static_cast<uint16_t>(j), psAddr, workerAddrs);
+            tors[top]->AddJob(static_cast<uint16_t>(j), psAddr, workerAddrs);
         }
-        else
+        else if (!twoLevel)
         {
             m_spine->AddJob(static_cast<uint16_t>(j), psAddr, workerAddrs);
             for (const auto& [r, members] : byRack)
             {
                 tors[r]->AddTransitJob(static_cast<uint16_t>(j), members);
             }
+        }
+        else
+        {
+            // The rack's rank among the job's racks is its contributor bit at the spine.
+            uint8_t bit = 0;
+            for (const auto& [r, members] : byRack)
+            {
+                tors[r]->AddFirstLevelJob(static_cast<uint16_t>(j),
+                                          psAddr,
+                                          members,
+                                          bit++,
+                                          slots[r]);
+            }
+            m_spine->AddSecondLevelJob(static_cast<uint16_t>(j),
+                                       psAddr,
+                                       workerAddrs,
+                                       static_cast<uint8_t>(byRack.size()),
+                                       slots[top]);
         }
         m_workers.push_back(workers);
     }
@@ -337,6 +350,59 @@ InaHelper::Install()
             dev->SetAttribute("ReceiveErrorModel", PointerValue(em));
         }
     }
+}
+
+std::vector<uint32_t>
+InaHelper::WorkerRacks(uint32_t j) const
+{
+    const InaJobSpec& spec = m_specs[j];
+    std::vector<uint32_t> racks = spec.workerRacks.empty()
+                                      ? std::vector<uint32_t>(spec.workers, j % m_racks)
+                                      : spec.workerRacks;
+    if (racks.size() != spec.workers)
+    {
+        throw std::invalid_argument("InaHelper: job " + std::to_string(j) + " lists " +
+                                    std::to_string(racks.size()) + " worker racks for " +
+                                    std::to_string(spec.workers) + " workers");
+    }
+    for (uint32_t r : racks)
+    {
+        if (r >= m_racks)
+        {
+            throw std::invalid_argument("InaHelper: job " + std::to_string(j) +
+                                        " places a worker in rack " + std::to_string(r) +
+                                        "; expected 0 to " + std::to_string(m_racks - 1));
+        }
+    }
+    return racks;
+}
+
+std::map<uint32_t, InaJobSlots>
+InaHelper::Layouts(uint32_t j,
+                   const std::vector<uint32_t>& levels,
+                   const std::map<uint32_t, std::vector<uint32_t>>& jobsAt,
+                   uint64_t poolSize) const
+{
+    std::map<uint32_t, InaJobSlots> slots;
+    uint32_t window = m_window;
+    for (uint32_t s : levels)
+    {
+        const auto& peers = jobsAt.at(s);
+        uint32_t rank =
+            static_cast<uint32_t>(std::find(peers.begin(), peers.end(), j) - peers.begin());
+        slots[s] = m_policy->Layout(static_cast<uint32_t>(poolSize),
+                                    static_cast<uint32_t>(peers.size()),
+                                    rank,
+                                    m_window);
+        window = std::min(window, slots[s].window);
+    }
+    // One window for every level: a worker's slot (chunk mod window) must mean the same chunk
+    // at its ToR and at the spine (SwitchML's self-clocked reuse relies on it).
+    for (auto& [s, sl] : slots)
+    {
+        sl.window = window;
+    }
+    return slots;
 }
 
 int64_t
@@ -386,6 +452,12 @@ InaHelper::SetRacks(uint32_t racks, DataRate uplinkRate)
     NS_ABORT_MSG_IF(racks < 1, "InaHelper: racks must be >= 1");
     m_racks = racks;
     m_uplinkRate = uplinkRate;
+}
+
+void
+InaHelper::SetHierarchical(bool twoLevel)
+{
+    m_hierarchical = twoLevel;
 }
 
 Ptr<InaAllocationPolicy>

@@ -14,6 +14,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -62,13 +63,14 @@ struct InaJobResult
  *
  * With SetRacks(r > 1), each rack has a ToR switch (with its own pool) under
  * a spine switch (with its own pool). A job whose workers sit in one rack
- * aggregates at that ToR, its PS attached there; a job spanning racks
- * aggregates at the spine, its PS attached there, and the ToRs only forward
- * its packets and replicate its results to their local workers (no two-level
- * ToR-then-spine aggregation; see doc/ina.md). Per-policy defaults follow the papers: ATP and ESA
- * send 62 values per packet with timeouts 50 ms / 200 us; SwitchML 64 values
- * with a 10 ms timeout. Any attribute can be overridden through the Set*
- * methods after SetPolicy.
+ * aggregates at that ToR, its PS attached there. A job spanning racks has its
+ * PS at the spine; by default (SetHierarchical(true)) it aggregates in two
+ * levels: each ToR over its local workers, then the spine over the racks'
+ * partials. SetHierarchical(false) keeps the spine-only mode: the ToRs only
+ * forward its packets and replicate its results (see doc/ina.md, "Racks"). Per-policy defaults
+ * follow the papers: ATP and ESA send 62 values per packet with timeouts 50 ms / 200 us; SwitchML
+ * 64 values with a 10 ms timeout. Any attribute can be overridden through the Set* methods after
+ * SetPolicy.
  */
 class InaHelper
 {
@@ -102,6 +104,12 @@ class InaHelper
      * \param racks racks (1: a single switch) \param uplinkRate ToR-to-spine link rate
      */
     void SetRacks(uint32_t racks, DataRate uplinkRate = DataRate("400Gbps"));
+    /**
+     * \brief Choose how jobs spanning racks aggregate (default true).
+     * \param twoLevel true: at each of their ToRs over the local workers, then at the spine
+     *        over the racks' partials; false: at the spine only (ToRs forward every packet)
+     */
+    void SetHierarchical(bool twoLevel);
 
     /** \param job the job to add \return its index */
     uint32_t AddJob(const InaJobSpec& job);
@@ -137,6 +145,18 @@ class InaHelper
     uint32_t GetPacketBytes() const;
 
   private:
+    /** \param j job \return the rack of each of its workers (validated) */
+    std::vector<uint32_t> WorkerRacks(uint32_t j) const;
+    /**
+     * \param j job \param levels switches it aggregates at
+     * \param jobsAt jobs aggregating at each switch \param poolSize aggregators per switch
+     * \return its layout at each of those switches, with one common window
+     */
+    std::map<uint32_t, InaJobSlots> Layouts(uint32_t j,
+                                            const std::vector<uint32_t>& levels,
+                                            const std::map<uint32_t, std::vector<uint32_t>>& jobsAt,
+                                            uint64_t poolSize) const;
+
     std::string m_policyName;
     ObjectFactory m_policyFactory;
     ObjectFactory m_switchFactory;
@@ -150,6 +170,7 @@ class InaHelper
     uint32_t m_window;
     uint32_t m_racks;
     DataRate m_uplinkRate;
+    bool m_hierarchical;
     std::vector<InaJobSpec> m_specs;
 
     Ptr<InaAllocationPolicy> m_policy;

@@ -142,33 +142,23 @@ InaParameterServer::Receive(Ptr<NetDevice> /*device*/,
         }
         return;
     }
-    if (c.aggSum.empty())
+    if (!c.started)
     {
-        c.aggSum.assign(m_valuesPerPacket, 0);
+        c.started = true;
         c.index = h.aggIndex;
     }
+    // A worker packet, or a rack's partial aggregate at the second level, that found its
+    // aggregator taken: re-hash the slot.
+    c.collided = c.collided || h.Has(InaHeader::FLAG_COLLISION);
     if (h.Has(InaHeader::FLAG_AGGREGATE))
     {
         m_evicted += h.Has(InaHeader::FLAG_EVICTED) ? 1 : 0;
-        if ((h.bitmap & c.aggBits) != 0)
-        {
-            return; // the same allocation emitted twice (complete, then flushed by a resend)
-        }
-        c.aggBits |= h.bitmap;
-        for (uint32_t i = 0; i < m_valuesPerPacket && i < h.values.size(); ++i)
-        {
-            c.aggSum[i] += h.values[i];
-        }
-        if (h.bitmap != (m_fanIn == 32 ? 0xffffffffu : (1u << m_fanIn) - 1))
-        {
-            c.fallback = true;
-        }
+        Merge(c, h);
     }
     else
     {
         uint32_t bit = 1u << h.worker;
         c.fallback = true;
-        c.collided = c.collided || h.Has(InaHeader::FLAG_COLLISION);
         if ((c.indivBits & bit) == 0)
         {
             c.indivBits |= bit;
@@ -188,9 +178,48 @@ InaParameterServer::Receive(Ptr<NetDevice> /*device*/,
 }
 
 void
+InaParameterServer::Merge(Chunk& c, const InaHeader& h)
+{
+    if ((h.bitmap & ~c.aggBits) == 0)
+    {
+        return; // no new worker: the same allocation emitted twice, or a part of one merged
+    }
+    for (const auto& a : c.aggs)
+    {
+        if ((a.bits & h.bitmap) != 0 && (a.bits & ~h.bitmap) != 0)
+        {
+            return; // straddles a merged aggregate: not separable; the workers' resends cover it
+        }
+    }
+    // Merged aggregates inside this one are its parts (a ToR's partial inside the spine's
+    // aggregate, which reached the PS first): this one replaces them.
+    c.aggs.erase(std::remove_if(c.aggs.begin(),
+                                c.aggs.end(),
+                                [&](const Aggregate& a) { return (a.bits & h.bitmap) != 0; }),
+                 c.aggs.end());
+    Aggregate a;
+    a.bits = h.bitmap;
+    a.values = h.values;
+    a.values.resize(m_valuesPerPacket, 0);
+    c.aggs.push_back(std::move(a));
+    c.aggBits |= h.bitmap;
+    if (h.bitmap != (m_fanIn == 32 ? 0xffffffffu : (1u << m_fanIn) - 1))
+    {
+        c.fallback = true;
+    }
+}
+
+void
 InaParameterServer::Complete(uint32_t seq, Chunk& c)
 {
-    std::vector<int64_t> isum = c.aggSum;
+    std::vector<int64_t> isum(m_valuesPerPacket, 0);
+    for (const auto& a : c.aggs)
+    {
+        for (uint32_t i = 0; i < m_valuesPerPacket; ++i)
+        {
+            isum[i] += a.values[i];
+        }
+    }
     std::vector<double> fsum(m_valuesPerPacket, 0.0);
     for (const auto& [w, vals] : c.indiv)
     {
@@ -234,8 +263,8 @@ InaParameterServer::Complete(uint32_t seq, Chunk& c)
         c.remap = InaAllocationPolicy::HashIndex(m_job, slot, attempt, m_slots.poolSize);
     }
     c.done = true;
-    c.aggSum.clear();
-    c.aggSum.shrink_to_fit();
+    c.aggs.clear();
+    c.aggs.shrink_to_fit();
     c.indiv.clear();
     ++m_completed;
     m_fallbackChunks += c.fallback ? 1 : 0;

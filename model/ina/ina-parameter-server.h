@@ -21,10 +21,14 @@ namespace ns3
  * \brief A job's parameter server: aggregates in software whatever the switch could not
  *        (collisions, evictions, resends, overflow) and returns results to every worker.
  *
- * Per chunk it merges switch aggregates (disjoint worker sets: two aggregates
- * that share a worker are the same allocation emitted twice, so the second is
- * dropped) with individual worker contributions (kept separately, so one
- * already inside an aggregate is never counted twice). When every worker is
+ * Per chunk it merges switch aggregates with individual worker contributions
+ * (kept separately, so one already inside an aggregate is never counted
+ * twice). Merged aggregates have disjoint worker sets: one that adds no new
+ * worker is the same allocation emitted twice (complete, then flushed) or a
+ * part of one merged (a ToR's partial inside the spine's aggregate), and is
+ * dropped; one that contains merged aggregates (the spine's, arriving after
+ * a ToR's flush of its own partial) replaces them; one that straddles a merged
+ * aggregate is dropped, and the workers' resends cover its workers. When every worker is
  * covered it multicasts the result through the switch, which frees the
  * aggregator as the result passes (ATP). An int32 result unless a worker sent
  * the chunk as float (overflow): then a float32 result. If a worker packet of
@@ -60,8 +64,15 @@ class InaParameterServer : public Application
     void DoDispose() override;
 
   private:
+    struct Aggregate
+    {
+        uint32_t bits{0};            //!< workers inside
+        std::vector<int32_t> values; //!< their int32 sums
+    };
+
     struct Chunk
     {
+        bool started{false};
         bool done{false};
         bool collided{false};
         bool fallback{false};
@@ -71,7 +82,7 @@ class InaParameterServer : public Application
         uint32_t aggBits{0};
         uint32_t indivBits{0};
         uint32_t floatBits{0};
-        std::vector<int64_t> aggSum;
+        std::vector<Aggregate> aggs; //!< merged switch aggregates (disjoint worker sets)
         std::map<uint32_t, std::vector<int32_t>> indiv; //!< worker -> its values
         std::vector<int32_t> result;
     };
@@ -84,6 +95,7 @@ class InaParameterServer : public Application
                  const Address& from,
                  const Address& to,
                  NetDevice::PacketType type);
+    void Merge(Chunk& c, const InaHeader& h);
     void Complete(uint32_t seq, Chunk& c);
     void SendResult(uint32_t seq, const Chunk& c, uint16_t dst);
     void Prune(uint32_t seq);

@@ -134,13 +134,62 @@ InaSwitch::AddJob(uint16_t job, uint16_t psAddr, const std::vector<uint16_t>& wo
     NS_ABORT_MSG_IF(workerAddrs.empty() || workerAddrs.size() > 32,
                     "InaSwitch: job " << job << " has " << workerAddrs.size()
                                       << " workers; expected 1 to 32 (bitmap width)");
-    m_jobs[job] = JobEntry{psAddr, workerAddrs, true};
+    JobEntry e;
+    e.role = SINGLE;
+    e.psAddr = psAddr;
+    e.workers = workerAddrs;
+    e.fanIn = static_cast<uint8_t>(workerAddrs.size());
+    m_jobs[job] = e;
 }
 
 void
 InaSwitch::AddTransitJob(uint16_t job, const std::vector<uint16_t>& workerAddrs)
 {
-    m_jobs[job] = JobEntry{0, workerAddrs, false};
+    JobEntry e;
+    e.role = TRANSIT;
+    e.workers = workerAddrs;
+    m_jobs[job] = e;
+}
+
+void
+InaSwitch::AddFirstLevelJob(uint16_t job,
+                            uint16_t psAddr,
+                            const std::vector<uint16_t>& localWorkers,
+                            uint8_t rackBit,
+                            const InaJobSlots& slots)
+{
+    NS_ABORT_MSG_IF(localWorkers.empty() || localWorkers.size() > 32 || rackBit >= 32,
+                    "InaSwitch: job " << job << " has " << localWorkers.size()
+                                      << " local workers and rack bit " << unsigned(rackBit)
+                                      << "; expected 1 to 32 workers and a bit below 32");
+    JobEntry e;
+    e.role = FIRST_LEVEL;
+    e.psAddr = psAddr;
+    e.workers = localWorkers;
+    e.fanIn = static_cast<uint8_t>(localWorkers.size());
+    e.rackBit = rackBit;
+    e.slots = slots;
+    m_jobs[job] = e;
+}
+
+void
+InaSwitch::AddSecondLevelJob(uint16_t job,
+                             uint16_t psAddr,
+                             const std::vector<uint16_t>& workerAddrs,
+                             uint8_t racks,
+                             const InaJobSlots& slots)
+{
+    NS_ABORT_MSG_IF(workerAddrs.empty() || workerAddrs.size() > 32 || racks < 1 || racks > 32,
+                    "InaSwitch: job " << job << " has " << workerAddrs.size() << " workers in "
+                                      << unsigned(racks)
+                                      << " racks; expected 1 to 32 of each (bitmap width)");
+    JobEntry e;
+    e.role = SECOND_LEVEL;
+    e.psAddr = psAddr;
+    e.workers = workerAddrs;
+    e.fanIn = racks;
+    e.slots = slots;
+    m_jobs[job] = e;
 }
 
 void
@@ -198,80 +247,167 @@ InaSwitch::Receive(Ptr<NetDevice> /*device*/,
     ++m_stats.packetsIn;
     InaHeader h;
     packet->PeekHeader(h);
-    if (!m_aggregate || h.type != InaHeader::TYPE_INA || h.Has(InaHeader::FLAG_AGGREGATE) ||
-        !Job(h.job).aggregateHere)
+    if (!m_aggregate || h.type != InaHeader::TYPE_INA || Job(h.job).role == TRANSIT)
     {
-        if (h.Has(InaHeader::FLAG_RESULT) && h.dst == InaHeader::MULTICAST_JOB)
-        {
-            Replicate(packet, h.job);
-            return;
-        }
-        if (!m_aggregate && !h.Has(InaHeader::FLAG_RESULT) && h.type == InaHeader::TYPE_INA)
-        {
-            ++m_stats.toPsPackets;
-            ++m_stats.fallbackPackets;
-            m_stats.toPsBytes += packet->GetSize();
-        }
-        SendTo(packet->Copy(), h.dst);
+        Forward(packet, h);
         return;
     }
+    const JobEntry& e = Job(h.job);
     uint32_t pad = packet->GetSize() - h.GetSerializedSize();
     if (h.Has(InaHeader::FLAG_RESULT))
     {
-        OnResult(h, pad);
+        OnResult(h, pad, e);
+    }
+    else if (e.role == SECOND_LEVEL)
+    {
+        if (h.Has(InaHeader::FLAG_PARTIAL))
+        {
+            OnGradient(h, pad, e);
+        }
+        else
+        {
+            OnBypass(h, pad, e);
+        }
+    }
+    else if (h.Has(InaHeader::FLAG_AGGREGATE))
+    {
+        Forward(packet, h); // another switch's aggregate on its way to the PS
     }
     else
     {
-        OnGradient(h, pad);
+        OnGradient(h, pad, e);
     }
 }
 
 void
-InaSwitch::OnGradient(InaHeader& h, uint32_t pad)
+InaSwitch::Forward(Ptr<const Packet> packet, const InaHeader& h)
 {
-    const uint32_t index = h.aggIndex % m_pool->Size();
+    if (h.Has(InaHeader::FLAG_RESULT) && h.dst == InaHeader::MULTICAST_JOB)
+    {
+        Replicate(packet, h.job);
+        return;
+    }
+    if (!m_aggregate && !h.Has(InaHeader::FLAG_RESULT) && h.type == InaHeader::TYPE_INA)
+    {
+        ++m_stats.toPsPackets;
+        ++m_stats.fallbackPackets;
+        m_stats.toPsBytes += packet->GetSize();
+    }
+    SendTo(packet->Copy(), h.dst);
+}
+
+uint32_t
+InaSwitch::IndexOf(const InaHeader& h, const JobEntry& e) const
+{
+    // At one level the packet carries this switch's index; two levels may lay the job out
+    // differently (SwitchML partitions), so the policy maps the chunk to this level.
+    uint32_t i =
+        e.role == SINGLE ? h.aggIndex : m_policy->LevelIndex(h.job, h.seq, h.aggIndex, e.slots);
+    return i % m_pool->Size();
+}
+
+bool
+InaSwitch::MovesToPs(const InaHeader& h,
+                     const InaAggregator& a,
+                     bool holds,
+                     const JobEntry& e) const
+{
+    if (h.Has(InaHeader::FLAG_OVERFLOW))
+    {
+        return true;
+    }
+    if (!h.Has(InaHeader::FLAG_RESEND))
+    {
+        return false;
+    }
+    if (m_policy->FlushOnResend())
+    {
+        return true;
+    }
+    // SwitchML at a first level: a worker resends a chunk this ToR completed but whose result
+    // never came back (the partial or the result was lost above). The ToR holds only its
+    // rack's partial, so the PS finishes the chunk.
+    const uint32_t bit = 1u << h.worker;
+    return e.role == FIRST_LEVEL && holds && !a.delegated && (a.bitmap & bit) != 0 && a.complete &&
+           !a.result;
+}
+
+void
+InaSwitch::Delegate(const InaHeader& h, uint32_t pad, const JobEntry& e)
+{
+    const uint32_t index = IndexOf(h, e);
+    InaAggregator& a = m_pool->At(index);
+    if (a.Holds(h.job, h.seq))
+    {
+        // Hand over what the switch holds, and keep the key delegated so that contributions
+        // still in flight follow it to the PS.
+        if (!a.delegated && a.count > 0)
+        {
+            EmitAggregate(a, index, 0, pad);
+            ++m_stats.flushes;
+        }
+        a.delegated = true;
+        return;
+    }
+    // Nothing held yet: reserve the key as delegated if the policy lets it take the
+    // aggregator, so the rest of the key does not build a stranded partial.
+    auto d = m_policy->Decide(a, h);
+    if (d == InaAllocationPolicy::COLLIDE)
+    {
+        return;
+    }
+    if (d == InaAllocationPolicy::PREEMPT && a.count > 0 && !a.complete && !a.delegated)
+    {
+        EmitAggregate(a, index, InaHeader::FLAG_EVICTED, pad);
+        ++m_stats.evictedPartials;
+    }
+    InaAggregator& n =
+        m_pool->Allocate(index, h.job, h.seq, e.fanIn, h.priority, e.psAddr, Simulator::Now());
+    n.delegated = true;
+}
+
+void
+InaSwitch::OnBypass(InaHeader& h, uint32_t pad, const JobEntry& e)
+{
+    // A rack's contribution that the rack's ToR could not aggregate.
+    ++m_stats.bypassed;
+    const uint32_t index = IndexOf(h, e);
+    InaAggregator& a = m_pool->At(index);
+    if (a.Holds(h.job, h.seq) && a.result)
+    {
+        // SwitchML's shadow copy holds the result: only workers that lost it resend. The PS
+        // could not finish the key now: the workers that have the result never resend.
+        if (!h.Has(InaHeader::FLAG_AGGREGATE))
+        {
+            EmitResult(a, index, h.src, pad);
+        }
+        return;
+    }
+    // Otherwise the spine's partial of this key can no longer complete, so the key moves to
+    // the PS as a resend moves it.
+    Delegate(h, pad, e);
+    if (h.Has(InaHeader::FLAG_AGGREGATE))
+    {
+        ++m_stats.toPsPackets;
+        m_stats.toPsBytes += h.GetSerializedSize() + pad;
+        Emit(h, pad, h.dst);
+        return;
+    }
+    ToPs(h, pad, e);
+}
+
+void
+InaSwitch::OnGradient(InaHeader& h, uint32_t pad, const JobEntry& e)
+{
+    const uint32_t index = IndexOf(h, e);
     InaAggregator& a = m_pool->At(index);
     const bool holds = a.Holds(h.job, h.seq);
     const uint32_t bit = 1u << h.worker;
 
-    bool flush = h.Has(InaHeader::FLAG_OVERFLOW) ||
-                 (h.Has(InaHeader::FLAG_RESEND) && m_policy->FlushOnResend());
-    if (flush)
+    if (MovesToPs(h, a, holds, e))
     {
-        // The key moves to the PS: hand over what the switch holds, and keep the key
-        // delegated so that contributions still in flight follow it to the PS.
-        if (holds && !a.delegated)
-        {
-            if (a.count > 0)
-            {
-                EmitAggregate(a, index, 0, pad);
-                ++m_stats.flushes;
-            }
-            a.delegated = true;
-        }
-        else if (!holds)
-        {
-            // Nothing held yet: reserve the key as delegated if the policy lets it take
-            // the aggregator, so the rest of the key does not build a stranded partial.
-            auto d = m_policy->Decide(a, h);
-            if (d != InaAllocationPolicy::COLLIDE)
-            {
-                if (d == InaAllocationPolicy::PREEMPT && a.count > 0 && !a.complete && !a.delegated)
-                {
-                    EmitAggregate(a, index, InaHeader::FLAG_EVICTED, pad);
-                    ++m_stats.evictedPartials;
-                }
-                InaAggregator& n = m_pool->Allocate(index,
-                                                    h.job,
-                                                    h.seq,
-                                                    h.fanIn,
-                                                    h.priority,
-                                                    Job(h.job).psAddr,
-                                                    Simulator::Now());
-                n.delegated = true;
-            }
-        }
-        ToPs(h, pad);
+        Delegate(h, pad, e);
+        ToPs(h, pad, e);
         return;
     }
 
@@ -279,13 +415,13 @@ InaSwitch::OnGradient(InaHeader& h, uint32_t pad)
     {
         if (a.delegated)
         {
-            ToPs(h, pad);
+            ToPs(h, pad, e);
         }
         else if ((a.bitmap & bit) == 0)
         {
-            Accumulate(a, index, h, pad);
+            Accumulate(a, index, h, pad, e);
         }
-        else if (a.complete && m_policy->GetCompletion() == InaAllocationPolicy::MULTICAST)
+        else if (a.result && !h.Has(InaHeader::FLAG_PARTIAL))
         {
             EmitResult(a, index, h.src, pad); // the worker lost the multicast result
         }
@@ -298,7 +434,7 @@ InaSwitch::OnGradient(InaHeader& h, uint32_t pad)
         h.flags |= InaHeader::FLAG_COLLISION;
         ++m_stats.collisions;
         m_collisionTrace(h.job, h.seq);
-        ToPs(h, pad);
+        ToPs(h, pad, e);
         return;
     case InaAllocationPolicy::PREEMPT:
         ++m_stats.preemptions;
@@ -313,19 +449,18 @@ InaSwitch::OnGradient(InaHeader& h, uint32_t pad)
     case InaAllocationPolicy::ALLOCATE:
         break;
     }
-    InaAggregator& n = m_pool->Allocate(index,
-                                        h.job,
-                                        h.seq,
-                                        h.fanIn,
-                                        h.priority,
-                                        Job(h.job).psAddr,
-                                        Simulator::Now());
+    InaAggregator& n =
+        m_pool->Allocate(index, h.job, h.seq, e.fanIn, h.priority, e.psAddr, Simulator::Now());
     ++m_stats.allocations;
-    Accumulate(n, index, h, pad);
+    Accumulate(n, index, h, pad, e);
 }
 
 void
-InaSwitch::Accumulate(InaAggregator& a, uint32_t index, const InaHeader& h, uint32_t pad)
+InaSwitch::Accumulate(InaAggregator& a,
+                      uint32_t index,
+                      const InaHeader& h,
+                      uint32_t pad,
+                      const JobEntry& e)
 {
     const size_t n = std::min(a.sums.size(), h.values.size());
     for (size_t i = 0; i < n; ++i)
@@ -336,6 +471,7 @@ InaSwitch::Accumulate(InaAggregator& a, uint32_t index, const InaHeader& h, uint
                                          static_cast<uint32_t>(h.values[i]));
     }
     a.bitmap |= 1u << h.worker;
+    a.members |= h.Has(InaHeader::FLAG_PARTIAL) ? h.bitmap : 1u << h.worker;
     ++a.count;
     ++m_stats.aggregated;
     if (a.count < a.fanIn)
@@ -345,24 +481,58 @@ InaSwitch::Accumulate(InaAggregator& a, uint32_t index, const InaHeader& h, uint
     m_pool->MarkComplete(index, Simulator::Now());
     ++m_stats.completions;
     m_completeTrace(a.job, a.seq);
-    if (m_policy->GetCompletion() == InaAllocationPolicy::TO_PS)
+    if (e.role == FIRST_LEVEL)
+    {
+        EmitPartial(a, h, pad, e);
+    }
+    else if (m_policy->GetCompletion() == InaAllocationPolicy::TO_PS)
     {
         EmitAggregate(a, index, 0, pad);
     }
     else
     {
+        a.result = true;
         EmitResult(a, index, InaHeader::MULTICAST_JOB, pad);
     }
 }
 
 void
-InaSwitch::OnResult(InaHeader& h, uint32_t pad)
+InaSwitch::EmitPartial(const InaAggregator& a, const InaHeader& h, uint32_t pad, const JobEntry& e)
 {
-    const uint32_t index = h.aggIndex % m_pool->Size();
-    if (m_policy->GetCompletion() == InaAllocationPolicy::TO_PS &&
-        m_pool->At(index).Holds(h.job, h.seq))
+    InaHeader out;
+    out.job = a.job;
+    out.seq = a.seq;
+    out.worker = e.rackBit;
+    out.fanIn = a.fanIn;
+    out.bitmap = a.members;
+    out.aggIndex = h.aggIndex; // the spine maps it to its own level
+    out.priority = a.priority;
+    out.flags = InaHeader::FLAG_AGGREGATE | InaHeader::FLAG_PARTIAL;
+    out.dst = a.psAddr;
+    out.values = a.sums;
+    ++m_stats.partials;
+    Emit(out, pad, a.psAddr);
+}
+
+void
+InaSwitch::OnResult(InaHeader& h, uint32_t pad, const JobEntry& e)
+{
+    const uint32_t index = IndexOf(h, e);
+    InaAggregator& a = m_pool->At(index);
+    if (a.Holds(h.job, h.seq))
     {
-        m_pool->Release(index, Simulator::Now()); // ATP: freed as the PS result passes back
+        if (m_policy->GetCompletion() == InaAllocationPolicy::TO_PS)
+        {
+            m_pool->Release(index, Simulator::Now()); // ATP: freed as the PS result passes back
+        }
+        else if (e.role == FIRST_LEVEL && !a.delegated && !h.Has(InaHeader::FLAG_OVERFLOW))
+        {
+            // SwitchML's shadow copy at the ToR: keep the result to answer local resends. The
+            // sums now cover every worker of the job (a flush would then be exact).
+            std::copy_n(h.values.begin(), std::min(h.values.size(), a.sums.size()), a.sums.begin());
+            a.members = h.bitmap;
+            a.result = true;
+        }
     }
     if (h.dst == InaHeader::MULTICAST_JOB)
     {
@@ -406,7 +576,7 @@ InaSwitch::EmitAggregate(const InaAggregator& a, uint32_t index, uint8_t extraFl
     out.job = a.job;
     out.seq = a.seq;
     out.fanIn = a.fanIn;
-    out.bitmap = a.bitmap;
+    out.bitmap = a.members;
     out.aggIndex = index;
     out.priority = a.priority;
     out.flags = InaHeader::FLAG_AGGREGATE | extraFlags;
@@ -424,7 +594,7 @@ InaSwitch::EmitResult(const InaAggregator& a, uint32_t index, uint16_t dst, uint
     out.job = a.job;
     out.seq = a.seq;
     out.fanIn = a.fanIn;
-    out.bitmap = a.bitmap;
+    out.bitmap = a.members;
     out.aggIndex = index;
     out.remap = index;
     out.flags = InaHeader::FLAG_RESULT;
@@ -441,12 +611,12 @@ InaSwitch::EmitResult(const InaAggregator& a, uint32_t index, uint16_t dst, uint
 }
 
 void
-InaSwitch::ToPs(InaHeader& h, uint32_t pad)
+InaSwitch::ToPs(InaHeader& h, uint32_t pad, const JobEntry& e)
 {
     ++m_stats.fallbackPackets;
     ++m_stats.toPsPackets;
     m_stats.toPsBytes += h.GetSerializedSize() + pad;
-    h.dst = Job(h.job).psAddr;
+    h.dst = e.psAddr;
     Emit(h, pad, h.dst);
 }
 
@@ -493,6 +663,11 @@ void
 InaSwitch::Transmit(Ptr<NetDevice> dev, Ptr<Packet> p)
 {
     ++m_stats.packetsOut;
+    if (dev == m_defaultRoute)
+    {
+        ++m_stats.upPackets;
+        m_stats.upBytes += p->GetSize();
+    }
     dev->Send(p, dev->GetBroadcast(), IPV4_PROTOCOL);
 }
 

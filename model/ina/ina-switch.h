@@ -38,6 +38,11 @@ struct InaSwitchStats
     uint64_t toPsPackets{0};     //!< packets sent towards a PS (aggregates and fallbacks)
     uint64_t toPsBytes{0};       //!< their bytes (INA header + padding)
     uint64_t fallbackPackets{0}; //!< worker packets forwarded to the PS unaggregated
+    uint64_t partials{0};        //!< first level: local aggregates sent up to the second level
+    uint64_t bypassed{0};        //!< second level: contributions that bypassed a ToR's
+                                 //!< aggregation (worker packets, flushed or evicted partials)
+    uint64_t upPackets{0};       //!< packets sent through the default route (a ToR's uplink)
+    uint64_t upBytes{0};         //!< their bytes (INA header + padding)
 };
 
 /**
@@ -53,6 +58,16 @@ struct InaSwitchStats
  * (SwitchML). Results from a PS free their aggregator as they pass (ATP, ESA)
  * and are multicast to the job's workers. Every packet the pipeline emits
  * leaves after PipelinePasses x PassLatency.
+ *
+ * Two-level aggregation of a job spanning racks: each ToR aggregates the
+ * job's local workers (AddFirstLevelJob) and sends one partial aggregate per
+ * chunk up (FLAG_PARTIAL, the rack as contributor bit); the spine
+ * (AddSecondLevelJob) aggregates the racks' partials like worker packets and
+ * completes as the policy says. A contribution that reaches the spine outside
+ * a partial (a worker packet the ToR could not aggregate, or a ToR aggregate
+ * flushed or evicted to the PS) delegates the key at the spine: its partial
+ * goes to the PS and later partials of that key follow, so the PS merges
+ * disjoint worker sets (see doc/ina.md, "Racks").
  */
 class InaSwitch : public Object
 {
@@ -86,6 +101,32 @@ class InaSwitch : public Object
      */
     void AddTransitJob(uint16_t job, const std::vector<uint16_t>& workerAddrs);
 
+    /**
+     * \brief Declare a cross-rack job's first aggregation level (at a ToR): the key is
+     *        complete over the local workers, then one partial goes up to the spine.
+     * \param job job id \param psAddr PS address
+     * \param localWorkers addresses of the job's workers below this switch
+     * \param rackBit this rack's contributor bit at the second level
+     * \param slots the job's layout on this switch's pool
+     */
+    void AddFirstLevelJob(uint16_t job,
+                          uint16_t psAddr,
+                          const std::vector<uint16_t>& localWorkers,
+                          uint8_t rackBit,
+                          const InaJobSlots& slots);
+
+    /**
+     * \brief Declare a cross-rack job's second aggregation level (at the spine): the
+     *        contributors are the racks' partials.
+     * \param job job id \param psAddr PS address \param workerAddrs all its workers
+     * \param racks racks the job spans (the fan-in here) \param slots its layout here
+     */
+    void AddSecondLevelJob(uint16_t job,
+                           uint16_t psAddr,
+                           const std::vector<uint16_t>& workerAddrs,
+                           uint8_t racks,
+                           const InaJobSlots& slots);
+
     /** \param device where packets to addresses without a route go (a ToR's uplink) */
     void SetDefaultRoute(Ptr<NetDevice> device);
 
@@ -108,11 +149,23 @@ class InaSwitch : public Object
     void DoDispose() override;
 
   private:
+    /** What this switch does with a job's packets. */
+    enum Role : uint8_t
+    {
+        SINGLE,       //!< the job aggregates here only
+        TRANSIT,      //!< forward by address, replicate results
+        FIRST_LEVEL,  //!< aggregate the local workers, send a partial up
+        SECOND_LEVEL, //!< aggregate the racks' partials
+    };
+
     struct JobEntry
     {
+        Role role{SINGLE};
         uint16_t psAddr{0};
-        std::vector<uint16_t> workers;
-        bool aggregateHere{true};
+        std::vector<uint16_t> workers; //!< members reachable through this switch
+        uint8_t fanIn{0};              //!< contributions that complete a key here
+        uint8_t rackBit{0};            //!< FIRST_LEVEL: contributor bit at the second level
+        InaJobSlots slots;             //!< the job's layout here (two-level roles)
     };
 
     void Receive(Ptr<NetDevice> device,
@@ -121,12 +174,22 @@ class InaSwitch : public Object
                  const Address& from,
                  const Address& to,
                  NetDevice::PacketType type);
-    void OnGradient(InaHeader& h, uint32_t pad);
-    void OnResult(InaHeader& h, uint32_t pad);
-    void Accumulate(InaAggregator& a, uint32_t index, const InaHeader& h, uint32_t pad);
+    void Forward(Ptr<const Packet> packet, const InaHeader& h);
+    uint32_t IndexOf(const InaHeader& h, const JobEntry& e) const;
+    bool MovesToPs(const InaHeader& h, const InaAggregator& a, bool holds, const JobEntry& e) const;
+    void Delegate(const InaHeader& h, uint32_t pad, const JobEntry& e);
+    void OnGradient(InaHeader& h, uint32_t pad, const JobEntry& e);
+    void OnBypass(InaHeader& h, uint32_t pad, const JobEntry& e);
+    void OnResult(InaHeader& h, uint32_t pad, const JobEntry& e);
+    void Accumulate(InaAggregator& a,
+                    uint32_t index,
+                    const InaHeader& h,
+                    uint32_t pad,
+                    const JobEntry& e);
+    void EmitPartial(const InaAggregator& a, const InaHeader& h, uint32_t pad, const JobEntry& e);
     void EmitAggregate(const InaAggregator& a, uint32_t index, uint8_t extraFlags, uint32_t pad);
     void EmitResult(const InaAggregator& a, uint32_t index, uint16_t dst, uint32_t pad);
-    void ToPs(InaHeader& h, uint32_t pad);
+    void ToPs(InaHeader& h, uint32_t pad, const JobEntry& e);
     void Emit(const InaHeader& h, uint32_t pad, uint16_t dst);
     void Multicast(const InaHeader& h, uint32_t pad);
     void Replicate(Ptr<const Packet> p, uint16_t job);
