@@ -249,6 +249,13 @@ EsaPolicy::GetTypeId()
                                           "ShortestRemaining",
                                           LEAST_ATTAINED_SERVICE,
                                           "LeastAttained"))
+            .AddAttribute("PriorityQuantum",
+                          "Unit of progress for ShortestRemaining and LeastAttained: Iteration "
+                          "(the priority holds for a whole iteration, as a job scheduler's "
+                          "would) or Chunk (changes with every synchronised chunk)",
+                          EnumValue(ITERATION),
+                          MakeEnumAccessor(&EsaPolicy::m_quantum),
+                          MakeEnumChecker(ITERATION, "Iteration", CHUNK, "Chunk"))
             .AddAttribute("AgeingStep",
                           "Priority added per consecutive chunk of a job that completed at the "
                           "PS instead of the switch (anti-starvation) [priority units per chunk]",
@@ -289,16 +296,20 @@ EsaPolicy::Priority(const InaJobProgress& p) const
     // Base priorities live in [0, 2^31) so that ageing can add on top without wrapping.
     const uint64_t half = std::numeric_limits<uint32_t>::max() / 2;
     uint64_t base = 0;
+    // Iteration quantum: the work counted as at the start of the current iteration (remaining
+    // rounded up, attained rounded down, to whole iterations), so every chunk of one iteration
+    // carries the same priority and jobs of different sizes still rank by their work.
+    uint64_t q = m_quantum == ITERATION ? std::max<uint64_t>(1, p.chunksPerIteration) : 1;
     switch (m_rule)
     {
     case STATIC:
         base = std::min<uint64_t>(p.staticPriority, half);
         break;
     case SHORTEST_REMAINING:
-        base = half - std::min<uint64_t>(p.remainingChunks, half);
+        base = half - std::min<uint64_t>((p.remainingChunks + q - 1) / q * q, half);
         break;
     case LEAST_ATTAINED_SERVICE:
-        base = half - std::min<uint64_t>(p.attainedChunks, half);
+        base = half - std::min<uint64_t>(p.attainedChunks / q * q, half);
         break;
     }
     uint64_t aged = base + static_cast<uint64_t>(m_ageingStep) * p.fallbackStreak;

@@ -31,10 +31,11 @@ struct InaJobSlots
  */
 struct InaJobProgress
 {
-    uint32_t staticPriority{0};  //!< configured priority (larger = more important)
-    uint64_t remainingChunks{0}; //!< chunks of the job's total work not yet synchronised
-    uint64_t attainedChunks{0};  //!< chunks synchronised so far
-    uint32_t fallbackStreak{0};  //!< consecutive results that completed at the PS, not the switch
+    uint32_t staticPriority{0};     //!< configured priority (larger = more important)
+    uint64_t remainingChunks{0};    //!< chunks of the job's total work not yet synchronised
+    uint64_t attainedChunks{0};     //!< chunks synchronised so far
+    uint64_t chunksPerIteration{1}; //!< chunks of one iteration (the priority quantum)
+    uint32_t fallbackStreak{0}; //!< consecutive results that completed at the PS, not the switch
 };
 
 /**
@@ -200,6 +201,13 @@ class AtpPolicy : public InaAllocationPolicy
  * every consecutive chunk of a job that completed at the PS instead of the
  * switch adds AgeingStep to its priority, so a job that keeps losing the pool
  * eventually outranks the jobs starving it.
+ *
+ * Progress counts in whole iterations by default (PriorityQuantum): a job's
+ * priority is what a scheduler would give it, its remaining (or attained)
+ * iterations, fixed while an iteration runs. Counted in chunks, two jobs of
+ * equal size overtake each other at every chunk and evict each other's
+ * aggregators back and forth with no scheduling meaning (measured: equal
+ * jobs ending 10-30% apart, doc/ina.md).
  */
 class EsaPolicy : public AtpPolicy
 {
@@ -212,6 +220,13 @@ class EsaPolicy : public AtpPolicy
         LEAST_ATTAINED_SERVICE, //!< fewer chunks done = higher priority
     };
 
+    /** The unit in which ShortestRemaining and LeastAttained count progress. */
+    enum Quantum
+    {
+        ITERATION, //!< whole iterations: the priority changes only between iterations
+        CHUNK,     //!< chunks: the priority changes with every synchronised chunk
+    };
+
     /** \return the TypeId */
     static TypeId GetTypeId();
     std::string GetName() const override;
@@ -220,6 +235,7 @@ class EsaPolicy : public AtpPolicy
 
   private:
     Rule m_rule{SHORTEST_REMAINING};
+    Quantum m_quantum{ITERATION};
     uint32_t m_ageingStep{1};
     bool m_preemptOwnJob{false};
 };

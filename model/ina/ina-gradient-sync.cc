@@ -372,102 +372,88 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     constexpr int ROUNDS = 2000;
     auto weight = [](int it) { return it < 50 ? 0.5 : 25.0 / it; };
     constexpr double TOLERANCE = 1e-7;
-    if (m_policy != ESA)
-    {
-        // ATP collides with every holder (its own other slots included) and every job loses
-        // the same share of what it would hold when the pool is short.
-        for (int it = 0; it < ROUNDS; ++it)
-        {
-            double total = 0;
-            double totalDemand = 0;
-            for (size_t j = 0; j < n; ++j)
-            {
-                holdings(j);
-                total += held[j];
-                totalDemand += demand[j];
-            }
-            double slots = 0;
-            for (size_t j = 0; j < n; ++j)
-            {
-                slots += slotsOf(j);
-            }
-            const double phi = std::min(1.0, 2 * total / slots);
-            double maxChange = 0;
-            for (size_t j = 0; j < n; ++j)
-            {
-                double share =
-                    IterationShare(slots, pool, phi, chunks[j] / slotsOf(j), jobs[j].iterations);
-                double blocking = 0;
-                for (size_t i = 0; i < n; ++i)
-                {
-                    blocking += held[i] * PairFiring(held[i] / window[i], held[j] / window[j]);
-                }
-                double room = pool * demand[j] / std::max(totalDemand, 1e-30);
-                maxChange = std::max(maxChange, step(j, blocking, room, weight(it), share));
-            }
-            if (maxChange < TOLERANCE)
-            {
-                return;
-            }
-        }
-        NS_LOG_WARN("ATP fixed point not converged for " << n << " jobs");
-        return;
-    }
-    // ESA: a job is blocked by its own other slots and by higher priorities only, so the jobs
-    // are solved one priority level at a time, most important first. An equal key is no tie
-    // at the switch, which compares live priorities strictly: each of the other jobs with
-    // that key is ahead half of the time.
+    // Jobs are solved one priority level at a time, most important first. ATP is one level:
+    // every job collides with every holder (its own other slots included) and every job loses
+    // the same share of what it would hold when the pool is short. ESA: a job is blocked by
+    // higher priorities (it cannot preempt them) and, as in ATP, by the jobs of its own level:
+    // the switch compares priorities strictly and a priority holds for a whole iteration
+    // (EsaPolicy::PriorityQuantum), so equal jobs do not preempt each other. Only higher
+    // priorities evict a job's holds, and its room is what they leave.
     std::vector<size_t> order(n);
     for (size_t j = 0; j < n; ++j)
     {
         order[j] = j;
     }
-    std::stable_sort(order.begin(), order.end(), [&jobs](size_t a, size_t b) {
-        return jobs[a].priorityKey < jobs[b].priorityKey;
-    });
+    if (m_policy == ESA)
+    {
+        std::stable_sort(order.begin(), order.end(), [&jobs](size_t a, size_t b) {
+            return jobs[a].priorityKey < jobs[b].priorityKey;
+        });
+    }
+    auto sameLevel = [&](size_t a, size_t b) {
+        return m_policy != ESA || jobs[a].priorityKey == jobs[b].priorityKey;
+    };
     double before = 0;     // holdings of strictly more important jobs
     double beforeRate = 0; // their chunk arrivals per second
     for (size_t k = 0; k < n;)
     {
         size_t end = k;
-        while (end < n && jobs[order[end]].priorityKey == jobs[order[k]].priorityKey)
+        double levelSlots = 0;
+        while (end < n && sameLevel(order[end], order[k]))
         {
+            levelSlots += slotsOf(order[end]);
             ++end;
         }
-        double tie = 0;
-        double tieRate = 0;
-        for (int it = 0; it < ROUNDS; ++it)
+        double level = 0;
+        double levelRate = 0;
+        bool converged = false;
+        for (int it = 0; it < ROUNDS && !converged; ++it)
         {
-            tie = 0;
-            tieRate = 0;
+            level = 0;
+            levelRate = 0;
+            double levelDemand = 0;
             for (size_t q = k; q < end; ++q)
             {
                 holdings(order[q]);
-                tie += held[order[q]];
-                tieRate += 1 / interval[order[q]];
+                level += held[order[q]];
+                levelRate += 1 / interval[order[q]];
+                levelDemand += demand[order[q]];
             }
+            const double phi = std::min(1.0, 2 * level / levelSlots);
             double maxChange = 0;
             for (size_t q = k; q < end; ++q)
             {
                 size_t j = order[q];
-                double sameKey = tie - held[j];
-                double blocking = before + held[j] + 0.5 * sameKey;
-                preemptRate[j] = (beforeRate + 0.5 * (tieRate - 1 / interval[j])) / pool;
-                maxChange =
-                    std::max(maxChange,
-                             step(j, blocking, pool - before - 0.5 * sameKey, weight(it), 1.0));
+                double share = IterationShare(levelSlots,
+                                              pool,
+                                              phi,
+                                              chunks[j] / slotsOf(j),
+                                              jobs[j].iterations);
+                // Within the level a collision splits the pair (the PS re-hashes); a slot that
+                // shares an index with a higher priority is evicted when it arrives first, which
+                // re-hashes nothing, so those pairs persist.
+                double levelBlocking = 0;
+                double aboveBlocking = 0;
+                for (size_t p = 0; p < end; ++p)
+                {
+                    size_t i = order[p];
+                    double b = held[i] * PairFiring(held[i] / window[i], held[j] / window[j]);
+                    (p < k ? aboveBlocking : levelBlocking) += b;
+                }
+                double room = (pool - before) * demand[j] / std::max(levelDemand, 1e-30);
+                preemptRate[j] = beforeRate / pool;
+                // step() discounts the aggregator the job holds itself, which is in its level.
+                double blocking = aboveBlocking + share * std::max(0.0, levelBlocking - 1) + 1;
+                maxChange = std::max(maxChange, step(j, blocking, room, weight(it), 1.0));
             }
-            if (maxChange < TOLERANCE)
-            {
-                break;
-            }
-            if (it == ROUNDS - 1)
-            {
-                NS_LOG_WARN("ESA fixed point not converged at priority level " << k);
-            }
+            converged = maxChange < TOLERANCE;
         }
-        before += tie;
-        beforeRate += tieRate;
+        if (!converged)
+        {
+            NS_LOG_WARN("INA fixed point not converged at priority level " << k << " of " << n);
+        }
+        before += level;
+        beforeRate += levelRate;
         k = end;
     }
 }

@@ -251,6 +251,7 @@ InaWorker::StartApplication()
     m_pad = m_overhead > fixed ? m_overhead - fixed : 0;
     m_progress.staticPriority = m_staticPriority;
     m_progress.remainingChunks = static_cast<uint64_t>(m_chunks) * m_iterations;
+    m_progress.chunksPerIteration = m_chunks;
     GetNode()->RegisterProtocolHandler(MakeCallback(&InaWorker::Receive, this), 0, m_device, false);
     m_start = Simulator::Now();
     m_computeEvent = Simulator::Schedule(ComputePhase(), &InaWorker::StartIteration, this);
