@@ -287,7 +287,13 @@ EsaPolicy::Decide(const InaAggregator& held, const InaHeader& pkt) const
     {
         return COLLIDE;
     }
-    return pkt.priority > held.priority ? PREEMPT : COLLIDE;
+    if (pkt.priority != held.priority)
+    {
+        return pkt.priority > held.priority ? PREEMPT : COLLIDE;
+    }
+    // Equal priorities: the lower job id wins, one consistent order (as SRPT serves one of two
+    // equal jobs first), so equal jobs do not take aggregators from each other both ways.
+    return pkt.job < held.job ? PREEMPT : COLLIDE;
 }
 
 uint32_t

@@ -390,9 +390,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
             return jobs[a].priorityKey < jobs[b].priorityKey;
         });
     }
-    auto sameLevel = [&](size_t a, size_t b) {
-        return m_policy != ESA || jobs[a].priorityKey == jobs[b].priorityKey;
-    };
+    auto sameLevel = [&](size_t a, size_t b) { return m_policy != ESA || a == b; };
     double before = 0;     // holdings of strictly more important jobs
     double beforeRate = 0; // their chunk arrivals per second
     for (size_t k = 0; k < n;)
