@@ -158,7 +158,17 @@ RunOnce(const InaRunConfig& cfg)
         out.makespan = std::max(out.makespan, out.jobs[j].r.jct);
         out.psBytes += out.jobs[j].r.psBytes;
     }
-    // Counters and occupancy over every switch (one, or the ToRs and the spine).
+    // Counters and occupancy over every switch (one, or the ToRs and the spine), up to the last
+    // job's finish: the run itself goes on to its stop time, with SwitchML's last shadow
+    // copies still held.
+    Time end;
+    for (uint32_t j = 0; j < cfg.jobs; ++j)
+    {
+        for (const auto& worker : helper.GetWorkers(j))
+        {
+            end = std::max(end, worker->GetFinishTime());
+        }
+    }
     double busy = 0;
     double useful = 0;
     std::vector<Ptr<InaSwitch>> switches = helper.GetSwitches();
@@ -171,10 +181,10 @@ RunOnce(const InaRunConfig& cfg)
         out.sw.collisions += st.collisions;
         out.sw.flushes += st.flushes;
         out.sw.upPackets += st.upPackets;
-        busy += sw->GetBusyAggregatorSeconds();
+        busy += sw->GetBusyAggregatorSeconds(end);
         useful += sw->GetUsefulAggregatorSeconds();
     }
-    double capacity = static_cast<double>(cfg.poolSize) * switches.size() * out.makespan;
+    double capacity = static_cast<double>(cfg.poolSize) * switches.size() * end.GetSeconds();
     out.occupancy = capacity > 0 ? busy / capacity : 0;
     out.usefulOccupancy = capacity > 0 ? useful / capacity : 0;
     Simulator::Destroy();
@@ -253,10 +263,11 @@ Print(const RunOut& o)
     }
     std::cout << "avg JCT " << o.avgJct * 1e3 << " ms, makespan " << o.makespan * 1e3
               << " ms, occupancy " << std::setprecision(4) << o.occupancy << ", useful occupancy "
-              << o.usefulOccupancy << ", PS fallback " << o.psBytes << " B, preemptions "
-              << o.sw.preemptions << " (evicted partials " << o.sw.evictedPartials
-              << "), collisions " << o.sw.collisions << ", uplink packets " << o.sw.upPackets
-              << ", wall " << std::setprecision(2) << o.wallSeconds << " s\n";
+              << std::defaultfloat << std::setprecision(3) << o.usefulOccupancy << std::fixed
+              << ", PS fallback " << o.psBytes << " B, preemptions " << o.sw.preemptions
+              << " (evicted partials " << o.sw.evictedPartials << "), collisions "
+              << o.sw.collisions << ", uplink packets " << o.sw.upPackets << ", wall "
+              << std::setprecision(2) << o.wallSeconds << " s\n";
 }
 
 std::vector<uint32_t>

@@ -80,7 +80,7 @@ InaAggregatorPool::BusySeconds(Time now) const
     double s = m_busySeconds;
     for (const auto& a : m_aggs)
     {
-        if (a.inUse)
+        if (a.inUse && now > a.allocatedAt)
         {
             s += (now - a.allocatedAt).GetSeconds();
         }

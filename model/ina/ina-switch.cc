@@ -223,6 +223,12 @@ InaSwitch::GetBusyAggregatorSeconds() const
 }
 
 double
+InaSwitch::GetBusyAggregatorSeconds(Time until) const
+{
+    return m_pool ? m_pool->BusySeconds(until) : 0;
+}
+
+double
 InaSwitch::GetUsefulAggregatorSeconds() const
 {
     return m_pool ? m_pool->UsefulSeconds() : 0;

@@ -142,6 +142,13 @@ class InaSwitch : public Object
     /** \return busy aggregator-seconds so far */
     double GetBusyAggregatorSeconds() const;
 
+    /**
+     * \param until the end of the measured period (at or before now): aggregators still held
+     *        are counted up to it, e.g. the last job's finish when the run went on after it
+     * \return busy aggregator-seconds up to until
+     */
+    double GetBusyAggregatorSeconds(Time until) const;
+
     /** \return useful aggregator-seconds (allocation to in-switch completion) so far */
     double GetUsefulAggregatorSeconds() const;
 
