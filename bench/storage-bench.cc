@@ -99,10 +99,11 @@ main(int argc, char* argv[])
     std::cout << "storage-bench: " << trace << ", " << nodes * 8 << " GPUs, FIFO" << std::endl;
     std::cout << std::left << std::setw(10) << "policy" << std::right << std::setw(10)
               << "replay[s]" << std::setw(10) << "total[s]" << std::setw(12) << "maxRSS[MB]"
-              << std::setw(10) << "vs off" << std::setw(10) << "finished" << std::setw(12)
-              << "IOcost[$]" << std::setw(10) << "solves" << std::setw(10) << "jobs/solve"
-              << std::endl;
+              << std::setw(11) << "replay/off" << std::setw(10) << "total/off" << std::setw(10)
+              << "finished" << std::setw(12) << "IOcost[$]" << std::setw(9) << "solves"
+              << std::setw(11) << "jobs/solve" << std::endl;
     double offWall = 0;
+    double offTotal = 0;
     std::stringstream list(policies);
     std::string policy;
     while (std::getline(list, policy, ','))
@@ -148,13 +149,15 @@ main(int argc, char* argv[])
         if (policy == "off")
         {
             offWall = f.wall;
+            offTotal = f.total;
         }
         std::cout << std::fixed << std::setprecision(2) << std::left << std::setw(10) << policy
                   << std::right << std::setw(10) << f.wall << std::setw(10) << f.total
-                  << std::setw(12) << usage.ru_maxrss / 1024.0 << std::setw(10)
-                  << (offWall > 0 ? f.wall / offWall : 0.0) << std::setw(10) << std::setprecision(0)
-                  << f.finished << std::setw(12) << std::setprecision(2) << f.ioCost
-                  << std::setw(10) << std::setprecision(0) << f.solves << std::setw(10)
+                  << std::setw(12) << usage.ru_maxrss / 1024.0 << std::setw(11)
+                  << (offWall > 0 ? f.wall / offWall : 0.0) << std::setw(10)
+                  << (offTotal > 0 ? f.total / offTotal : 0.0) << std::setw(10)
+                  << std::setprecision(0) << f.finished << std::setw(12) << std::setprecision(2)
+                  << f.ioCost << std::setw(9) << std::setprecision(0) << f.solves << std::setw(11)
                   << std::setprecision(1) << f.perSolve << std::endl;
         std::cout.unsetf(std::ios::fixed);
     }
