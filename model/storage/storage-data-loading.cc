@@ -516,6 +516,32 @@ StorageDataLoading::OnFillDone(uint32_t dataset)
     NotifyJobsChanged();
 }
 
+double
+StorageDataLoading::SetRate(size_t j)
+{
+    double miss = 1 - m_hits[j];
+    double demand = m_problem.jobs[j].demand;
+    double rate = miss > 0 ? std::min(demand, m_bandwidth[j] / miss) : demand;
+    m_rates[j] = rate;
+    // The engine re-times only the jobs whose term moved.
+    double perIteration = m_iterationBytes[j] * miss;
+    double seconds = 0;
+    if (perIteration > 0)
+    {
+        if (!(m_bandwidth[j] > 0))
+        {
+            AbortNoBandwidth(j);
+        }
+        seconds = perIteration / m_bandwidth[j];
+    }
+    if (seconds != m_seconds[j])
+    {
+        m_seconds[j] = seconds;
+        m_changes.emplace_back(m_jobs[j], seconds);
+    }
+    return rate;
+}
+
 void
 StorageDataLoading::RecomputeRates()
 {
@@ -527,7 +553,16 @@ StorageDataLoading::RecomputeRates()
         m_datasetHit[local] = HitOf(m_globalOf[local]);
         filling = filling || m_caches[m_globalOf[local]].filling >= 0;
     }
-    m_sumBandwidth = m_sumRate = m_sumHitRate = 0;
+    // Sums in locals: members would be reloaded and stored around every call.
+    double sumBandwidth = 0;
+    double sumRate = 0;
+    double sumHitRate = 0;
+    auto account = [&](size_t j) {
+        double rate = SetRate(j);
+        sumBandwidth += m_bandwidth[j];
+        sumRate += rate;
+        sumHitRate += rate * m_hits[j];
+    };
     if (!filling)
     {
         // Every cache serves what the plan assumed: the plan's bandwidth stands.
@@ -535,8 +570,11 @@ StorageDataLoading::RecomputeRates()
         {
             m_hits[j] = m_datasetHit[m_problem.jobs[j].dataset];
             m_bandwidth[j] = m_alloc.bandwidth[j];
-            SetRate(j);
+            account(j);
         }
+        m_sumBandwidth = sumBandwidth;
+        m_sumRate = sumRate;
+        m_sumHitRate = sumHitRate;
         return;
     }
     // A job whose dataset is still filling misses more than planned: it wants the extra
@@ -570,36 +608,11 @@ StorageDataLoading::RecomputeRates()
             double full = m_bandwidth[j] + m_extra[j];
             m_bandwidth[j] = std::max(m_bandwidth[j] + m_extra[j] * share, std::min(full, floor));
         }
-        SetRate(j);
+        account(j);
     }
-}
-
-void
-StorageDataLoading::SetRate(size_t j)
-{
-    double miss = 1 - m_hits[j];
-    double demand = m_problem.jobs[j].demand;
-    double rate = miss > 0 ? std::min(demand, m_bandwidth[j] / miss) : demand;
-    m_rates[j] = rate;
-    m_sumBandwidth += m_bandwidth[j];
-    m_sumRate += rate;
-    m_sumHitRate += rate * m_hits[j];
-    // The engine re-times only the jobs whose term moved.
-    double perIteration = m_iterationBytes[j] * miss;
-    double seconds = 0;
-    if (perIteration > 0)
-    {
-        if (!(m_bandwidth[j] > 0))
-        {
-            AbortNoBandwidth(j);
-        }
-        seconds = perIteration / m_bandwidth[j];
-    }
-    if (seconds != m_seconds[j])
-    {
-        m_seconds[j] = seconds;
-        m_changes.emplace_back(m_jobs[j], seconds);
-    }
+    m_sumBandwidth = sumBandwidth;
+    m_sumRate = sumRate;
+    m_sumHitRate = sumHitRate;
 }
 
 void

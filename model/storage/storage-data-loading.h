@@ -215,8 +215,8 @@ class StorageDataLoading : public IterationTermModel
      * jobs whose term differs from what the engine has are queued for TakeChanges().
      */
     void RecomputeRates();
-    /** Rate, sums and term of the job at slot j from m_hits[j] and m_bandwidth[j]. */
-    void SetRate(size_t j);
+    /** Rate and term of the job at slot j from m_hits[j] and m_bandwidth[j]; \return the rate */
+    double SetRate(size_t j);
     /** Stop the run: the policy left a job that misses the cache without bandwidth. */
     [[noreturn]] void AbortNoBandwidth(size_t j) const;
 
