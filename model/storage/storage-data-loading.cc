@@ -377,25 +377,29 @@ StorageDataLoading::AddJob(const Ptr<ClusterJob>& job)
 void
 StorageDataLoading::RemoveJob(uint32_t slot)
 {
-    // Vectors are erased, not swapped, so the problem keeps start order (policies break ties
-    // by index): a memmove of the running set, cheap next to a solve.
+    // The last job takes the slot (O(1)): policies decide by job ids and dataset order, and
+    // their per-job answers do not depend on the jobs' order in the problem.
     m_sumBandwidth -= m_bandwidth[slot];
     m_sumRate -= m_rates[slot];
     m_sumHitRate -= m_rates[slot] * m_hits[slot];
     uint32_t local = m_problem.jobs[slot].dataset;
     m_jobInfo[m_jobs[slot]->record.id].slot = -1;
-    m_jobs.erase(m_jobs.begin() + slot);
-    m_problem.jobs.erase(m_problem.jobs.begin() + slot);
-    m_alloc.bandwidth.erase(m_alloc.bandwidth.begin() + slot);
-    m_alloc.hit.erase(m_alloc.hit.begin() + slot);
-    m_rates.erase(m_rates.begin() + slot);
-    m_hits.erase(m_hits.begin() + slot);
-    m_bandwidth.erase(m_bandwidth.begin() + slot);
-    m_seconds.erase(m_seconds.begin() + slot);
-    m_iterationBytes.erase(m_iterationBytes.begin() + slot);
-    for (size_t j = slot; j < m_jobs.size(); ++j)
+    auto fill = [slot](auto& v) {
+        v[slot] = std::move(v.back());
+        v.pop_back();
+    };
+    fill(m_jobs);
+    fill(m_problem.jobs);
+    fill(m_alloc.bandwidth);
+    fill(m_alloc.hit);
+    fill(m_rates);
+    fill(m_hits);
+    fill(m_bandwidth);
+    fill(m_seconds);
+    fill(m_iterationBytes);
+    if (slot < m_jobs.size())
     {
-        m_jobInfo[m_jobs[j]->record.id].slot = int64_t(j);
+        m_jobInfo[m_jobs[slot]->record.id].slot = int64_t(slot);
     }
     if (--m_readers[local] == 0)
     {
@@ -553,28 +557,29 @@ StorageDataLoading::RecomputeRates()
         m_datasetHit[local] = HitOf(m_globalOf[local]);
         filling = filling || m_caches[m_globalOf[local]].filling >= 0;
     }
-    // Sums in locals: members would be reloaded and stored around every call.
-    double sumBandwidth = 0;
-    double sumRate = 0;
-    double sumHitRate = 0;
-    auto account = [&](size_t j) {
-        double rate = SetRate(j);
-        sumBandwidth += m_bandwidth[j];
-        sumRate += rate;
-        sumHitRate += rate * m_hits[j];
-    };
     if (!filling)
     {
-        // Every cache serves what the plan assumed: the plan's bandwidth stands.
+        // Every cache serves what the plan assumed: the plan's bandwidth stands. A job whose
+        // bandwidth and hit fraction are what it had keeps its rate and term: only the others
+        // are recomputed, and the sums move by their differences.
         for (size_t j = 0; j < n; ++j)
         {
-            m_hits[j] = m_datasetHit[m_problem.jobs[j].dataset];
-            m_bandwidth[j] = m_alloc.bandwidth[j];
-            account(j);
+            double hit = m_datasetHit[m_problem.jobs[j].dataset];
+            double bandwidth = m_alloc.bandwidth[j];
+            if (hit == m_hits[j] && bandwidth == m_bandwidth[j] && m_seconds[j] >= 0)
+            {
+                continue;
+            }
+            m_sumBandwidth -= m_bandwidth[j];
+            m_sumRate -= m_rates[j];
+            m_sumHitRate -= m_rates[j] * m_hits[j];
+            m_hits[j] = hit;
+            m_bandwidth[j] = bandwidth;
+            double rate = SetRate(j);
+            m_sumBandwidth += bandwidth;
+            m_sumRate += rate;
+            m_sumHitRate += rate * hit;
         }
-        m_sumBandwidth = sumBandwidth;
-        m_sumRate = sumRate;
-        m_sumHitRate = sumHitRate;
         return;
     }
     // A job whose dataset is still filling misses more than planned: it wants the extra
@@ -585,6 +590,16 @@ StorageDataLoading::RecomputeRates()
     double planned = 0;
     double wanted = 0;
     m_extra.assign(n, 0.0);
+    // Sums in locals: members would be reloaded and stored around every call.
+    double sumBandwidth = 0;
+    double sumRate = 0;
+    double sumHitRate = 0;
+    auto account = [&](size_t j) {
+        double rate = SetRate(j);
+        sumBandwidth += m_bandwidth[j];
+        sumRate += rate;
+        sumHitRate += rate * m_hits[j];
+    };
     for (size_t j = 0; j < n; ++j)
     {
         double hit = m_datasetHit[m_problem.jobs[j].dataset];

@@ -193,7 +193,7 @@ MaxMinFair(const std::vector<double>& needs, double capacity, double cap)
 }
 
 CbaSolver::Loads
-CbaSolver::LoadsOf(const StorageProblem& problem, const std::vector<double>& targets)
+CbaSolver::LoadsOf(const StorageProblem& problem, const std::vector<double>* targets)
 {
     Loads loads;
     loads.demand.assign(problem.datasetBytes.size(), 0.0);
@@ -201,8 +201,9 @@ CbaSolver::LoadsOf(const StorageProblem& problem, const std::vector<double>& tar
     for (size_t j = 0; j < problem.jobs.size(); ++j)
     {
         uint32_t k = problem.jobs[j].dataset;
-        loads.demand[k] += targets[j];
-        loads.peak[k] = std::max(loads.peak[k], targets[j]);
+        double target = targets ? (*targets)[j] : problem.jobs[j].demand;
+        loads.demand[k] += target;
+        loads.peak[k] = std::max(loads.peak[k], target);
     }
     return loads;
 }
@@ -299,7 +300,7 @@ CbaSolver::CostRate(const StorageProblem& problem,
 
 void
 CbaSolver::Fill(const StorageProblem& problem,
-                const std::vector<double>& targets,
+                const std::vector<double>* targets,
                 double alpha,
                 const std::vector<double>& x,
                 StorageAllocation& out)
@@ -317,7 +318,8 @@ CbaSolver::Fill(const StorageProblem& problem,
         uint32_t k = problem.jobs[j].dataset;
         bool empty = problem.datasetBytes[k] <= 0;
         out.hit[j] = empty ? 1.0 : std::min(1.0, x[k]);
-        out.bandwidth[j] = empty ? 0.0 : alpha * targets[j] * (1 - out.hit[j]);
+        double target = targets ? (*targets)[j] : problem.jobs[j].demand;
+        out.bandwidth[j] = empty ? 0.0 : alpha * target * (1 - out.hit[j]);
     }
 }
 
@@ -326,27 +328,22 @@ CbaSolver::MinCost(const StorageProblem& problem,
                    const std::vector<double>& targets,
                    StorageAllocation& out)
 {
-    Loads loads = LoadsOf(problem, targets);
+    Loads loads = LoadsOf(problem, &targets);
     std::vector<double> x;
     if (!CacheFractions(problem, loads, 1.0, DensityOrder(problem, loads), x))
     {
         return false;
     }
-    Fill(problem, targets, 1.0, x, out);
+    Fill(problem, &targets, 1.0, x, out);
     return true;
 }
 
 StorageAllocation
 CbaSolver::MaxScale(const StorageProblem& problem, double budget)
 {
-    std::vector<double> demands(problem.jobs.size());
-    for (size_t j = 0; j < demands.size(); ++j)
-    {
-        demands[j] = problem.jobs[j].demand;
-    }
-    // Scaling every target by alpha scales every R_k and density by alpha: one pass over the
+    // Scaling every demand by alpha scales every R_k and density by alpha: one pass over the
     // jobs and one order serve every alpha, so each trial costs the datasets only.
-    Loads loads = LoadsOf(problem, demands);
+    Loads loads = LoadsOf(problem, nullptr);
     std::vector<size_t> order = DensityOrder(problem, loads);
     std::vector<double> x;
     auto attempt = [&](double alpha) {
@@ -369,7 +366,7 @@ CbaSolver::MaxScale(const StorageProblem& problem, double budget)
         alpha = lo;
         attempt(alpha);
     }
-    Fill(problem, demands, alpha, x, best);
+    Fill(problem, nullptr, alpha, x, best);
     best.scale = alpha;
     return best;
 }

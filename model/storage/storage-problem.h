@@ -149,8 +149,8 @@ class CbaSolver
         std::vector<double> peak;   //!< largest target of one reader [bytes/s]
     };
 
-    /** \return the per-dataset loads of the targets (problem.jobs order) */
-    static Loads LoadsOf(const StorageProblem& problem, const std::vector<double>& targets);
+    /** \return the per-dataset loads of the targets (problem.jobs order; null: the demands) */
+    static Loads LoadsOf(const StorageProblem& problem, const std::vector<double>* targets);
     /** \return datasets read (and non-empty), by decreasing R_k / d_k */
     static std::vector<size_t> DensityOrder(const StorageProblem& problem, const Loads& loads);
     /**
@@ -167,9 +167,9 @@ class CbaSolver
                            const Loads& loads,
                            double alpha,
                            const std::vector<double>& x);
-    /** \brief The per-dataset cache and per-job bandwidth and hit of fractions x. */
+    /** \brief Per-dataset cache, per-job bandwidth and hit of fractions x (null: demands). */
     static void Fill(const StorageProblem& problem,
-                     const std::vector<double>& targets,
+                     const std::vector<double>* targets,
                      double alpha,
                      const std::vector<double>& x,
                      StorageAllocation& out);
