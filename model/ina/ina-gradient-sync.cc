@@ -4,6 +4,7 @@
 #include "ina-gradient-sync.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -11,6 +12,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <map>
 
 namespace ns3
@@ -222,6 +225,17 @@ InaGradientSync::GetTypeId()
                           "Per-GPU NVLink bandwidth for the intra-node reduction [bit/s]",
                           DataRateValue(DataRate("2400Gbps")),
                           MakeDataRateAccessor(&InaGradientSync::m_nvlink),
+                          MakeDataRateChecker())
+            .AddAttribute("Hierarchical",
+                          "Jobs spanning racks aggregate at each of their ToRs, then at the "
+                          "spine (InaHelper's default); false: at the spine only",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&InaGradientSync::m_hierarchical),
+                          MakeBooleanChecker())
+            .AddAttribute("UplinkRate",
+                          "ToR-to-spine link rate [bit/s]",
+                          DataRateValue(DataRate("400Gbps")),
+                          MakeDataRateAccessor(&InaGradientSync::m_uplinkRate),
                           MakeDataRateChecker());
     return tid;
 }
@@ -243,6 +257,16 @@ InaGradientSync::SwitchSyncTimes(const std::vector<InaRateJob>& jobs,
                                  uint32_t extraHopsEachWay,
                                  std::vector<double>* fallback) const
 {
+    return SyncTimesWithFloor(jobs, extraHopsEachWay, {}, fallback, nullptr);
+}
+
+std::vector<double>
+InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
+                                    uint32_t extraHopsEachWay,
+                                    const std::vector<double>& floor,
+                                    std::vector<double>* fallback,
+                                    std::vector<double>* intervalOut) const
+{
     const size_t n = jobs.size();
     std::vector<double> out(n, 0.0);
     if (n == 0)
@@ -253,7 +277,11 @@ InaGradientSync::SwitchSyncTimes(const std::vector<InaRateJob>& jobs,
     const double tx = (4.0 * values + m_overhead) * 8.0 / m_linkRate.GetBitRate();
     const double d = m_linkDelay.GetSeconds();
     const double p = m_pipelineLatency.GetSeconds();
-    const double oneWay = (1 + extraHopsEachWay) * (tx + d) + extraHopsEachWay * p;
+    // Each extra hop puts one more switch between the workers and their aggregation point.
+    // SwitchML turns around there; ATP and ESA go on to the PS, attached to that switch, so
+    // the extra hops lengthen the workers' legs but not the hold (switch - PS - switch).
+    const double e = extraHopsEachWay;
+    const double hop = tx + d;
 
     std::vector<double> window(n, m_window);
     std::vector<double> f(n, 0.0);
@@ -261,7 +289,7 @@ InaGradientSync::SwitchSyncTimes(const std::vector<InaRateJob>& jobs,
     double hold;
     if (m_policy == SWITCHML)
     {
-        rtt = 2 * oneWay + p;
+        rtt = 2 * (1 + e) * hop + (1 + 2 * e) * p;
         hold = rtt;
         uint32_t parts = m_switchMlPartitions > 0 ? m_switchMlPartitions : static_cast<uint32_t>(n);
         uint32_t partition = m_poolSize / parts;
@@ -279,19 +307,19 @@ InaGradientSync::SwitchSyncTimes(const std::vector<InaRateJob>& jobs,
     }
     else
     {
-        rtt = 4 * oneWay + 2 * p;
-        hold = 2 * oneWay + 2 * p; // allocated on arrival, freed when the PS result passes
+        rtt = (4 + 2 * e) * hop + (2 + 2 * e) * p;
+        hold = 2 * hop + 2 * p; // allocated on arrival, freed when the PS result passes
     }
 
     // Chunk interval of each job, solved jointly with the aggregators the jobs hold.
     std::vector<double> interval(n);
     for (size_t j = 0; j < n; ++j)
     {
-        interval[j] = std::max(tx, rtt / window[j]);
+        interval[j] = std::max({tx, rtt / window[j], floor.empty() ? 0.0 : floor[j]});
     }
     if (m_policy != SWITCHML)
     {
-        SolveSharedPool(jobs, tx, rtt, hold, window, interval, f);
+        SolveSharedPool(jobs, tx, rtt, hold, window, floor, interval, f);
     }
     else
     {
@@ -310,6 +338,10 @@ InaGradientSync::SwitchSyncTimes(const std::vector<InaRateJob>& jobs,
     {
         *fallback = f;
     }
+    if (intervalOut)
+    {
+        *intervalOut = interval;
+    }
     return out;
 }
 
@@ -319,6 +351,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                                  double rtt,
                                  double hold,
                                  const std::vector<double>& window,
+                                 const std::vector<double>& floor,
                                  std::vector<double>& interval,
                                  std::vector<double>& f) const
 {
@@ -364,7 +397,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         double residual = std::fabs(fNew - f[j]);
         f[j] += weight * (fNew - f[j]);
         psLoad[j] = tx * (f[j] * jobs[j].workers + (1 - f[j]));
-        interval[j] = std::max({tx, rtt / window[j], psLoad[j]});
+        interval[j] = std::max({tx, rtt / window[j], psLoad[j], floor.empty() ? 0.0 : floor[j]});
         return residual;
     };
     // Damped steps whose weight decays as 1/round after the first rounds (Mann iteration):
@@ -387,7 +420,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     if (m_policy == ESA)
     {
         std::stable_sort(order.begin(), order.end(), [&jobs](size_t a, size_t b) {
-            return jobs[a].priorityKey < jobs[b].priorityKey;
+            return jobs[a].priorityKey < jobs[b].priorityKey ||
+                   (jobs[a].priorityKey == jobs[b].priorityKey && jobs[a].id < jobs[b].id);
         });
     }
     auto sameLevel = [&](size_t a, size_t b) { return m_policy != ESA || a == b; };
@@ -468,8 +502,8 @@ InaGradientSync::Evaluate(const ClusterTopology& topology,
                           std::vector<double>& seconds)
 {
     seconds.assign(running.size(), 0.0);
-    // Group multi-node jobs by aggregation switch: their rack's ToR, or the spine (key -1).
-    std::map<int64_t, std::vector<size_t>> groups;
+    std::vector<InaRateJob> jobs;
+    std::vector<size_t> member; // running index of each rate job
     for (size_t i = 0; i < running.size(); ++i)
     {
         const ClusterJob& job = *running[i];
@@ -481,47 +515,594 @@ InaGradientSync::Evaluate(const ClusterTopology& topology,
         {
             continue;
         }
-        int64_t rack = topology.RackOf(job.placement.gpusOnNode.front().first);
+        InaRateJob r;
+        r.id = job.record.id;
+        r.iterations = RemainingNow(job);
+        r.workers = static_cast<uint32_t>(job.placement.gpusOnNode.size());
+        r.gradientBytes = bytes;
+        switch (m_rule)
+        {
+        case STATIC:
+            r.priorityKey = job.priorityLevel;
+            break;
+        case SHORTEST_REMAINING:
+            r.priorityKey = job.remainingIterations * r.gradientBytes;
+            break;
+        case LEAST_ATTAINED_SERVICE:
+            r.priorityKey = job.attainedService;
+            break;
+        }
+        std::map<uint32_t, uint32_t> perRack;
         for (const auto& [node, gpus] : job.placement.gpusOnNode)
         {
-            if (static_cast<int64_t>(topology.RackOf(node)) != rack)
-            {
-                rack = -1;
-                break;
-            }
+            ++perRack[topology.RackOf(node)];
         }
-        groups[rack].push_back(i);
+        r.racks.assign(perRack.begin(), perRack.end());
+        jobs.push_back(std::move(r));
+        member.push_back(i);
     }
-    for (const auto& [sw, members] : groups)
+    std::vector<double> t = RackSyncTimes(jobs);
+    for (size_t k = 0; k < member.size(); ++k)
     {
-        std::vector<InaRateJob> jobs;
-        for (size_t i : members)
+        seconds[member[k]] += t[k];
+    }
+}
+
+std::vector<double>
+InaGradientSync::RackSyncTimes(const std::vector<InaRateJob>& jobs,
+                               std::vector<double>* fallback) const
+{
+    const size_t n = jobs.size();
+    std::vector<double> out(n, 0.0);
+    std::vector<double> fb(n, 0.0);
+    // Rack-local jobs by rack (a job without racks on a switch of its own), cross-rack jobs.
+    std::map<int64_t, std::vector<size_t>> local;
+    std::vector<size_t> cross;
+    std::vector<bool> touched; // racks a cross-rack job spans
+    for (size_t i = 0; i < n; ++i)
+    {
+        if (jobs[i].racks.size() >= 2)
         {
-            const ClusterJob& job = *running[i];
-            InaRateJob r;
-            r.iterations = RemainingNow(job);
-            r.workers = static_cast<uint32_t>(job.placement.gpusOnNode.size());
-            r.gradientBytes = job.profile->gradientBytes;
-            switch (m_rule)
+            cross.push_back(i);
+            for (const auto& [rack, w] : jobs[i].racks)
             {
-            case STATIC:
-                r.priorityKey = job.priorityLevel;
-                break;
-            case SHORTEST_REMAINING:
-                r.priorityKey = job.remainingIterations * r.gradientBytes;
-                break;
-            case LEAST_ATTAINED_SERVICE:
-                r.priorityKey = job.attainedService;
-                break;
+                touched.resize(std::max<size_t>(touched.size(), rack + 1), false);
+                touched[rack] = true;
             }
-            jobs.push_back(r);
         }
-        std::vector<double> t = SwitchSyncTimes(jobs, sw < 0 ? 1 : 0);
-        for (size_t k = 0; k < members.size(); ++k)
+        else
         {
-            seconds[members[k]] += t[k];
+            local[jobs[i].racks.empty() ? -1 - static_cast<int64_t>(i) : jobs[i].racks[0].first]
+                .push_back(i);
         }
     }
+    auto scatter = [&](const std::vector<size_t>& idx,
+                       const std::vector<double>& t,
+                       const std::vector<double>& f) {
+        for (size_t k = 0; k < idx.size(); ++k)
+        {
+            out[idx[k]] = t[k];
+            fb[idx[k]] = f[k];
+        }
+    };
+    auto subset = [&](const std::vector<size_t>& idx) {
+        std::vector<InaRateJob> sub;
+        sub.reserve(idx.size());
+        for (size_t i : idx)
+        {
+            sub.push_back(jobs[i]);
+        }
+        return sub;
+    };
+    const bool twoLevel = m_hierarchical && !cross.empty();
+    std::vector<size_t> component = cross; // two-level: with the local jobs of their racks
+    for (const auto& [rack, idx] : local)
+    {
+        if (twoLevel && rack >= 0 && static_cast<size_t>(rack) < touched.size() && touched[rack])
+        {
+            component.insert(component.end(), idx.begin(), idx.end());
+            continue;
+        }
+        std::vector<double> f;
+        std::vector<double> t = SwitchSyncTimes(subset(idx), 0, &f);
+        scatter(idx, t, f);
+    }
+    if (!cross.empty())
+    {
+        std::vector<double> f;
+        std::vector<double> t =
+            twoLevel ? TwoLevelTimes(subset(component), f) : SpineOnlyTimes(subset(cross), f);
+        scatter(component, t, f);
+    }
+    if (fallback)
+    {
+        *fallback = fb;
+    }
+    return out;
+}
+
+std::vector<double>
+InaGradientSync::SpineOnlyTimes(const std::vector<InaRateJob>& jobs,
+                                std::vector<double>& fallback) const
+{
+    // Every worker packet crosses its rack's uplink (n_i per chunk); the spine's pool is the
+    // single-switch model one hop further. The uplinks' max-min chunk rates bound the
+    // intervals, which in turn move the pool's fixed point: a few rounds settle both.
+    const size_t n = jobs.size();
+    const double bytes = 4.0 * ValuesPerPacket() + m_overhead;
+    const double tx = bytes * 8 / m_linkRate.GetBitRate();
+    const double txUp = bytes * 8 / m_uplinkRate.GetBitRate();
+    size_t racks = 0;
+    std::vector<TieredJob> tj(n);
+    for (size_t j = 0; j < n; ++j)
+    {
+        tj[j].job = &jobs[j];
+        for (const auto& [rack, w] : jobs[j].racks)
+        {
+            tj[j].uplinks.emplace_back(rack, w);
+            racks = std::max<size_t>(racks, rack + 1);
+        }
+    }
+    std::vector<double> floor(n, 0.0);
+    std::vector<double> own; // each job's interval apart from the uplinks
+    std::vector<double> t;
+    constexpr int ROUNDS = 20;
+    for (int round = 0; round < ROUNDS; ++round)
+    {
+        std::vector<double> interval;
+        t = SyncTimesWithFloor(jobs, 1, floor, &fallback, &interval);
+        own.resize(n, 0.0);
+        for (size_t j = 0; j < n; ++j)
+        {
+            if (interval[j] > floor[j] || round == 0)
+            {
+                own[j] = interval[j];
+            }
+            tj[j].interval = own[j];
+        }
+        ShareUplinks(tj, racks, txUp, tx);
+        double change = 0;
+        for (size_t j = 0; j < n; ++j)
+        {
+            change = std::max(change, std::fabs(tj[j].uplinkFloor - floor[j]) / own[j]);
+            floor[j] = tj[j].uplinkFloor;
+        }
+        if (change < 1e-9)
+        {
+            break;
+        }
+    }
+    return t;
+}
+
+void
+InaGradientSync::ShareUplinks(std::vector<TieredJob>& tj,
+                              size_t racks,
+                              double txUp,
+                              double tx) const
+{
+    // Progressive filling: raise every job's chunk rate together; a job stops at its own
+    // rate (interval without the uplinks) or when one of its uplinks is full. A FIFO uplink
+    // gives jobs whose windows keep packets queued equal chunk rates (each job's share of
+    // the queue is its window of chunks).
+    std::vector<double> capacity(racks, 1.0); // fraction of each uplink's time left
+    std::vector<bool> active(tj.size(), false);
+    size_t left = 0;
+    for (size_t j = 0; j < tj.size(); ++j)
+    {
+        tj[j].uplinkFloor = 0;
+        active[j] = !tj[j].uplinks.empty();
+        left += active[j];
+    }
+    auto freeze = [&](size_t j, double rate) {
+        for (const auto& [rack, packets] : tj[j].uplinks)
+        {
+            capacity[rack] -= packets * txUp * rate;
+        }
+        active[j] = false;
+        --left;
+    };
+    std::vector<double> load(racks);
+    while (left > 0)
+    {
+        std::fill(load.begin(), load.end(), 0.0);
+        for (size_t j = 0; j < tj.size(); ++j)
+        {
+            for (const auto& [rack, packets] :
+                 active[j] ? tj[j].uplinks : decltype(tj[j].uplinks){})
+            {
+                load[rack] += packets * txUp;
+            }
+        }
+        double level = std::numeric_limits<double>::infinity();
+        for (size_t r = 0; r < racks; ++r)
+        {
+            if (load[r] > 0)
+            {
+                level = std::min(level, std::max(0.0, capacity[r]) / load[r]);
+            }
+        }
+        bool frozen = false;
+        for (size_t j = 0; j < tj.size(); ++j)
+        {
+            if (active[j] && 1 / tj[j].interval <= level)
+            {
+                freeze(j, 1 / tj[j].interval);
+                frozen = true;
+            }
+        }
+        if (frozen)
+        {
+            continue;
+        }
+        for (size_t j = 0; j < tj.size(); ++j)
+        {
+            bool tight = false;
+            for (const auto& [rack, packets] :
+                 active[j] ? tj[j].uplinks : decltype(tj[j].uplinks){})
+            {
+                tight = tight || std::max(0.0, capacity[rack]) / load[rack] <= level * (1 + 1e-12);
+            }
+            if (tight)
+            {
+                tj[j].uplinkFloor = level > 0 ? 1 / level : 1e30;
+                freeze(j, level);
+            }
+        }
+    }
+    for (auto& job : tj)
+    {
+        job.interval = std::max({job.interval, job.uplinkFloor, tx});
+    }
+}
+
+std::vector<double>
+InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
+                               std::vector<double>& fallback) const
+{
+    const size_t n = jobs.size();
+    const double values = ValuesPerPacket();
+    const double bytes = 4.0 * values + m_overhead;
+    const double tx = bytes * 8 / m_linkRate.GetBitRate();
+    const double txUp = bytes * 8 / m_uplinkRate.GetBitRate();
+    const double d = m_linkDelay.GetSeconds();
+    const double p = m_pipelineLatency.GetSeconds();
+    const bool switchMl = m_policy == SWITCHML;
+    // Pools: a ToR per rack in use (by rack id), then the spine.
+    size_t racks = 0;
+    for (const auto& job : jobs)
+    {
+        for (const auto& [rack, w] : job.racks)
+        {
+            racks = std::max<size_t>(racks, rack + 1);
+        }
+    }
+    const size_t spine = racks;
+    // Hold from arrival to the PS result passing back (ATP, ESA): at the spine, as at a single
+    // switch with its PS; at a ToR, two uplink crossings and two passes more.
+    const double holdSpine = 2 * (tx + d) + 2 * p;
+    const double holdTor = holdSpine + 2 * (txUp + d) + 2 * p;
+    std::vector<TieredJob> tj(n);
+    std::vector<std::vector<size_t>> atPool(racks + 1); // jobs aggregating at each pool
+    for (size_t j = 0; j < n; ++j)
+    {
+        TieredJob& t = tj[j];
+        t.job = &jobs[j];
+        t.chunks = std::max(1.0, std::ceil(jobs[j].gradientBytes / (4.0 * values)));
+        t.window = m_window;
+        const bool cross = jobs[j].racks.size() >= 2;
+        for (const auto& [rack, w] : jobs[j].racks)
+        {
+            t.levels.push_back({rack, cross ? holdTor : holdSpine, double(w), cross});
+            if (cross)
+            {
+                t.uplinks.emplace_back(rack, 1.0);
+            }
+        }
+        if (cross)
+        {
+            t.levels.push_back({spine, holdSpine, double(jobs[j].racks.size()), false});
+            // Worker, ToR, uplink, spine and back: SwitchML multicasts from the spine; ATP and
+            // ESA go on to the PS (at the spine) and back.
+            t.rtt =
+                switchMl ? 2 * tx + 2 * txUp + 4 * d + 3 * p : 4 * tx + 2 * txUp + 6 * d + 4 * p;
+        }
+        else
+        {
+            t.rtt = switchMl ? 2 * (tx + d) + p : 4 * (tx + d) + 2 * p;
+        }
+        for (const Level& l : t.levels)
+        {
+            atPool[l.pool].push_back(j);
+        }
+    }
+    if (switchMl)
+    {
+        SwitchMlWindows(tj, atPool);
+    }
+    for (auto& t : tj)
+    {
+        t.psLoad = tx * (t.f * t.job->workers + (1 - t.f));
+        for (size_t u = 0; u < t.uplinks.size(); ++u)
+        {
+            // One partial per chunk, or (SwitchML without a slot) every worker packet.
+            t.uplinks[u].second = t.f * t.levels[u].workers + (1 - t.f);
+        }
+        t.interval = std::max({tx, t.rtt / t.window, t.psLoad});
+    }
+    ShareUplinks(tj, racks, txUp, tx);
+    if (!switchMl)
+    {
+        SolveTwoLevel(tj, atPool, tx, txUp, racks);
+    }
+    std::vector<double> out(n);
+    fallback.assign(n, 0.0);
+    for (size_t j = 0; j < n; ++j)
+    {
+        out[j] = tj[j].rtt + (tj[j].chunks - 1) * tj[j].interval;
+        fallback[j] = tj[j].f;
+    }
+    return out;
+}
+
+void
+InaGradientSync::SwitchMlWindows(std::vector<TieredJob>& tj,
+                                 const std::vector<std::vector<size_t>>& atPool) const
+{
+    // A static partition at every switch the job aggregates at; one window for all of them,
+    // so that a window slot means the same chunk at its ToRs and at the spine.
+    for (auto& t : tj)
+    {
+        for (const Level& l : t.levels)
+        {
+            uint32_t parts = m_switchMlPartitions > 0
+                                 ? m_switchMlPartitions
+                                 : static_cast<uint32_t>(atPool[l.pool].size());
+            uint32_t partition = m_poolSize / parts;
+            if (partition < 2)
+            {
+                t.f = 1.0; // no slot of its own: everything through the PS
+            }
+            else
+            {
+                t.window = std::min<double>(t.window, partition / 2);
+            }
+        }
+    }
+}
+
+void
+InaGradientSync::SolveTwoLevel(std::vector<TieredJob>& tj,
+                               const std::vector<std::vector<size_t>>& atPool,
+                               double tx,
+                               double txUp,
+                               size_t racks) const
+{
+    // Who meets whom where: the same hashed index addresses a job's chunk at all its levels,
+    // so a job is blocked by another at every pool they share, and the blocks coincide.
+    std::vector<std::vector<Shared>> shared(tj.size());
+    std::vector<size_t> slot(tj.size(), SIZE_MAX);
+    for (size_t j = 0; j < tj.size(); ++j)
+    {
+        for (size_t a = 0; a < tj[j].levels.size(); ++a)
+        {
+            const size_t pool = tj[j].levels[a].pool;
+            for (size_t c : atPool[pool])
+            {
+                if (c == j)
+                {
+                    continue;
+                }
+                size_t b = 0;
+                while (tj[c].levels[b].pool != pool)
+                {
+                    ++b;
+                }
+                if (slot[c] == SIZE_MAX)
+                {
+                    slot[c] = shared[j].size();
+                    shared[j].push_back({c, {}});
+                }
+                shared[j][slot[c]].levels.emplace_back(a, b);
+            }
+        }
+        for (const Shared& s : shared[j])
+        {
+            slot[s.other] = SIZE_MAX;
+        }
+    }
+    constexpr int ROUNDS = 2000;
+    auto weight = [](int it) { return it < 50 ? 0.5 : 25.0 / it; };
+    constexpr double TOLERANCE = 1e-7;
+    for (int it = 0; it < ROUNDS; ++it)
+    {
+        TwoLevelHoldings(tj, tx);
+        if (TwoLevelRound(tj, shared, atPool, tx, txUp, racks, weight(it)) < TOLERANCE)
+        {
+            return;
+        }
+    }
+    NS_LOG_WARN("two-level fixed point not converged for " << tj.size() << " jobs");
+}
+
+void
+InaGradientSync::TwoLevelHoldings(std::vector<TieredJob>& tj, double tx) const
+{
+    // Little's law at every level, as at one switch. A chunk waits in the queue of whichever
+    // link sets its interval: the PS link's queue holds its aggregators at every level, the
+    // uplink's only at the ToRs (the spine allocates after the uplink).
+    for (auto& t : tj)
+    {
+        const double iter = t.rtt + (t.chunks - 1) * t.interval;
+        const double qPs = QueueingSum(t.chunks, t.window, t.interval, t.psLoad, tx, t.rtt);
+        const double qUp =
+            t.uplinkFloor > t.psLoad
+                ? QueueingSum(t.chunks, t.window, t.interval, t.uplinkFloor, tx, t.rtt)
+                : 0.0;
+        for (Level& l : t.levels)
+        {
+            const double sojourn = t.chunks * l.hold + qPs + (l.tor ? qUp : 0.0);
+            const double x = l.preemptRate * sojourn / t.chunks;
+            const double kept = x > 1e-12 ? (1 - std::exp(-x)) / x : 1.0;
+            l.demand = kept * sojourn / iter;
+            l.held = (1 - l.f) * l.demand;
+        }
+    }
+}
+
+double
+InaGradientSync::TwoLevelRound(std::vector<TieredJob>& tj,
+                               const std::vector<std::vector<Shared>>& shared,
+                               const std::vector<std::vector<size_t>>& atPool,
+                               double tx,
+                               double txUp,
+                               size_t racks,
+                               double weight) const
+{
+    std::vector<double> poolDemand(atPool.size(), 0.0); // ATP shares a short pool by demand
+    std::vector<size_t> offset(tj.size() + 1, 0);
+    for (size_t j = 0; j < tj.size(); ++j)
+    {
+        for (const Level& l : tj[j].levels)
+        {
+            poolDemand[l.pool] += l.demand;
+        }
+        offset[j + 1] = offset[j] + tj[j].levels.size();
+    }
+    std::vector<double> fNew(tj.size());
+    std::vector<double> levelF(offset.back());
+    std::vector<double> preempt(offset.back());
+    for (size_t j = 0; j < tj.size(); ++j)
+    {
+        fNew[j] =
+            NextFallback(tj, j, shared[j], poolDemand, &levelF[offset[j]], &preempt[offset[j]]);
+    }
+    double residual = 0;
+    for (size_t j = 0; j < tj.size(); ++j)
+    {
+        TieredJob& t = tj[j];
+        residual = std::max(residual, std::fabs(fNew[j] - t.f));
+        t.f += weight * (fNew[j] - t.f);
+        for (size_t a = 0; a < t.levels.size(); ++a)
+        {
+            Level& l = t.levels[a];
+            residual = std::max(residual, std::fabs(levelF[offset[j] + a] - l.f));
+            l.f += weight * (levelF[offset[j] + a] - l.f);
+            l.preemptRate = preempt[offset[j] + a];
+        }
+        // PS link: one aggregate per chunk done in the network; a chunk that fell back brings
+        // each rack's worker packets if it collided at that ToR, else the rack's partial.
+        double packets = t.f * t.job->workers + (1 - t.f);
+        if (!t.uplinks.empty())
+        {
+            packets = 1 - t.f;
+            for (size_t u = 0; u < t.uplinks.size(); ++u)
+            {
+                const Level& l = t.levels[u];
+                packets += l.f * l.workers + std::max(0.0, t.f - l.f);
+                t.uplinks[u].second = (1 - l.f) + l.f * l.workers;
+            }
+        }
+        t.psLoad = tx * packets;
+        t.interval = std::max({tx, t.rtt / t.window, t.psLoad});
+    }
+    ShareUplinks(tj, racks, txUp, tx);
+    return residual;
+}
+
+double
+InaGradientSync::NextFallback(const std::vector<TieredJob>& tj,
+                              size_t j,
+                              const std::vector<Shared>& shared,
+                              const std::vector<double>& poolDemand,
+                              double* levelF,
+                              double* preempt) const
+{
+    const double pool = m_poolSize;
+    const bool esa = m_policy == ESA;
+    const TieredJob& t = tj[j];
+    const size_t levels = t.levels.size();
+    std::vector<double> block(levels, 0.0); // weighted holdings of the others at each level
+    std::fill(preempt, preempt + levels, 0.0);
+    double blocking = 0;                         // over the job's levels together
+    double heldAll = 0;                          // holdings of the jobs that block it
+    double slots = std::min(t.window, t.chunks); // their window slots
+    for (const Shared& s : shared)
+    {
+        const TieredJob& c = tj[s.other];
+        // ESA: only higher priorities block (equal keys: the lower job id, as the switch
+        // ranks them); ATP: every holder, one collision per overlapping pair.
+        double w = 1;
+        if (esa)
+        {
+            const double kc = c.job->priorityKey;
+            const double kj = t.job->priorityKey;
+            const uint64_t ic = c.job->id;
+            const uint64_t ij = t.job->id;
+            bool above = kc < kj || (kc == kj && (ic < ij || (ic == ij && s.other < j)));
+            w = above ? 1.0 : 0.0;
+        }
+        double best = 0;
+        double bestHeld = 0;
+        for (const auto& [a, b] : s.levels)
+        {
+            const double h = c.levels[b].held;
+            const double x =
+                w * h * (esa ? 1.0 : PairFiring(h / c.window, t.levels[a].held / t.window));
+            block[a] += x;
+            preempt[a] += w / c.interval / pool;
+            // The same index at every level, and a ToR's hold contains the spine's: the
+            // blocks coincide, so the job meets each other job once, where it holds longest.
+            best = std::max(best, x);
+            bestHeld = std::max(bestHeld, h);
+        }
+        blocking += best;
+        heldAll += w > 0 ? bestHeld : 0.0;
+        slots += std::min(c.window, c.chunks);
+    }
+    std::vector<double> own(levels);
+    double ownBest = 0;
+    double ownHeld = 0;
+    for (size_t a = 0; a < levels; ++a)
+    {
+        const double h = t.levels[a].held;
+        own[a] = h * (esa ? 1.0 : PairFiring(h / t.window, h / t.window));
+        ownBest = std::max(ownBest, own[a]);
+        ownHeld = std::max(ownHeld, h);
+    }
+    blocking += ownBest;
+    heldAll += ownHeld;
+    double share = 1;
+    if (!esa)
+    {
+        const double phi = std::min(1.0, 2 * heldAll / slots);
+        share = IterationShare(slots,
+                               pool,
+                               phi,
+                               t.chunks / std::min(t.window, t.chunks),
+                               t.job->iterations);
+    }
+    // Not the aggregator it holds itself; re-hashed first uses against the blocking holdings.
+    auto hashed = [&](double b) {
+        return StickyFallback(std::min(1.0, share * std::max(0.0, b - 1) / pool),
+                              t.chunks,
+                              t.window);
+    };
+    double f = hashed(blocking);
+    for (size_t a = 0; a < levels; ++a)
+    {
+        const Level& l = t.levels[a];
+        double fa = hashed(block[a] + own[a]);
+        if (l.demand > 0)
+        {
+            // Holdings cannot exceed a pool: ATP shares it by demand, ESA by priority.
+            const double room = esa ? pool - block[a] : pool * l.demand / poolDemand[l.pool];
+            fa = std::max(fa, 1 - std::max(0.0, room) / l.demand);
+        }
+        levelF[a] = std::min(1.0, fa);
+        f = std::max(f, levelF[a]);
+    }
+    return std::min(1.0, f);
 }
 
 // ---- ring all-reduce -------------------------------------------------------------

@@ -23,6 +23,9 @@ struct InaRateJob
     double gradientBytes{0}; //!< bytes each worker contributes per iteration
     double priorityKey{0};   //!< smaller = more important (remaining work, attained, level)
     double iterations{1};    //!< iterations this answer holds for (the job's remaining ones)
+    /// (rack, workers there) of a job spanning racks, by rack; empty: all at one switch
+    std::vector<std::pair<uint32_t, uint32_t>> racks;
+    uint64_t id{0}; //!< job id: ESA ranks equal keys by it, lower first, as the switch does
 };
 
 /**
@@ -32,8 +35,14 @@ struct InaRateJob
  * A job on n nodes reduces inside each node over NVLink (ring reduce-scatter and
  * all-gather, 2(g-1)/g of the bytes) and aggregates across its n nodes in the
  * switch; single-node jobs only do the NVLink part. Jobs whose nodes sit in one
- * rack use that rack's ToR pool; jobs spanning racks use the spine's pool (one
- * aggregation point, two more hops each way); every switch has PoolSize
+ * rack use that rack's ToR pool. Jobs spanning racks (Hierarchical, default)
+ * aggregate at each ToR they span and then at the spine, as the packet level:
+ * they hold aggregators in every pool they span (one hashed index at all
+ * levels, so two jobs block each other once, where they hold longest), their
+ * racks' uplinks (UplinkRate) are shared max-min in chunks per second, and
+ * local jobs of those racks share the ToR pools with them (doc/ina.md, "Racks
+ * (rate level)"). Hierarchical=false: the spine's pool only, one more hop each
+ * way, every worker packet over the uplink. Every switch has PoolSize
  * aggregators. Per job at one switch, with packet wire time tx = S*8/rate
  * (S = 4 * values + overhead bytes) and chunk round trip R (SwitchML:
  * 2 tx + 2 d + p; ATP, ESA: via the PS, 4 tx + 4 d + 2 p):
@@ -53,16 +62,14 @@ struct InaRateJob
  * to the PS and back (2 one-way + 2 p) plus the chunk's wait in the PS-link
  * queue (i (I - tx) while the window fills, K I - R once it is full, when the
  * PS link is the bottleneck). ESA: only its own and higher-priority holdings
- * block it (each job with an equal key counts half: the switch compares live
- * priorities strictly), and a hold ends early when a higher-priority chunk
- * takes the aggregator. Holdings cannot exceed the pool: the surplus falls
- * back (ATP in proportion to demand, ESA by priority). ATP: two slots on one
- * index cost one collision per overlap, not one each; and across iterations
- * only slots still sharing an index collide (each collision re-hashes one of a
- * pair), so rho is scaled by the shared share E_k / E0 of iteration k, averaged
- * over InaRateJob::iterations (dE/dx = -phi E (P - S + E) / P over passes x).
- * Solved as a fixed point. Not captured: stragglers, loss, ESA's preemption
- * churn between jobs of equal priority, state across evaluations.
+ * block it (priorities ordered by key, then job id, as EsaPolicy ranks them),
+ * and a hold ends early when a higher-priority chunk takes the aggregator. Holdings cannot exceed
+ * the pool: the surplus falls back (ATP in proportion to demand, ESA by priority). ATP: two slots
+ * on one index cost one collision per overlap, not one each; and across iterations only slots still
+ * sharing an index collide (each collision re-hashes one of a pair), so rho is scaled by the shared
+ * share E_k / E0 of iteration k, averaged over InaRateJob::iterations (dE/dx = -phi E (P - S + E) /
+ * P over passes x). Solved as a fixed point. Not captured: stragglers, loss, resend timeouts, state
+ * across evaluations.
  */
 class InaGradientSync : public IterationTermModel
 {
@@ -105,15 +112,129 @@ class InaGradientSync : public IterationTermModel
                                         uint32_t extraHopsEachWay = 0,
                                         std::vector<double>* fallback = nullptr) const;
 
+    /**
+     * \brief Per-iteration in-switch sync time of jobs placed over racks: jobs with fewer than
+     *        two racks in InaRateJob::racks at their rack's ToR, the others across racks
+     *        (two-level, or at the spine only when Hierarchical is false).
+     * \param jobs the jobs (a job with empty racks is treated as alone in its own rack)
+     * \param fallback if not null: set to the fraction of each job's chunks completed at its PS
+     * \return seconds per iteration, per job
+     */
+    std::vector<double> RackSyncTimes(const std::vector<InaRateJob>& jobs,
+                                      std::vector<double>* fallback = nullptr) const;
+
     /** \return values per packet in use (policy default when the attribute is 0) */
     uint32_t ValuesPerPacket() const;
 
   private:
+    /// One aggregation level of a job in a two-level component: a ToR or the spine.
+    struct Level
+    {
+        size_t pool;           //!< pool index in the component (ToRs, then the spine)
+        double hold;           //!< aggregator hold per chunk without queueing [s]
+        double workers;        //!< packets per chunk into this level from below if it collides
+        bool tor;              //!< a ToR level (waits in the uplink queue too)
+        double demand{0};      //!< aggregators held if no chunk fell back here
+        double held{0};        //!< aggregators held
+        double f{0};           //!< fraction of chunks colliding at this level
+        double preemptRate{0}; //!< ESA: higher-priority chunk arrivals per aggregator [1/s]
+    };
+
+    /// A job of a two-level component (ToR pools of the racks it touches, and the spine).
+    struct TieredJob
+    {
+        const InaRateJob* job;     //!< the job
+        std::vector<Level> levels; //!< its levels, ToRs first
+        double chunks{1};          //!< chunks per iteration
+        double window{1};          //!< window slots [chunks]
+        double rtt{0};             //!< chunk round trip [s]
+        double interval{0};        //!< chunk interval [s]
+        double uplinkFloor{0};     //!< interval the shared uplinks leave it [s]
+        double psLoad{0};          //!< PS-link time per chunk [s]
+        double f{0};               //!< fraction of chunks completed at the PS
+        std::vector<std::pair<size_t, double>> uplinks; //!< (rack, packets per chunk)
+    };
+
+    /**
+     * \brief Two-level aggregation of cross-rack jobs with the local jobs of their racks.
+     * \param jobs the component's jobs \param fallback out: fraction at the PS per job
+     * \return seconds per iteration, per job
+     */
+    std::vector<double> TwoLevelTimes(const std::vector<InaRateJob>& jobs,
+                                      std::vector<double>& fallback) const;
+    /**
+     * \brief Cross-rack jobs aggregated at the spine only (the single-switch model with one
+     *        more hop each way), their chunk interval at least what the shared uplinks leave.
+     * \param jobs cross-rack jobs \param fallback out: fraction at the PS per job
+     * \return seconds per iteration, per job
+     */
+    std::vector<double> SpineOnlyTimes(const std::vector<InaRateJob>& jobs,
+                                       std::vector<double>& fallback) const;
+    /**
+     * \brief SwitchSyncTimes with a lower bound on each job's chunk interval.
+     * \param jobs the jobs \param extraHopsEachWay as SwitchSyncTimes
+     * \param floor per job (empty: none) [s] \param fallback out if not null
+     * \param intervalOut out if not null: chunk interval per job [s]
+     * \return seconds per iteration, per job
+     */
+    std::vector<double> SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
+                                           uint32_t extraHopsEachWay,
+                                           const std::vector<double>& floor,
+                                           std::vector<double>* fallback,
+                                           std::vector<double>* intervalOut) const;
+
+    /// Another job a job meets: (its level, the other's level) at each pool they share.
+    struct Shared
+    {
+        size_t other;                                  //!< the other job
+        std::vector<std::pair<size_t, size_t>> levels; //!< (level here, level there)
+    };
+
+    /** \brief SwitchML: the smallest window the job's static partitions give (or f = 1). */
+    void SwitchMlWindows(std::vector<TieredJob>& tj,
+                         const std::vector<std::vector<size_t>>& atPool) const;
+    /**
+     * \brief ATP/ESA fixed point of a two-level component: per-level and overall fallback,
+     *        holdings, PS-link and uplink loads.
+     */
+    void SolveTwoLevel(std::vector<TieredJob>& tj,
+                       const std::vector<std::vector<size_t>>& atPool,
+                       double tx,
+                       double txUp,
+                       size_t racks) const;
+    /** \brief Holdings of every level of every job from its interval and fallback. */
+    void TwoLevelHoldings(std::vector<TieredJob>& tj, double tx) const;
+    /** \brief One damped round: new fallback fractions, loads and intervals \return residual */
+    double TwoLevelRound(std::vector<TieredJob>& tj,
+                         const std::vector<std::vector<Shared>>& shared,
+                         const std::vector<std::vector<size_t>>& atPool,
+                         double tx,
+                         double txUp,
+                         size_t racks,
+                         double weight) const;
+    /**
+     * \brief Job j's target fallback: overall (its levels' blocks coincide: one index) and per
+     *        level (levelF, and preempt: ESA's higher-priority arrivals per aggregator).
+     * \return the overall fallback fraction
+     */
+    double NextFallback(const std::vector<TieredJob>& tj,
+                        size_t j,
+                        const std::vector<Shared>& shared,
+                        const std::vector<double>& poolDemand,
+                        double* levelF,
+                        double* preempt) const;
+    /**
+     * \brief Max-min fair chunk rates on the shared uplinks (FIFO: jobs whose windows fill the
+     *        queue get equal chunk rates); sets uplinkFloor and the interval of every job.
+     */
+    void ShareUplinks(std::vector<TieredJob>& tj, size_t racks, double txUp, double tx) const;
+
     /**
      * \brief Fixed point of ATP/ESA sharing: fallback fractions from the pool's occupancy,
      *        occupancy from the hold times (Little's law), hold times from the PS-link queue.
      * \param jobs the jobs \param tx wire time [s] \param rtt chunk round trip [s]
      * \param hold aggregator hold time without queueing [s] \param window per job [chunks]
+     * \param floor lower bound of each job's interval (empty: none) [s]
      * \param interval in: start values, out: chunk interval per job [s]
      * \param f in: start values, out: fallback fraction per job
      */
@@ -122,6 +243,7 @@ class InaGradientSync : public IterationTermModel
                          double rtt,
                          double hold,
                          const std::vector<double>& window,
+                         const std::vector<double>& floor,
                          std::vector<double>& interval,
                          std::vector<double>& f) const;
 
@@ -136,6 +258,8 @@ class InaGradientSync : public IterationTermModel
     uint32_t m_window;
     uint32_t m_switchMlPartitions;
     DataRate m_nvlink;
+    bool m_hierarchical;
+    DataRate m_uplinkRate;
 };
 
 /**

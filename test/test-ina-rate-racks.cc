@@ -1,0 +1,465 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Rate-level INA over racks: cross-rack jobs aggregated in two levels (each ToR, then the
+// spine) or at the spine only, against the packet level (InaHelper with racks).
+
+#include "ns3/cluster-job.h"
+#include "ns3/core-module.h"
+#include "ns3/ina-gradient-sync.h"
+#include "ns3/ina-helper.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+struct RackScenario
+{
+    std::string name;                        //!< placement name (for reports)
+    uint32_t racks{2};                       //!< racks
+    std::vector<std::vector<uint32_t>> jobs; //!< per job: rack of each worker
+    std::string policy{"atp"};               //!< switchml, atp or esa
+    uint32_t pool{20000};                    //!< aggregators per switch
+    std::string uplink{"400Gbps"};           //!< ToR-to-spine rate
+    bool hierarchical{true};                 //!< two-level (true) or spine-only
+    uint32_t iterations{2};                  //!< iterations per job
+
+    uint64_t ValuesOf(size_t j) const //!< job j: 62 x 400 (1 + j mod 3) values
+    {
+        return 62 * 400 * (1 + j % 3);
+    }
+};
+
+/// The placements: 2-3 racks, 1-4 jobs, cross-rack and rack-local jobs mixed.
+std::vector<RackScenario>
+Placements()
+{
+    return {
+        {"1 cross 4+4", 2, {{0, 0, 0, 0, 1, 1, 1, 1}}},
+        {"cross 2+2, local 3 | local 2", 2, {{0, 0, 1, 1}, {0, 0, 0}, {1, 1}}},
+        {"3 racks: cross 2+2+2, cross 2+2, local 3",
+         3,
+         {{0, 1, 2, 0, 1, 2}, {0, 0, 1, 1}, {2, 2, 2}}},
+        {"4 cross 4+4",
+         2,
+         {{0, 0, 0, 0, 1, 1, 1, 1},
+          {0, 0, 0, 0, 1, 1, 1, 1},
+          {0, 0, 0, 0, 1, 1, 1, 1},
+          {0, 0, 0, 0, 1, 1, 1, 1}}},
+    };
+}
+
+/// Mean iteration time of every job at the packet level (and the fraction of its chunks
+/// completed at the PS, worker 0's view).
+std::vector<double>
+PacketLevel(const RackScenario& s,
+            std::vector<double>* fallback = nullptr,
+            std::vector<uint64_t>* resends = nullptr)
+{
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(1);
+    InaHelper h;
+    h.SetPolicy(s.policy);
+    h.SetRacks(s.racks, DataRate(s.uplink));
+    h.SetHierarchical(s.hierarchical);
+    h.SetSwitchAttribute("PoolSize", UintegerValue(s.pool));
+    h.SetWorkerAttribute("Verify", BooleanValue(false));
+    for (size_t j = 0; j < s.jobs.size(); ++j)
+    {
+        InaJobSpec spec;
+        spec.workers = static_cast<uint32_t>(s.jobs[j].size());
+        spec.workerRacks = s.jobs[j];
+        spec.gradientValues = s.ValuesOf(j);
+        spec.iterations = s.iterations;
+        h.AddJob(spec);
+    }
+    h.Install();
+    Simulator::Run();
+    std::vector<double> out;
+    for (uint32_t j = 0; j < h.GetNJobs(); ++j)
+    {
+        InaJobResult r = h.GetResult(j);
+        REQUIRE(r.iterationsDone == s.iterations);
+        out.push_back(r.jct / s.iterations);
+        if (fallback)
+        {
+            double chunks = std::ceil(s.ValuesOf(j) / double(h.GetValuesPerPacket()));
+            fallback->push_back(r.fallbackResults / (chunks * s.iterations));
+        }
+        if (resends)
+        {
+            resends->push_back(r.resends);
+        }
+    }
+    Simulator::Destroy();
+    return out;
+}
+
+/// The rate model for a scenario's policy, pool, uplink and mode.
+Ptr<InaGradientSync>
+RateModel(const RackScenario& s)
+{
+    Ptr<InaGradientSync> m = CreateObject<InaGradientSync>();
+    m->SetAttribute("Policy", StringValue(s.policy));
+    m->SetAttribute("PoolSize", UintegerValue(s.pool));
+    m->SetAttribute("UplinkRate", DataRateValue(DataRate(s.uplink)));
+    m->SetAttribute("Hierarchical", BooleanValue(s.hierarchical));
+    return m;
+}
+
+/// \return the largest number of jobs aggregating at one switch (ToR or spine)
+uint32_t
+MostJobsAtASwitch(const RackScenario& s)
+{
+    std::vector<uint32_t> at(s.racks + 1, 0);
+    for (const auto& racks : s.jobs)
+    {
+        std::vector<uint32_t> r = racks;
+        std::sort(r.begin(), r.end());
+        r.erase(std::unique(r.begin(), r.end()), r.end());
+        if (r.size() > 1)
+        {
+            ++at[s.racks];
+            if (!s.hierarchical)
+            {
+                continue;
+            }
+        }
+        for (uint32_t x : r)
+        {
+            ++at[x];
+        }
+    }
+    return *std::max_element(at.begin(), at.end());
+}
+
+/// The rate model's fallback fractions for the scenario's jobs all running.
+std::vector<double>
+RateFallback(const RackScenario& s)
+{
+    Ptr<InaGradientSync> m = RateModel(s);
+    m->SetAttribute("SwitchMlPartitions", UintegerValue(MostJobsAtASwitch(s)));
+    std::vector<InaRateJob> jobs;
+    for (size_t j = 0; j < s.jobs.size(); ++j)
+    {
+        InaRateJob r;
+        r.workers = static_cast<uint32_t>(s.jobs[j].size());
+        r.gradientBytes = 4.0 * s.ValuesOf(j);
+        r.iterations = s.iterations;
+        r.priorityKey = s.iterations * r.gradientBytes;
+        std::map<uint32_t, uint32_t> per;
+        for (uint32_t x : s.jobs[j])
+        {
+            ++per[x];
+        }
+        r.racks.assign(per.begin(), per.end());
+        jobs.push_back(r);
+    }
+    std::vector<double> f;
+    m->RackSyncTimes(jobs, &f);
+    return f;
+}
+
+/**
+ * The same jobs as ClusterJobs (one GPU per node; rack r holds nodes r * perRack ..) through
+ * InaGradientSync::Evaluate, advanced like the cluster engine: constant rates between events,
+ * re-evaluated when a job finishes. \return each job's mean iteration time.
+ */
+std::vector<double>
+RateLevel(const RackScenario& s)
+{
+    Ptr<InaGradientSync> m = RateModel(s);
+    // The packet level lays SwitchML's partitions out once, over the jobs at each switch; in
+    // these placements every job's window is set at a switch with the most jobs.
+    m->SetAttribute("SwitchMlPartitions", UintegerValue(MostJobsAtASwitch(s)));
+    ClusterTopology topo;
+    std::vector<uint32_t> used(s.racks, 0);
+    for (const auto& racks : s.jobs)
+    {
+        for (uint32_t r : racks)
+        {
+            ++used[r];
+        }
+    }
+    topo.nodesPerRack = *std::max_element(used.begin(), used.end());
+    topo.numNodes = topo.nodesPerRack * s.racks;
+    topo.gpusPerNode = 1;
+    std::fill(used.begin(), used.end(), 0);
+    std::vector<WorkloadProfile> profiles(s.jobs.size());
+    std::vector<Ptr<ClusterJob>> jobs;
+    for (size_t j = 0; j < s.jobs.size(); ++j)
+    {
+        profiles[j].gradientBytes = 4.0 * s.ValuesOf(j);
+        Ptr<ClusterJob> job = Create<ClusterJob>();
+        job->record.id = j;
+        job->profile = &profiles[j];
+        job->state = ClusterJob::RUNNING;
+        job->remainingIterations = s.iterations;
+        std::vector<std::pair<uint32_t, uint32_t>> nodes;
+        for (uint32_t r : s.jobs[j])
+        {
+            nodes.emplace_back(r * topo.nodesPerRack + used[r]++, 1);
+        }
+        std::sort(nodes.begin(), nodes.end());
+        job->placement.gpusOnNode = nodes;
+        jobs.push_back(job);
+    }
+    double now = 0;
+    std::vector<double> jct(jobs.size(), -1);
+    while (true)
+    {
+        std::vector<Ptr<ClusterJob>> running;
+        for (const auto& j : jobs)
+        {
+            if (j->state == ClusterJob::RUNNING)
+            {
+                running.push_back(j);
+            }
+        }
+        if (running.empty())
+        {
+            break;
+        }
+        std::vector<double> t(running.size());
+        m->Evaluate(topo, running, t);
+        double dt = 1e30;
+        for (size_t k = 0; k < running.size(); ++k)
+        {
+            REQUIRE(t[k] > 0);
+            dt = std::min(dt, running[k]->remainingIterations * t[k]);
+        }
+        now += dt;
+        for (size_t k = 0; k < running.size(); ++k)
+        {
+            running[k]->remainingIterations -= dt / t[k];
+            if (running[k]->remainingIterations < 1e-9)
+            {
+                running[k]->state = ClusterJob::FINISHED;
+                jct[running[k]->record.id] = now;
+            }
+        }
+    }
+    for (auto& x : jct)
+    {
+        x /= s.iterations;
+    }
+    return jct;
+}
+
+/// Every point of the agreement grid: placements x policies x pools x uplinks.
+std::vector<RackScenario>
+Grid()
+{
+    std::vector<RackScenario> grid;
+    for (const RackScenario& base : Placements())
+    {
+        for (std::string policy : {"switchml", "atp", "esa"})
+        {
+            for (uint32_t pool : {20000u, 256u})
+            {
+                for (std::string uplink : {"100Gbps", "400Gbps"})
+                {
+                    RackScenario s = base;
+                    s.policy = policy;
+                    s.pool = pool;
+                    s.uplink = uplink;
+                    grid.push_back(s);
+                }
+            }
+        }
+    }
+    return grid;
+}
+
+/// \return "placement policy pool uplink"
+std::string
+Label(const RackScenario& s)
+{
+    std::ostringstream o;
+    o << s.name << " " << s.policy << " pool=" << s.pool << " " << s.uplink
+      << (s.hierarchical ? "" : " spine-only");
+    return o.str();
+}
+
+/// \return the signed worst per-job error of the rate level against the packet level
+double
+WorstError(const RackScenario& s, std::ostringstream* line = nullptr)
+{
+    std::vector<double> fb;
+    std::vector<uint64_t> rs;
+    std::vector<double> pkt = PacketLevel(s, &fb, &rs);
+    std::vector<double> rate = RateLevel(s);
+    std::vector<double> rf = line ? RateFallback(s) : std::vector<double>(pkt.size());
+    double worst = 0;
+    for (size_t j = 0; j < pkt.size(); ++j)
+    {
+        double err = rate[j] / pkt[j] - 1;
+        worst = std::fabs(err) > std::fabs(worst) ? err : worst;
+        if (line)
+        {
+            *line << " j" << j << ":" << pkt[j] * 1e6 << "/" << rate[j] * 1e6 << "us f=" << fb[j]
+                  << "/" << rf[j] << " resends=" << rs[j];
+        }
+    }
+    return worst;
+}
+
+} // namespace
+
+TEST_CASE("INA rate level over racks: grid report", "[.ina-racks-grid]")
+{
+    std::vector<RackScenario> grid = Grid();
+    for (const RackScenario& base : Placements())
+    {
+        for (std::string policy : {"switchml", "atp", "esa"})
+        {
+            for (std::string uplink : {"100Gbps", "400Gbps"})
+            {
+                RackScenario s = base;
+                s.policy = policy;
+                s.uplink = uplink;
+                s.hierarchical = false;
+                grid.push_back(s);
+            }
+        }
+    }
+    for (const RackScenario& s : grid)
+    {
+        std::ostringstream line;
+        double worst = WorstError(s, &line);
+        std::cout << "RACKS " << Label(s) << " worst=" << worst << line.str() << std::endl;
+    }
+}
+
+TEST_CASE("INA rate level over racks agrees with the two-level packet level", "[ina]")
+{
+    // 4 placements x 3 policies x pools 20000 and 256 x uplinks 100 and 400 Gbps: 39 of the
+    // 48 points within 10%. Left out, measured with [.ina-racks-grid] and explained in
+    // doc/ina.md ("Racks" under "Rate level"): three 100 Gbps points where the packet level
+    // stalls on 200 us resend timeouts, and six ATP/ESA points on the contended pool where
+    // the model's fallback is too low (-11% .. -34%).
+    struct Point
+    {
+        std::string placement;
+        std::string policy;
+        std::string uplink;
+    };
+
+    const std::vector<Point> outside{
+        {"cross 2+2, local 3 | local 2", "atp", "100Gbps"},
+        {"cross 2+2, local 3 | local 2", "atp", "400Gbps"},
+        {"3 racks: cross 2+2+2, cross 2+2, local 3", "atp", "100Gbps"},
+        {"3 racks: cross 2+2+2, cross 2+2, local 3", "atp", "400Gbps"},
+        {"3 racks: cross 2+2+2, cross 2+2, local 3", "esa", "100Gbps"},
+        {"4 cross 4+4", "atp", "100Gbps"},
+        {"4 cross 4+4", "atp", "400Gbps"},
+        {"4 cross 4+4", "esa", "100Gbps"},
+        {"4 cross 4+4", "esa", "400Gbps"},
+    };
+    uint32_t asserted = 0;
+    for (const RackScenario& s : Grid())
+    {
+        bool out =
+            s.pool == 256 && std::any_of(outside.begin(), outside.end(), [&](const Point& p) {
+                return p.placement == s.name && p.policy == s.policy && p.uplink == s.uplink;
+            });
+        if (out)
+        {
+            continue;
+        }
+        double worst = WorstError(s);
+        CAPTURE(Label(s), worst);
+        REQUIRE(std::fabs(worst) <= 0.10);
+        ++asserted;
+    }
+    REQUIRE(asserted == 39);
+}
+
+TEST_CASE("INA rate level over racks: spine-only keeps the single-switch model at the spine",
+          "[ina]")
+{
+    // Hierarchical=false: cross-rack jobs are the single-switch model one hop further at the
+    // spine's pool, as before; the uplinks only bound the chunk interval when every worker
+    // packet cannot cross them (here 2 workers per rack at 400 Gbps: they can).
+    RackScenario s = Placements()[2]; // 3 racks: cross 2+2+2, cross 2+2, local 3
+    s.hierarchical = false;
+    for (std::string policy : {"switchml", "atp", "esa"})
+    {
+        for (uint32_t pool : {20000u, 256u})
+        {
+            INFO(policy << " pool " << pool);
+            s.policy = policy;
+            s.pool = pool;
+            Ptr<InaGradientSync> m = RateModel(s);
+            std::vector<InaRateJob> jobs(3);
+            jobs[0].workers = 6;
+            jobs[0].racks = {{0, 2}, {1, 2}, {2, 2}};
+            jobs[1].workers = 4;
+            jobs[1].racks = {{0, 2}, {1, 2}};
+            jobs[2].workers = 3;
+            jobs[2].racks = {{2, 3}};
+            for (size_t j = 0; j < jobs.size(); ++j)
+            {
+                jobs[j].gradientBytes = 4.0 * s.ValuesOf(j);
+                jobs[j].priorityKey = static_cast<double>(j);
+            }
+            std::vector<double> t = m->RackSyncTimes(jobs);
+            std::vector<double> spine = m->SwitchSyncTimes({jobs[0], jobs[1]}, 1);
+            std::vector<double> tor = m->SwitchSyncTimes({jobs[2]}, 0);
+            REQUIRE(t[0] == Approx(spine[0]).epsilon(1e-12));
+            REQUIRE(t[1] == Approx(spine[1]).epsilon(1e-12));
+            REQUIRE(t[2] == Approx(tor[0]).epsilon(1e-12));
+        }
+    }
+    // A single rack's jobs are untouched by either mode.
+    Ptr<InaGradientSync> m = CreateObject<InaGradientSync>();
+    m->SetAttribute("Policy", StringValue("atp"));
+    m->SetAttribute("PoolSize", UintegerValue(256));
+    std::vector<InaRateJob> local(2);
+    for (auto& j : local)
+    {
+        j.workers = 4;
+        j.gradientBytes = 4.0 * 62 * 800;
+        j.racks = {{1, 4}};
+    }
+    REQUIRE(m->RackSyncTimes(local)[0] == m->SwitchSyncTimes(local)[0]);
+}
+
+TEST_CASE("INA rate level over racks: two-level relieves a 100 Gbps uplink", "[ina]")
+{
+    // One job, 4 workers in each of 2 racks, 100 Gbps everywhere: spine-only sends 4 worker
+    // packets per chunk over each uplink, two-level one partial (packet level: 0.087 vs 0.027
+    // ms). With 400 Gbps uplinks the uplink is not the bottleneck of either mode.
+    for (std::string policy : {"switchml", "atp", "esa"})
+    {
+        INFO(policy);
+        RackScenario s = Placements()[0];
+        s.policy = policy;
+        s.uplink = "100Gbps";
+        const double two = RateLevel(s)[0];
+        s.hierarchical = false;
+        const double spine = RateLevel(s)[0];
+        const double values = policy == "switchml" ? 64 : 62;
+        const double tx = (4 * values + 60) * 8 / 100e9;
+        const double chunks = std::ceil(s.ValuesOf(0) / values);
+        CAPTURE(two, spine);
+        REQUIRE(spine >= 4 * (chunks - 1) * tx); // every worker packet crosses the uplink
+        REQUIRE(two < 0.4 * spine);
+        REQUIRE(two >= chunks * tx);
+        s.uplink = "400Gbps";
+        const double spine400 = RateLevel(s)[0];
+        s.hierarchical = true;
+        const double two400 = RateLevel(s)[0];
+        CAPTURE(two400, spine400);
+        REQUIRE(two400 == Approx(two).epsilon(0.05));
+        REQUIRE(spine400 < 0.5 * spine);
+    }
+}
