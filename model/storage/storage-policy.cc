@@ -127,21 +127,40 @@ StorageAllocationPolicy::CompleteWithFairBandwidth(const StorageProblem& problem
                                                    StorageAllocation& alloc)
 {
     size_t n = problem.jobs.size();
-    if (alloc.hit.size() != n)
+    bool haveHit = alloc.hit.size() == n;
+    std::vector<double> datasetHit;
+    if (!haveHit)
     {
-        alloc.hit.assign(n, 0.0);
-        for (size_t j = 0; j < n; ++j)
+        // Uniform cache: every reader of a dataset hits its cached fraction.
+        datasetHit.resize(problem.datasetBytes.size());
+        for (size_t k = 0; k < datasetHit.size(); ++k)
         {
-            double d = problem.datasetBytes[problem.jobs[j].dataset];
-            alloc.hit[j] = d > 0 ? std::min(1.0, alloc.cache[problem.jobs[j].dataset] / d) : 1.0;
+            double d = problem.datasetBytes[k];
+            datasetHit[k] = d > 0 ? std::min(1.0, alloc.cache[k] / d) : 1.0;
         }
+        alloc.hit.resize(n);
     }
-    std::vector<double> needs(n);
+    // One pass: each job's remote need (capped per client); if they all fit in the aggregate
+    // bandwidth that is the max-min fair answer, else water-fill.
+    const double cap = problem.clientBandwidth;
+    alloc.bandwidth.resize(n);
+    double total = 0;
     for (size_t j = 0; j < n; ++j)
     {
-        needs[j] = problem.jobs[j].demand * MissOf(problem, alloc, j);
+        uint32_t k = problem.jobs[j].dataset;
+        if (!haveHit)
+        {
+            alloc.hit[j] = datasetHit[k];
+        }
+        double need = problem.jobs[j].demand * MissOf(problem, alloc, j);
+        double want = cap > 0 ? std::min(need, cap) : need;
+        alloc.bandwidth[j] = want;
+        total += want;
     }
-    alloc.bandwidth = MaxMinFair(needs, problem.bandwidthCapacity, problem.clientBandwidth);
+    if (total > problem.bandwidthCapacity)
+    {
+        alloc.bandwidth = MaxMinFair(alloc.bandwidth, problem.bandwidthCapacity, cap);
+    }
 }
 
 StorageAllocation
@@ -341,12 +360,17 @@ SharedLruPolicy::Allocate(const StorageProblem& problem)
             alloc.cache[order[i]] = demand[order[i]] * window;
         }
     }
-    alloc.hit.assign(problem.jobs.size(), 0.0);
+    // Shuffled epochs: the hit fraction of an LRU holding x of a dataset, once per dataset.
+    std::vector<double> datasetHit(nd);
+    for (size_t k = 0; k < nd; ++k)
+    {
+        double d = problem.datasetBytes[k];
+        datasetHit[k] = d > 0 ? LruShuffledHitRatio(alloc.cache[k] / d) : 1.0;
+    }
+    alloc.hit.resize(problem.jobs.size());
     for (size_t j = 0; j < problem.jobs.size(); ++j)
     {
-        uint32_t k = problem.jobs[j].dataset;
-        double d = problem.datasetBytes[k];
-        alloc.hit[j] = d > 0 ? LruShuffledHitRatio(alloc.cache[k] / d) : 1.0;
+        alloc.hit[j] = datasetHit[problem.jobs[j].dataset];
     }
     CompleteWithFairBandwidth(problem, alloc);
     return alloc;
