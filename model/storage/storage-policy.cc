@@ -38,11 +38,12 @@ const std::vector<std::pair<std::string, std::string>> kPolicies = {
     {"cba", "ns3::CbaPolicy"},
 };
 
-/// Datasets with at least one reader, in decreasing order of key (ties by index).
+/// Datasets with at least one reader (demand: R_k), in decreasing order of key (ties by index).
 std::vector<size_t>
-ReadDatasetsBy(const StorageProblem& problem, const std::vector<double>& key)
+ReadDatasetsBy(const StorageProblem& problem,
+               const std::vector<double>& demand,
+               const std::vector<double>& key)
 {
-    std::vector<double> demand = problem.DatasetDemand();
     std::vector<size_t> order;
     for (size_t k = 0; k < problem.datasetBytes.size(); ++k)
     {
@@ -55,18 +56,6 @@ ReadDatasetsBy(const StorageProblem& problem, const std::vector<double>& key)
         return key[a] > key[b];
     });
     return order;
-}
-
-/// Remote bytes saved per second per cached byte, if the dataset were cached: R_k / d_k.
-std::vector<double>
-ReadDensity(const StorageProblem& problem)
-{
-    std::vector<double> rho = problem.DatasetDemand();
-    for (size_t k = 0; k < rho.size(); ++k)
-    {
-        rho[k] = problem.datasetBytes[k] > 0 ? rho[k] / problem.datasetBytes[k] : 0.0;
-    }
-    return rho;
 }
 
 double
@@ -226,6 +215,7 @@ CacheAllPolicy::Allocate(const StorageProblem& problem)
 {
     // First reader = lowest job id (ids follow submit order).
     std::vector<double> firstReader(problem.datasetBytes.size(), 0.0);
+    std::vector<double> demand(problem.datasetBytes.size(), 0.0);
     std::vector<bool> seen(problem.datasetBytes.size(), false);
     for (const StorageDemand& job : problem.jobs)
     {
@@ -235,8 +225,9 @@ CacheAllPolicy::Allocate(const StorageProblem& problem)
             firstReader[job.dataset] = key;
             seen[job.dataset] = true;
         }
+        demand[job.dataset] += job.demand;
     }
-    return CacheWholeDatasets(problem, ReadDatasetsBy(problem, firstReader));
+    return CacheWholeDatasets(problem, ReadDatasetsBy(problem, demand, firstReader));
 }
 
 std::string
@@ -403,7 +394,14 @@ BenefitRankedPolicy::GetTypeId()
 StorageAllocation
 BenefitRankedPolicy::Allocate(const StorageProblem& problem)
 {
-    return CacheWholeDatasets(problem, ReadDatasetsBy(problem, ReadDensity(problem)));
+    // Remote bytes saved per second per cached byte, if the dataset were cached: R_k / d_k.
+    std::vector<double> demand = problem.DatasetDemand();
+    std::vector<double> rho(demand.size(), 0.0);
+    for (size_t k = 0; k < rho.size(); ++k)
+    {
+        rho[k] = problem.datasetBytes[k] > 0 ? demand[k] / problem.datasetBytes[k] : 0.0;
+    }
+    return CacheWholeDatasets(problem, ReadDatasetsBy(problem, demand, rho));
 }
 
 std::string
@@ -458,7 +456,7 @@ SiloDLikePolicy::Allocate(const StorageProblem& problem)
     StorageAllocation alloc;
     alloc.cache.assign(nd, 0.0);
     double left = problem.cacheCapacity;
-    for (size_t k : ReadDatasetsBy(problem, perByte))
+    for (size_t k : ReadDatasetsBy(problem, problem.DatasetDemand(), perByte))
     {
         if (perByte[k] <= 0 || left <= 0)
         {
