@@ -562,11 +562,19 @@ StorageDataLoading::RecomputeRates()
         // Every cache serves what the plan assumed: the plan's bandwidth stands. A job whose
         // bandwidth and hit fraction are what it had keeps its rate and term: only the others
         // are recomputed, and the sums move by their differences.
+        // Raw pointers: the vectors do not change size here, and through the members the
+        // compiler would reload every base pointer on every job (SetRate writes members).
+        const StorageDemand* jobs = m_problem.jobs.data();
+        const double* datasetHit = m_datasetHit.data();
+        const double* planned = m_alloc.bandwidth.data();
+        const double* hits = m_hits.data();
+        const double* bandwidths = m_bandwidth.data();
+        const double* seconds = m_seconds.data();
         for (size_t j = 0; j < n; ++j)
         {
-            double hit = m_datasetHit[m_problem.jobs[j].dataset];
-            double bandwidth = m_alloc.bandwidth[j];
-            if (hit == m_hits[j] && bandwidth == m_bandwidth[j] && m_seconds[j] >= 0)
+            double hit = datasetHit[jobs[j].dataset];
+            double bandwidth = planned[j];
+            if (hit == hits[j] && bandwidth == bandwidths[j] && seconds[j] >= 0)
             {
                 continue;
             }
