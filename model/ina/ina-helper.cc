@@ -139,216 +139,251 @@ InaHelper::Install()
 {
     NS_ABORT_MSG_IF(m_specs.empty(), "InaHelper: add jobs before Install");
     m_policy = m_policyFactory.Create<InaAllocationPolicy>();
-    auto makeSwitch = [this]() {
-        Ptr<InaSwitch> s = m_switchFactory.Create<InaSwitch>();
-        s->SetAttribute("ValuesPerPacket", UintegerValue(m_valuesPerPacket));
-        s->SetPolicy(m_policy);
-        return s;
-    };
     UintegerValue pool;
-    makeSwitch()->GetAttribute("PoolSize", pool);
-
-    PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", DataRateValue(m_rate));
-    p2p.SetChannelAttribute("Delay", TimeValue(m_delay));
-    p2p.SetQueue("ns3::DropTailQueue<Packet>",
-                 "MaxSize",
-                 QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, m_queuePackets)));
-
-    // Switches: one, or a ToR per rack under a spine.
-    std::vector<Ptr<Node>> torNodes;
-    std::vector<Ptr<InaSwitch>> tors;
-    std::vector<Ptr<NetDevice>> spineDown; //!< spine port towards each ToR
-    Ptr<Node> spineNode;
-    for (uint32_t r = 0; r < m_racks; ++r)
-    {
-        torNodes.push_back(CreateObject<Node>());
-        tors.push_back(makeSwitch());
-        m_nodes.Add(torNodes.back());
-    }
-    if (m_racks > 1)
-    {
-        spineNode = CreateObject<Node>();
-        m_nodes.Add(spineNode);
-        m_spine = makeSwitch();
-        PointToPointHelper up = p2p;
-        up.SetDeviceAttribute("DataRate", DataRateValue(m_uplinkRate));
-        for (uint32_t r = 0; r < m_racks; ++r)
-        {
-            NetDeviceContainer d = up.Install(torNodes[r], spineNode);
-            m_devices.push_back(d.Get(0));
-            m_devices.push_back(d.Get(1));
-            tors[r]->SetDefaultRoute(d.Get(0));
-            spineDown.push_back(d.Get(1));
-        }
-    }
-    m_switch = m_racks > 1 ? m_spine : tors.front();
-    m_tors = tors;
-
-    UintegerValue overhead;
-    m_workerFactory.Create<InaWorker>()->GetAttribute("HeaderOverheadBytes", overhead);
-    DoubleValue scale;
-    m_workerFactory.Create<InaWorker>()->GetAttribute("Scale", scale);
-
-    uint16_t nextAddr = 1;
-    // A host in rack r hangs off ToR r; rack == m_racks means the spine.
-    auto connect = [&](Ptr<Node> host, uint16_t addr, uint32_t rack) {
-        Ptr<Node> sw = rack < m_racks ? torNodes[rack] : spineNode;
-        NetDeviceContainer d = p2p.Install(host, sw);
-        m_devices.push_back(d.Get(0));
-        m_devices.push_back(d.Get(1));
-        if (rack < m_racks)
-        {
-            tors[rack]->AddRoute(addr, d.Get(1));
-            if (m_spine)
-            {
-                m_spine->AddRoute(addr, spineDown[rack]);
-            }
-        }
-        else
-        {
-            m_spine->AddRoute(addr, d.Get(1));
-        }
-        return d.Get(0);
-    };
+    MakeSwitch()->GetAttribute("PoolSize", pool);
+    m_p2p = PointToPointHelper();
+    m_p2p.SetDeviceAttribute("DataRate", DataRateValue(m_rate));
+    m_p2p.SetChannelAttribute("Delay", TimeValue(m_delay));
+    m_p2p.SetQueue("ns3::DropTailQueue<Packet>",
+                   "MaxSize",
+                   QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, m_queuePackets)));
+    BuildSwitches();
+    // The PS speaks the workers' wire format. (Two prototypes, as before the split: every
+    // worker draws an automatic RNG stream, and later streams follow from the count.)
+    m_workerFactory.Create<InaWorker>()->GetAttribute("HeaderOverheadBytes", m_psOverhead);
+    m_workerFactory.Create<InaWorker>()->GetAttribute("Scale", m_psScale);
 
     // Where each job aggregates (switch r < m_racks: ToR r; m_racks: the spine): its rack's
     // ToR; a job spanning racks at the spine, and first at each of its ToRs if hierarchical.
     const uint32_t numJobs = static_cast<uint32_t>(m_specs.size());
-    std::vector<std::vector<uint32_t>> workerRacks(numJobs);
     std::vector<std::vector<uint32_t>> levels(numJobs); //!< switches, the PS's one last
     std::map<uint32_t, std::vector<uint32_t>> jobsAt;
     for (uint32_t j = 0; j < numJobs; ++j)
     {
-        workerRacks[j] = WorkerRacks(j);
-        std::vector<uint32_t> racks = workerRacks[j];
-        std::sort(racks.begin(), racks.end());
-        racks.erase(std::unique(racks.begin(), racks.end()), racks.end());
-        if (racks.size() == 1)
-        {
-            levels[j] = racks;
-        }
-        else if (m_hierarchical)
-        {
-            levels[j] = racks;
-            levels[j].push_back(m_racks);
-        }
-        else
-        {
-            levels[j] = {m_racks};
-        }
+        levels[j] = AggregationLevels(WorkerRacks(j));
         for (uint32_t s : levels[j])
         {
             jobsAt[s].push_back(j);
         }
     }
-
+    uint16_t nextAddr = 1;
     for (uint32_t j = 0; j < numJobs; ++j)
     {
-        const InaJobSpec& spec = m_specs[j];
-        std::map<uint32_t, InaJobSlots> slots = Layouts(j, levels[j], jobsAt, pool.Get());
-        const uint32_t top = levels[j].back();
-        const bool twoLevel = levels[j].size() > 1;
-        uint64_t chunks = (spec.gradientValues + m_valuesPerPacket - 1) / m_valuesPerPacket;
-
-        Ptr<Node> psNode = CreateObject<Node>();
-        m_nodes.Add(psNode);
-        uint16_t psAddr = nextAddr++;
-        Ptr<NetDevice> psDev = connect(psNode, psAddr, top);
-        Ptr<InaParameterServer> ps = m_psFactory.Create<InaParameterServer>();
-        ps->SetAttribute("Job", UintegerValue(j));
-        ps->SetAttribute("Address", UintegerValue(psAddr));
-        ps->SetAttribute("FanIn", UintegerValue(spec.workers));
-        ps->SetAttribute("ValuesPerPacket", UintegerValue(m_valuesPerPacket));
-        ps->SetAttribute("HeaderOverheadBytes", overhead);
-        ps->SetAttribute("ChunksPerIteration", UintegerValue(chunks));
-        ps->SetAttribute("Scale", scale);
-        ps->SetPolicy(m_policy, slots[top]);
-        ps->SetDevice(psDev);
-        psNode->AddApplication(ps);
-        ps->SetStartTime(Seconds(0));
-        m_ps.push_back(ps);
-
-        std::vector<uint16_t> workerAddrs;
-        std::map<uint32_t, std::vector<uint16_t>> byRack;
-        std::vector<Ptr<InaWorker>> workers;
-        for (uint32_t w = 0; w < spec.workers; ++w)
-        {
-            Ptr<Node> node = CreateObject<Node>();
-            m_nodes.Add(node);
-            uint16_t addr = nextAddr++;
-            Ptr<NetDevice> dev = connect(node, addr, workerRacks[j][w]);
-            Ptr<InaWorker> worker = m_workerFactory.Create<InaWorker>();
-            worker->SetAttribute("Job", UintegerValue(j));
-            worker->SetAttribute("Rank", UintegerValue(w));
-            worker->SetAttribute("FanIn", UintegerValue(spec.workers));
-            worker->SetAttribute("Address", UintegerValue(addr));
-            worker->SetAttribute("PsAddress", UintegerValue(psAddr));
-            worker->SetAttribute("GradientValues", UintegerValue(spec.gradientValues));
-            worker->SetAttribute("Iterations", UintegerValue(spec.iterations));
-            worker->SetAttribute("ComputeTime", TimeValue(spec.computeTime));
-            worker->SetAttribute("ValuesPerPacket", UintegerValue(m_valuesPerPacket));
-            worker->SetAttribute("Priority", UintegerValue(spec.priority));
-            worker->SetPolicy(m_policy, slots[twoLevel ? workerRacks[j][w] : top]);
-            worker->SetDevice(dev);
-            node->AddApplication(worker);
-            worker->SetStartTime(spec.startTime);
-            workers.push_back(worker);
-            workerAddrs.push_back(addr);
-            byRack[workerRacks[j][w]].push_back(addr);
-        }
-        if (!twoLevel && top < m_racks)
-        {
-            tors[top]->AddJob(static_cast<uint16_t>(j), psAddr, workerAddrs);
-        }
-        else if (!twoLevel)
-        {
-            m_spine->AddJob(static_cast<uint16_t>(j), psAddr, workerAddrs);
-            for (const auto& [r, members] : byRack)
-            {
-                tors[r]->AddTransitJob(static_cast<uint16_t>(j), members);
-            }
-        }
-        else
-        {
-            // The rack's rank among the job's racks is its contributor bit at the spine.
-            uint8_t bit = 0;
-            for (const auto& [r, members] : byRack)
-            {
-                tors[r]->AddFirstLevelJob(static_cast<uint16_t>(j),
-                                          psAddr,
-                                          members,
-                                          bit++,
-                                          slots[r]);
-            }
-            m_spine->AddSecondLevelJob(static_cast<uint16_t>(j),
-                                       psAddr,
-                                       workerAddrs,
-                                       static_cast<uint8_t>(byRack.size()),
-                                       slots[top]);
-        }
-        m_workers.push_back(workers);
+        InstallJob(j, levels[j], Layouts(j, levels[j], jobsAt, pool.Get()), nextAddr);
     }
     for (uint32_t r = 0; r < m_racks; ++r)
     {
-        tors[r]->Install(torNodes[r]);
-        torNodes[r]->AggregateObject(tors[r]);
+        m_tors[r]->Install(m_torNodes[r]);
+        m_torNodes[r]->AggregateObject(m_tors[r]);
     }
     if (m_spine)
     {
-        m_spine->Install(spineNode);
-        spineNode->AggregateObject(m_spine);
+        m_spine->Install(m_spineNode);
+        m_spineNode->AggregateObject(m_spine);
     }
+    AddLoss();
+}
 
-    if (m_loss > 0)
+Ptr<InaSwitch>
+InaHelper::MakeSwitch() const
+{
+    Ptr<InaSwitch> s = m_switchFactory.Create<InaSwitch>();
+    s->SetAttribute("ValuesPerPacket", UintegerValue(m_valuesPerPacket));
+    s->SetPolicy(m_policy);
+    return s;
+}
+
+void
+InaHelper::BuildSwitches()
+{
+    // One switch, or a ToR per rack under a spine.
+    for (uint32_t r = 0; r < m_racks; ++r)
     {
-        for (auto& dev : m_devices)
+        m_torNodes.push_back(CreateObject<Node>());
+        m_tors.push_back(MakeSwitch());
+        m_nodes.Add(m_torNodes.back());
+    }
+    if (m_racks > 1)
+    {
+        m_spineNode = CreateObject<Node>();
+        m_nodes.Add(m_spineNode);
+        m_spine = MakeSwitch();
+        PointToPointHelper up = m_p2p;
+        up.SetDeviceAttribute("DataRate", DataRateValue(m_uplinkRate));
+        for (uint32_t r = 0; r < m_racks; ++r)
         {
-            Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
-            em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
-            em->SetAttribute("ErrorRate", DoubleValue(m_loss));
-            dev->SetAttribute("ReceiveErrorModel", PointerValue(em));
+            NetDeviceContainer d = up.Install(m_torNodes[r], m_spineNode);
+            m_devices.push_back(d.Get(0));
+            m_devices.push_back(d.Get(1));
+            m_tors[r]->SetDefaultRoute(d.Get(0));
+            m_spineDown.push_back(d.Get(1));
         }
+    }
+    m_switch = m_racks > 1 ? m_spine : m_tors.front();
+}
+
+Ptr<NetDevice>
+InaHelper::Connect(Ptr<Node> host, uint16_t addr, uint32_t rack)
+{
+    // A host in rack r hangs off ToR r; rack == m_racks means the spine.
+    Ptr<Node> sw = rack < m_racks ? m_torNodes[rack] : m_spineNode;
+    NetDeviceContainer d = m_p2p.Install(host, sw);
+    m_devices.push_back(d.Get(0));
+    m_devices.push_back(d.Get(1));
+    if (rack < m_racks)
+    {
+        m_tors[rack]->AddRoute(addr, d.Get(1));
+        if (m_spine)
+        {
+            m_spine->AddRoute(addr, m_spineDown[rack]);
+        }
+    }
+    else
+    {
+        m_spine->AddRoute(addr, d.Get(1));
+    }
+    return d.Get(0);
+}
+
+std::vector<uint32_t>
+InaHelper::AggregationLevels(std::vector<uint32_t> racks) const
+{
+    std::sort(racks.begin(), racks.end());
+    racks.erase(std::unique(racks.begin(), racks.end()), racks.end());
+    if (racks.size() == 1)
+    {
+        return racks;
+    }
+    if (m_hierarchical)
+    {
+        racks.push_back(m_racks);
+        return racks;
+    }
+    return {m_racks};
+}
+
+void
+InaHelper::InstallJob(uint32_t j,
+                      const std::vector<uint32_t>& levels,
+                      std::map<uint32_t, InaJobSlots> slots,
+                      uint16_t& nextAddr)
+{
+    const InaJobSpec& spec = m_specs[j];
+    const std::vector<uint32_t> workerRacks = WorkerRacks(j);
+    const uint32_t top = levels.back();
+    const bool twoLevel = levels.size() > 1;
+    uint16_t psAddr = nextAddr++;
+    InstallParameterServer(j, psAddr, top, slots[top]);
+
+    std::vector<uint16_t> workerAddrs;
+    std::map<uint32_t, std::vector<uint16_t>> byRack;
+    std::vector<Ptr<InaWorker>> workers;
+    for (uint32_t w = 0; w < spec.workers; ++w)
+    {
+        uint16_t addr = nextAddr++;
+        const InaJobSlots& layout = slots[twoLevel ? workerRacks[w] : top];
+        workers.push_back(InstallWorker(j, w, addr, psAddr, workerRacks[w], layout));
+        workerAddrs.push_back(addr);
+        byRack[workerRacks[w]].push_back(addr);
+    }
+    m_workers.push_back(workers);
+    const auto job = static_cast<uint16_t>(j);
+    if (!twoLevel && top < m_racks)
+    {
+        m_tors[top]->AddJob(job, psAddr, workerAddrs);
+        return;
+    }
+    if (!twoLevel)
+    {
+        m_spine->AddJob(job, psAddr, workerAddrs);
+        for (const auto& [r, members] : byRack)
+        {
+            m_tors[r]->AddTransitJob(job, members);
+        }
+        return;
+    }
+    // The rack's rank among the job's racks is its contributor bit at the spine.
+    uint8_t bit = 0;
+    for (const auto& [r, members] : byRack)
+    {
+        m_tors[r]->AddFirstLevelJob(job, psAddr, members, bit++, slots[r]);
+    }
+    m_spine->AddSecondLevelJob(job,
+                               psAddr,
+                               workerAddrs,
+                               static_cast<uint8_t>(byRack.size()),
+                               slots[top]);
+}
+
+void
+InaHelper::InstallParameterServer(uint32_t j,
+                                  uint16_t psAddr,
+                                  uint32_t top,
+                                  const InaJobSlots& slots)
+{
+    const InaJobSpec& spec = m_specs[j];
+    Ptr<Node> psNode = CreateObject<Node>();
+    m_nodes.Add(psNode);
+    Ptr<NetDevice> psDev = Connect(psNode, psAddr, top);
+    uint64_t chunks = (spec.gradientValues + m_valuesPerPacket - 1) / m_valuesPerPacket;
+    Ptr<InaParameterServer> ps = m_psFactory.Create<InaParameterServer>();
+    ps->SetAttribute("Job", UintegerValue(j));
+    ps->SetAttribute("Address", UintegerValue(psAddr));
+    ps->SetAttribute("FanIn", UintegerValue(spec.workers));
+    ps->SetAttribute("ValuesPerPacket", UintegerValue(m_valuesPerPacket));
+    ps->SetAttribute("HeaderOverheadBytes", m_psOverhead);
+    ps->SetAttribute("ChunksPerIteration", UintegerValue(chunks));
+    ps->SetAttribute("Scale", m_psScale);
+    ps->SetPolicy(m_policy, slots);
+    ps->SetDevice(psDev);
+    psNode->AddApplication(ps);
+    ps->SetStartTime(Seconds(0));
+    m_ps.push_back(ps);
+}
+
+Ptr<InaWorker>
+InaHelper::InstallWorker(uint32_t j,
+                         uint32_t rank,
+                         uint16_t addr,
+                         uint16_t psAddr,
+                         uint32_t rack,
+                         const InaJobSlots& slots)
+{
+    const InaJobSpec& spec = m_specs[j];
+    Ptr<Node> node = CreateObject<Node>();
+    m_nodes.Add(node);
+    Ptr<NetDevice> dev = Connect(node, addr, rack);
+    Ptr<InaWorker> worker = m_workerFactory.Create<InaWorker>();
+    worker->SetAttribute("Job", UintegerValue(j));
+    worker->SetAttribute("Rank", UintegerValue(rank));
+    worker->SetAttribute("FanIn", UintegerValue(spec.workers));
+    worker->SetAttribute("Address", UintegerValue(addr));
+    worker->SetAttribute("PsAddress", UintegerValue(psAddr));
+    worker->SetAttribute("GradientValues", UintegerValue(spec.gradientValues));
+    worker->SetAttribute("Iterations", UintegerValue(spec.iterations));
+    worker->SetAttribute("ComputeTime", TimeValue(spec.computeTime));
+    worker->SetAttribute("ValuesPerPacket", UintegerValue(m_valuesPerPacket));
+    worker->SetAttribute("Priority", UintegerValue(spec.priority));
+    worker->SetPolicy(m_policy, slots);
+    worker->SetDevice(dev);
+    node->AddApplication(worker);
+    worker->SetStartTime(spec.startTime);
+    return worker;
+}
+
+void
+InaHelper::AddLoss()
+{
+    if (m_loss <= 0)
+    {
+        return;
+    }
+    for (auto& dev : m_devices)
+    {
+        Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+        em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+        em->SetAttribute("ErrorRate", DoubleValue(m_loss));
+        dev->SetAttribute("ReceiveErrorModel", PointerValue(em));
     }
 }
 

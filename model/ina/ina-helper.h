@@ -10,9 +10,12 @@
 #include "ina-worker.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/double.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/uinteger.h"
 
 #include <map>
 #include <string>
@@ -145,6 +148,39 @@ class InaHelper
     uint32_t GetPacketBytes() const;
 
   private:
+    /** \return a switch with this helper's policy and values per packet */
+    Ptr<InaSwitch> MakeSwitch() const;
+    /** \brief The ToRs (and the spine with its uplinks if there are racks). */
+    void BuildSwitches();
+    /**
+     * \brief Link a host to its rack's ToR (rack == racks: the spine) and route to it.
+     * \return the host's device
+     */
+    Ptr<NetDevice> Connect(Ptr<Node> host, uint16_t addr, uint32_t rack);
+    /**
+     * \param racks the rack of each of a job's workers
+     * \return the switches it aggregates at, the PS's one last (racks == m_racks: the spine)
+     */
+    std::vector<uint32_t> AggregationLevels(std::vector<uint32_t> racks) const;
+    /** \brief Job j's PS and workers, registered at its switches; advances nextAddr. */
+    void InstallJob(uint32_t j,
+                    const std::vector<uint32_t>& levels,
+                    std::map<uint32_t, InaJobSlots> slots,
+                    uint16_t& nextAddr);
+    /** \brief Job j's parameter server, attached to switch top. */
+    void InstallParameterServer(uint32_t j,
+                                uint16_t psAddr,
+                                uint32_t top,
+                                const InaJobSlots& slots);
+    /** \return job j's worker of this rank, in this rack, with this layout */
+    Ptr<InaWorker> InstallWorker(uint32_t j,
+                                 uint32_t rank,
+                                 uint16_t addr,
+                                 uint16_t psAddr,
+                                 uint32_t rack,
+                                 const InaJobSlots& slots);
+    /** \brief A packet error model on every device's receive side (LossRate > 0). */
+    void AddLoss();
     /** \param j job \return the rack of each of its workers (validated) */
     std::vector<uint32_t> WorkerRacks(uint32_t j) const;
     /**
@@ -177,6 +213,12 @@ class InaHelper
     Ptr<InaSwitch> m_switch;
     Ptr<InaSwitch> m_spine;
     std::vector<Ptr<InaSwitch>> m_tors;
+    std::vector<Ptr<Node>> m_torNodes;       //!< ToR nodes, by rack
+    Ptr<Node> m_spineNode;                   //!< spine node (racks > 1)
+    std::vector<Ptr<NetDevice>> m_spineDown; //!< spine port towards each ToR
+    PointToPointHelper m_p2p;                //!< host links
+    UintegerValue m_psOverhead;              //!< the workers' HeaderOverheadBytes
+    DoubleValue m_psScale;                   //!< the workers' quantization Scale
     NodeContainer m_nodes;
     std::vector<std::vector<Ptr<InaWorker>>> m_workers;
     std::vector<Ptr<InaParameterServer>> m_ps;
