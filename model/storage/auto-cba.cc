@@ -101,6 +101,8 @@ AutoCbaSolver::Solve(const StorageProblem& base,
     {
         // One job to size (an arrival among fixed running jobs): the local search below would
         // end at the best of its options; try each once instead of twice.
+        // Only that job's entry of the problem changes between trials: one copy, edited.
+        StorageProblem trial = best.problem;
         for (size_t o = 0; o < jobs[free].gpus.size(); ++o)
         {
             uint64_t trialUsed = used - jobs[free].gpus[choice[free]] + jobs[free].gpus[o];
@@ -108,12 +110,20 @@ AutoCbaSolver::Solve(const StorageProblem& base,
             {
                 continue;
             }
-            std::vector<size_t> trial(choice);
-            trial[free] = o;
-            Result r = Evaluate(base, jobs, trial, budget);
-            if (r.welfare > best.welfare * (1 + 1e-12) + 1e-15)
+            trial.jobs[free].gpus = jobs[free].gpus[o];
+            trial.jobs[free].demand = jobs[free].demand[o];
+            StorageAllocation allocation = CbaSolver::MaxScale(trial, budget);
+            double welfare = 0;
+            for (size_t j = 0; j < jobs.size(); ++j)
             {
-                best = std::move(r);
+                welfare += jobs[j].utility(allocation.Rate(trial, j));
+            }
+            if (welfare > best.welfare * (1 + 1e-12) + 1e-15)
+            {
+                best.choice[free] = o;
+                best.problem.jobs[free] = trial.jobs[free];
+                best.allocation = std::move(allocation);
+                best.welfare = welfare;
             }
         }
         return best;
@@ -234,6 +244,7 @@ AutoCbaSizing::GpusFor(const ClusterJob& job, const ClusterTopology& topology, d
     // The running set as the storage model keeps it, this job last: no rebuild per arrival.
     const std::vector<Ptr<ClusterJob>>& running = m_storage->LastJobs();
     StorageProblem base = m_storage->ProblemWith(job);
+    const JobUtility utility = UtilityOf(job, 0.0); // the kind, parsed once per arrival
     std::vector<AutoCbaJob>& problemJobs = m_problemJobs;
     problemJobs.resize(base.jobs.size());
     uint64_t used = 0;
@@ -243,7 +254,9 @@ AutoCbaSizing::GpusFor(const ClusterJob& job, const ClusterTopology& topology, d
         AutoCbaJob& aj = problemJobs[j];
         aj.id = cj.record.id;
         aj.dataset = base.jobs[j].dataset;
-        aj.utility = UtilityOf(cj, RequestedRate(cj));
+        aj.utility = utility;
+        aj.utility.reference = RequestedRate(cj);
+        aj.utility.needed = aj.utility.reference / m_deadlineSlack;
         aj.requested = 0;
         aj.gpus.assign(1, base.jobs[j].gpus); // running jobs keep their GPUs
         aj.demand.assign(1, base.jobs[j].demand);
