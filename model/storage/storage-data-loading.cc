@@ -557,67 +557,63 @@ StorageDataLoading::RecomputeRates()
         m_datasetHit[local] = HitOf(m_globalOf[local]);
         filling = filling || m_caches[m_globalOf[local]].filling >= 0;
     }
-    if (!filling)
+    if (filling)
     {
-        // Every cache serves what the plan assumed: the plan's bandwidth stands. A job whose
-        // bandwidth and hit fraction are what it had keeps its rate and term: only the others
-        // are recomputed, and the sums move by their differences.
-        // Raw pointers: the vectors do not change size here, and through the members the
-        // compiler would reload every base pointer on every job (SetRate writes members).
-        const StorageDemand* jobs = m_problem.jobs.data();
-        const double* datasetHit = m_datasetHit.data();
-        const double* planned = m_alloc.bandwidth.data();
-        const double* hits = m_hits.data();
-        const double* bandwidths = m_bandwidth.data();
-        const double* seconds = m_seconds.data();
-        for (size_t j = 0; j < n; ++j)
-        {
-            double hit = datasetHit[jobs[j].dataset];
-            double bandwidth = planned[j];
-            if (hit == hits[j] && bandwidth == bandwidths[j] && seconds[j] >= 0)
-            {
-                continue;
-            }
-            m_sumBandwidth -= m_bandwidth[j];
-            m_sumRate -= m_rates[j];
-            m_sumHitRate -= m_rates[j] * m_hits[j];
-            m_hits[j] = hit;
-            m_bandwidth[j] = bandwidth;
-            double rate = SetRate(j);
-            m_sumBandwidth += bandwidth;
-            m_sumRate += rate;
-            m_sumHitRate += rate * hit;
-        }
-        return;
+        FillExtras();
     }
+    // A job whose bandwidth and hit fraction are what it had keeps its rate and term: only the
+    // others are recomputed, and the sums move by their differences. Raw pointers: the vectors
+    // do not change size here, and through the members the compiler would reload every base
+    // pointer on every job (SetRate writes members).
+    const StorageDemand* jobs = m_problem.jobs.data();
+    const double* datasetHit = m_datasetHit.data();
+    const double* planned = m_alloc.bandwidth.data();
+    const double* extra = filling ? m_extra.data() : nullptr;
+    const double* hits = m_hits.data();
+    const double* bandwidths = m_bandwidth.data();
+    const double* seconds = m_seconds.data();
+    for (size_t j = 0; j < n; ++j)
+    {
+        double hit = datasetHit[jobs[j].dataset];
+        double bandwidth = extra && extra[j] > 0 ? extra[j] : planned[j];
+        if (hit == hits[j] && bandwidth == bandwidths[j] && seconds[j] >= 0)
+        {
+            continue;
+        }
+        m_sumBandwidth -= m_bandwidth[j];
+        m_sumRate -= m_rates[j];
+        m_sumHitRate -= m_rates[j] * m_hits[j];
+        m_hits[j] = hit;
+        m_bandwidth[j] = bandwidth;
+        double rate = SetRate(j);
+        m_sumBandwidth += bandwidth;
+        m_sumRate += rate;
+        m_sumHitRate += rate * hit;
+    }
+}
+
+void
+StorageDataLoading::FillExtras()
+{
     // A job whose dataset is still filling misses more than planned: it wants the extra
     // bandwidth that keeps it at its planned rate. Extras share what the plan leaves of the
-    // aggregate bandwidth; a filling job gets at least an equal share B / n of it.
+    // aggregate bandwidth; a filling job gets at least an equal share B / n of it. m_extra[j]
+    // ends as the job's whole bandwidth (plan plus its extra), 0 for jobs on their plan.
+    size_t n = m_jobs.size();
     double cap = m_problem.clientBandwidth > 0 ? m_problem.clientBandwidth
                                                : std::numeric_limits<double>::infinity();
     double planned = 0;
     double wanted = 0;
     m_extra.assign(n, 0.0);
-    // Sums in locals: members would be reloaded and stored around every call.
-    double sumBandwidth = 0;
-    double sumRate = 0;
-    double sumHitRate = 0;
-    auto account = [&](size_t j) {
-        double rate = SetRate(j);
-        sumBandwidth += m_bandwidth[j];
-        sumRate += rate;
-        sumHitRate += rate * m_hits[j];
-    };
     for (size_t j = 0; j < n; ++j)
     {
         double hit = m_datasetHit[m_problem.jobs[j].dataset];
-        m_hits[j] = hit;
-        m_bandwidth[j] = m_alloc.bandwidth[j];
-        planned += m_bandwidth[j];
+        double plan = m_alloc.bandwidth[j];
+        planned += plan;
         if (hit < m_alloc.hit[j])
         {
             double want = std::min(cap, m_alloc.Rate(m_problem, j) * (1 - hit));
-            m_extra[j] = std::max(0.0, want - m_bandwidth[j]);
+            m_extra[j] = std::max(0.0, want - plan);
             wanted += m_extra[j];
         }
     }
@@ -628,14 +624,11 @@ StorageDataLoading::RecomputeRates()
     {
         if (m_extra[j] > 0)
         {
-            double full = m_bandwidth[j] + m_extra[j];
-            m_bandwidth[j] = std::max(m_bandwidth[j] + m_extra[j] * share, std::min(full, floor));
+            double plan = m_alloc.bandwidth[j];
+            double full = plan + m_extra[j];
+            m_extra[j] = std::max(plan + m_extra[j] * share, std::min(full, floor));
         }
-        account(j);
     }
-    m_sumBandwidth = sumBandwidth;
-    m_sumRate = sumRate;
-    m_sumHitRate = sumHitRate;
 }
 
 void

@@ -215,6 +215,8 @@ class StorageDataLoading : public IterationTermModel
      * jobs whose term differs from what the engine has are queued for TakeChanges().
      */
     void RecomputeRates();
+    /** The bandwidth of the jobs whose caches are still filling (in m_extra; 0 = plan). */
+    void FillExtras();
     /** Rate and term of the job at slot j from m_hits[j] and m_bandwidth[j]; \return the rate */
     double SetRate(size_t j);
     /** Stop the run: the policy left a job that misses the cache without bandwidth. */
@@ -263,7 +265,7 @@ class StorageDataLoading : public IterationTermModel
     std::vector<double> m_seconds;        //!< their data term as the engine has it [s]; -1 = none
     std::vector<double> m_iterationBytes; //!< their bytes read per iteration [bytes]
     std::vector<double> m_datasetHit;     //!< hit fraction of each dataset of m_problem now
-    std::vector<double> m_extra;          //!< RecomputeRates scratch: fill bandwidth wanted
+    std::vector<double> m_extra;          //!< FillExtras: bandwidth of filling jobs (0 = plan)
     std::vector<TermChange> m_changes;    //!< terms changed since the engine last took them
     double m_lastSettle{0};
     // What Settle() integrates, kept current by RecomputeRates(), UpdateCaches() and RemoveJob().
