@@ -323,8 +323,13 @@ SharedLruPolicy::Allocate(const StorageProblem& problem)
                 order.push_back(k);
             }
         }
+        std::vector<double> holdAll(nd, 0.0); // d_k / R_k, divided once
+        for (size_t k : order)
+        {
+            holdAll[k] = problem.datasetBytes[k] / demand[k];
+        }
         std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-            return problem.datasetBytes[a] / demand[a] < problem.datasetBytes[b] / demand[b];
+            return holdAll[a] < holdAll[b];
         });
         double left = problem.cacheCapacity;
         double rateLeft = 0;

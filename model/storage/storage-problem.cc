@@ -219,10 +219,15 @@ CbaSolver::DensityOrder(const StorageProblem& problem, const Loads& loads)
             order.push_back(k);
         }
     }
-    // Decreasing read density rho_k = R_k / d_k; ties by index for determinism.
+    // Decreasing read density rho_k = R_k / d_k (divided once, not per comparison); ties by
+    // index for determinism.
+    std::vector<double> rho(loads.demand.size(), 0.0);
+    for (size_t k : order)
+    {
+        rho[k] = loads.demand[k] / problem.datasetBytes[k];
+    }
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return loads.demand[a] / problem.datasetBytes[a] >
-               loads.demand[b] / problem.datasetBytes[b];
+        return rho[a] > rho[b];
     });
     return order;
 }
