@@ -117,7 +117,9 @@ Run(int argc, char* argv[])
     ClusterScenario scenario;
     scenario.policies = {"fifo"};
     scenario.outputDir = "results/storage-allocation";
-    StorageOptions storage;
+    // The scenario's storage options: --cache-bytes, --storage-bandwidth, --io-budget and a
+    // --scenario file land here too; this example adds friendlier units on top.
+    StorageOptions& storage = scenario.storage;
     std::string policiesText = "none,cache-all,fair,lru,quiver,silod,cba,autocba";
     double cacheTb = storage.cacheBytes / 1e12;
     double bandwidthGBps = storage.bandwidth / 1e9;
@@ -154,9 +156,6 @@ Run(int argc, char* argv[])
     cmd.AddValue("bandwidth-price",
                  "Remote bandwidth price [$ per (GB/s)-hour]; < 0 = default",
                  storage.bandwidthPrice);
-    cmd.AddValue("io-budget",
-                 "IO budget of cba and autocba [$ per hour]; 0 = none",
-                 storage.ioBudgetPerHour);
     cmd.AddValue("prefetch",
                  "Prefetch grown caches instead of filling them lazily",
                  storage.prefetch);
@@ -166,7 +165,6 @@ Run(int argc, char* argv[])
     cmd.AddValue("deadline-slack",
                  "Deadline = submit + slack x requested run time",
                  storage.deadlineSlack);
-    cmd.AddValue("dataset-rule", "Dataset sharing: model, vc, user, pool, job", ann.datasetRule);
     cmd.AddValue("share-probability",
                  "Probability a job reads its group's shared dataset",
                  ann.datasetShareProbability);
@@ -181,9 +179,20 @@ Run(int argc, char* argv[])
     cmd.Parse(argc, argv);
     scenario.Finalize();
     scenario.ApplyAttributes();
-    storage.cacheBytes = cacheTb * 1e12;
-    storage.bandwidth = bandwidthGBps * 1e9;
-    storage.clientBandwidth = clientGBps * 1e9;
+    // The TB and GB/s options win only when given (they start at the options' defaults), so a
+    // --cache-bytes or a scenario file is not silently overwritten.
+    if (cacheTb != StorageOptions().cacheBytes / 1e12)
+    {
+        storage.cacheBytes = cacheTb * 1e12;
+    }
+    if (bandwidthGBps != StorageOptions().bandwidth / 1e9)
+    {
+        storage.bandwidth = bandwidthGBps * 1e9;
+    }
+    if (clientGBps != StorageOptions().clientBandwidth / 1e9)
+    {
+        storage.clientBandwidth = clientGBps * 1e9;
+    }
     std::vector<std::string> policies = SplitList(policiesText);
     for (const std::string& p : policies)
     {
