@@ -3,6 +3,8 @@
  */
 // Rate-level INA and ring all-reduce: formulas, trends, and agreement with the packet level.
 
+#include "ina-rate-replay.h"
+
 #include "ns3/cluster-job.h"
 #include "ns3/core-module.h"
 #include "ns3/ina-gradient-sync.h"
@@ -97,46 +99,7 @@ RateLevel(const Scenario& s, std::vector<WorkloadProfile>& profiles)
         }
         jobs.push_back(job);
     }
-    double now = 0;
-    std::vector<double> jct(jobs.size(), -1);
-    while (true)
-    {
-        std::vector<Ptr<ClusterJob>> running;
-        for (const auto& j : jobs)
-        {
-            if (j->state == ClusterJob::RUNNING)
-            {
-                running.push_back(j);
-            }
-        }
-        if (running.empty())
-        {
-            break;
-        }
-        std::vector<double> t(running.size());
-        m->Evaluate(topo, running, t);
-        double dt = 1e30;
-        for (size_t k = 0; k < running.size(); ++k)
-        {
-            REQUIRE(t[k] > 0);
-            dt = std::min(dt, running[k]->remainingIterations * t[k]);
-        }
-        now += dt;
-        for (size_t k = 0; k < running.size(); ++k)
-        {
-            running[k]->remainingIterations -= dt / t[k];
-            if (running[k]->remainingIterations < 1e-9)
-            {
-                running[k]->state = ClusterJob::FINISHED;
-                jct[running[k]->record.id] = now;
-            }
-        }
-    }
-    for (auto& x : jct)
-    {
-        x /= s.iterations;
-    }
-    return jct;
+    return ReplayLikeTheEngine(m, topo, jobs, s.iterations);
 }
 
 void
