@@ -139,6 +139,24 @@ IterationShare(double slots, double pool, double phi, double passesPerIteration,
     return sum / iterations;
 }
 
+/**
+ * ESA's order of importance, as EsaPolicy ranks packets: the smaller key, then the lower job
+ * id; jobs equal in both keep their order in the problem (ia, ib).
+ */
+bool
+EsaAhead(const InaRateJob& a, size_t ia, const InaRateJob& b, size_t ib)
+{
+    if (a.priorityKey != b.priorityKey)
+    {
+        return a.priorityKey < b.priorityKey;
+    }
+    if (a.id != b.id)
+    {
+        return a.id < b.id;
+    }
+    return ia < ib;
+}
+
 /// Iterations a job has left now: the engine advances remainingIterations lazily.
 double
 RemainingNow(const ClusterJob& job)
@@ -419,9 +437,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     }
     if (m_policy == ESA)
     {
-        std::stable_sort(order.begin(), order.end(), [&jobs](size_t a, size_t b) {
-            return jobs[a].priorityKey < jobs[b].priorityKey ||
-                   (jobs[a].priorityKey == jobs[b].priorityKey && jobs[a].id < jobs[b].id);
+        std::sort(order.begin(), order.end(), [&jobs](size_t a, size_t b) {
+            return EsaAhead(jobs[a], a, jobs[b], b);
         });
     }
     auto sameLevel = [&](size_t a, size_t b) { return m_policy != ESA || a == b; };
@@ -1035,12 +1052,7 @@ InaGradientSync::NextFallback(const std::vector<TieredJob>& tj,
         double w = 1;
         if (esa)
         {
-            const double kc = c.job->priorityKey;
-            const double kj = t.job->priorityKey;
-            const uint64_t ic = c.job->id;
-            const uint64_t ij = t.job->id;
-            bool above = kc < kj || (kc == kj && (ic < ij || (ic == ij && s.other < j)));
-            w = above ? 1.0 : 0.0;
+            w = EsaAhead(*c.job, s.other, *t.job, j) ? 1.0 : 0.0;
         }
         double best = 0;
         double bestHeld = 0;

@@ -60,12 +60,21 @@ AutoCbaSolver::Evaluate(const StorageProblem& base,
         result.problem.jobs.push_back(d);
     }
     result.allocation = CbaSolver::MaxScale(result.problem, budget);
-    result.welfare = 0;
+    result.welfare = Welfare(jobs, result.problem, result.allocation);
+    return result;
+}
+
+double
+AutoCbaSolver::Welfare(const std::vector<AutoCbaJob>& jobs,
+                       const StorageProblem& problem,
+                       const StorageAllocation& allocation)
+{
+    double welfare = 0;
     for (size_t j = 0; j < jobs.size(); ++j)
     {
-        result.welfare += jobs[j].utility(result.allocation.Rate(result.problem, j));
+        welfare += jobs[j].utility(allocation.Rate(problem, j));
     }
-    return result;
+    return welfare;
 }
 
 AutoCbaSolver::Result
@@ -113,11 +122,7 @@ AutoCbaSolver::Solve(const StorageProblem& base,
             trial.jobs[free].gpus = jobs[free].gpus[o];
             trial.jobs[free].demand = jobs[free].demand[o];
             StorageAllocation allocation = CbaSolver::MaxScale(trial, budget);
-            double welfare = 0;
-            for (size_t j = 0; j < jobs.size(); ++j)
-            {
-                welfare += jobs[j].utility(allocation.Rate(trial, j));
-            }
+            double welfare = Welfare(jobs, trial, allocation);
             if (welfare > best.welfare * (1 + 1e-12) + 1e-15)
             {
                 best.choice[free] = o;

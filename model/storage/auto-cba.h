@@ -103,6 +103,11 @@ class AutoCbaSolver
                            const std::vector<AutoCbaJob>& jobs,
                            const std::vector<size_t>& choice,
                            double budget);
+
+    /** \return sum over jobs of their utility of the rate the allocation gives them */
+    static double Welfare(const std::vector<AutoCbaJob>& jobs,
+                          const StorageProblem& problem,
+                          const StorageAllocation& allocation);
 };
 
 /**

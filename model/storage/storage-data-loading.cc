@@ -260,11 +260,7 @@ StorageDataLoading::BuildProblem(const std::vector<Ptr<ClusterJob>>& running,
         demand.demand = info.demand;
         problem.jobs.push_back(demand);
     }
-    problem.cacheCapacity = m_cacheTier->Capacity();
-    problem.bandwidthCapacity = m_backend->AggregateBandwidth();
-    problem.clientBandwidth = m_backend->ClientBandwidth();
-    problem.bandwidthPrice = m_backend->BandwidthPricePerByte();
-    problem.cachePrice = m_cacheTier->PricePerByteSecond();
+    SetCapacities(problem);
     if (datasets)
     {
         *datasets = std::move(globals);
@@ -272,10 +268,21 @@ StorageDataLoading::BuildProblem(const std::vector<Ptr<ClusterJob>>& running,
     return problem;
 }
 
+void
+StorageDataLoading::SetCapacities(StorageProblem& problem) const
+{
+    problem.cacheCapacity = m_cacheTier->Capacity();
+    problem.bandwidthCapacity = m_backend->AggregateBandwidth();
+    problem.clientBandwidth = m_backend->ClientBandwidth();
+    problem.bandwidthPrice = m_backend->BandwidthPricePerByte();
+    problem.cachePrice = m_cacheTier->PricePerByteSecond();
+}
+
 StorageProblem
 StorageDataLoading::ProblemWith(const ClusterJob& job) const
 {
-    StorageProblem problem = BuildProblem({}); // capacities and prices as set now
+    StorageProblem problem;
+    SetCapacities(problem); // as set now
     problem.datasetBytes = m_problem.datasetBytes;
     problem.jobs.reserve(m_problem.jobs.size() + 1);
     problem.jobs = m_problem.jobs;
@@ -375,13 +382,19 @@ StorageDataLoading::AddJob(const Ptr<ClusterJob>& job)
 }
 
 void
+StorageDataLoading::AddToSums(size_t j, double sign)
+{
+    m_sumBandwidth += sign * m_bandwidth[j];
+    m_sumRate += sign * m_rates[j];
+    m_sumHitRate += sign * m_rates[j] * m_hits[j];
+}
+
+void
 StorageDataLoading::RemoveJob(uint32_t slot)
 {
     // The last job takes the slot (O(1)): policies decide by job ids and dataset order, and
     // their per-job answers do not depend on the jobs' order in the problem.
-    m_sumBandwidth -= m_bandwidth[slot];
-    m_sumRate -= m_rates[slot];
-    m_sumHitRate -= m_rates[slot] * m_hits[slot];
+    AddToSums(slot, -1);
     uint32_t local = m_problem.jobs[slot].dataset;
     m_jobInfo[m_jobs[slot]->record.id].slot = -1;
     auto fill = [slot](auto& v) {
@@ -520,7 +533,7 @@ StorageDataLoading::OnFillDone(uint32_t dataset)
     NotifyJobsChanged();
 }
 
-double
+void
 StorageDataLoading::SetRate(size_t j)
 {
     double miss = 1 - m_hits[j];
@@ -543,7 +556,6 @@ StorageDataLoading::SetRate(size_t j)
         m_seconds[j] = seconds;
         m_changes.emplace_back(m_jobs[j], seconds);
     }
-    return rate;
 }
 
 void
@@ -580,15 +592,11 @@ StorageDataLoading::RecomputeRates()
         {
             continue;
         }
-        m_sumBandwidth -= m_bandwidth[j];
-        m_sumRate -= m_rates[j];
-        m_sumHitRate -= m_rates[j] * m_hits[j];
+        AddToSums(j, -1);
         m_hits[j] = hit;
         m_bandwidth[j] = bandwidth;
-        double rate = SetRate(j);
-        m_sumBandwidth += bandwidth;
-        m_sumRate += rate;
-        m_sumHitRate += rate * hit;
+        SetRate(j);
+        AddToSums(j, +1);
     }
 }
 
@@ -666,7 +674,7 @@ StorageDataLoading::Evaluate(const ClusterTopology& /* topology */,
     {
         // Capacities and prices are read when the running set starts from empty, so attribute
         // changes between runs (or before the first job) take effect.
-        m_problem = BuildProblem({});
+        SetCapacities(m_problem);
         m_alloc = StorageAllocation();
     }
     for (const Ptr<ClusterJob>& job : running)

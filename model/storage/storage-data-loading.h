@@ -215,10 +215,12 @@ class StorageDataLoading : public IterationTermModel
      * jobs whose term differs from what the engine has are queued for TakeChanges().
      */
     void RecomputeRates();
+    /** Add (sign +1) or take out (-1) the job at slot j from the running sums. */
+    void AddToSums(size_t j, double sign);
     /** The bandwidth of the jobs whose caches are still filling (in m_extra; 0 = plan). */
     void FillExtras();
-    /** Rate and term of the job at slot j from m_hits[j] and m_bandwidth[j]; \return the rate */
-    double SetRate(size_t j);
+    /** Rate and term of the job at slot j from m_hits[j] and m_bandwidth[j]. */
+    void SetRate(size_t j);
     /** Stop the run: the policy left a job that misses the cache without bandwidth. */
     [[noreturn]] void AbortNoBandwidth(size_t j) const;
 
@@ -241,6 +243,8 @@ class StorageDataLoading : public IterationTermModel
         int64_t slot{-1}; //!< index in m_jobs (and m_problem.jobs) while running, else -1
     };
 
+    /** Copy this model's capacities and prices (backend, cache tier) into the problem. */
+    void SetCapacities(StorageProblem& problem) const;
     /** Look up (once) the job's dataset and demand. */
     JobInfo& InfoOf(const ClusterJob& job) const;
 
