@@ -464,6 +464,7 @@ ClusterEngine::Reschedule()
         }
     }
     UpdateRates();
+    ScheduleGroupFinishes();
     RecordUtilization();
     MaybePrintProgress();
 }
@@ -496,6 +497,7 @@ void
 ClusterEngine::PreemptJob(ClusterJob* job)
 {
     double now = Simulator::Now().GetSeconds();
+    LeaveGroup(*job);
     AdvanceProgress(*job);
     if (job->remainingIterations * job->iterationTime < FINISH_SLACK)
     {
@@ -532,6 +534,7 @@ void
 ClusterEngine::FinishJob(ClusterJob* job)
 {
     double now = Simulator::Now().GetSeconds();
+    LeaveGroup(*job);
     NS_ASSERT_MSG(job->remainingIterations * job->iterationTime <= FINISH_SLACK,
                   "job " << job->record.id << " finished with " << job->remainingIterations
                          << " iterations left");
@@ -582,13 +585,12 @@ ClusterEngine::AdvanceProgress(ClusterJob& job) const
     double now = Simulator::Now().GetSeconds();
     if (job.state == ClusterJob::RUNNING && now > job.lastUpdate)
     {
-        double elapsed = now - job.lastUpdate;
-        if (job.iterationTime > 0)
-        {
-            job.remainingIterations =
-                std::max(0.0, job.remainingIterations - elapsed / job.iterationTime);
-        }
-        job.attainedService += job.gpus * elapsed;
+        job.remainingIterations = job.RemainingIterationsAt(now);
+        job.attainedService += job.gpus * (now - job.lastUpdate);
+    }
+    if (job.pacedClocked)
+    {
+        job.iterationTime = job.dataTime = job.IterationTimeNow(); // the clock's pace now
     }
     job.lastUpdate = now;
 }
@@ -681,6 +683,7 @@ ClusterEngine::UpdateRates()
     }
     if (dataReports)
     {
+        ApplyPaceChanges(*m_dataModel);
         ApplyChanges(*m_dataModel, true);
     }
     if (syncReports)
@@ -694,14 +697,22 @@ ClusterEngine::ApplyChanges(IterationTermModel& model, bool isData)
 {
     m_changes.clear();
     model.TakeChanges(m_changes);
-    for (const auto& [job, seconds] : m_changes)
+    for (const auto& [job, seconds, group, work] : m_changes)
     {
-        if (job->state == ClusterJob::RUNNING)
+        NS_ABORT_MSG_IF(!isData && group >= 0,
+                        "a gradient-sync model reported a paced term: only data-loading "
+                        "terms can share a pace (the sync term adds to compute)");
+        if (job->state != ClusterJob::RUNNING)
         {
-            SetIterationTime(*job,
-                             isData ? seconds : job->dataTime,
-                             isData ? job->syncTime : seconds);
+            continue;
         }
+        if (group >= 0)
+        {
+            PaceJob(*job, uint32_t(group), work);
+            continue;
+        }
+        LeaveGroup(*job);
+        SetIterationTime(*job, isData ? seconds : job->dataTime, isData ? job->syncTime : seconds);
     }
     m_changes.clear();
 }
@@ -709,6 +720,19 @@ ClusterEngine::ApplyChanges(IterationTermModel& model, bool isData)
 void
 ClusterEngine::SetIterationTime(ClusterJob& job, double data, double sync)
 {
+    if (job.pacedGroup)
+    {
+        // Its data term is its group's: only a new sync term moves it (by its threshold).
+        if (sync != job.syncTime)
+        {
+            uint32_t group = job.pacedGroup->Id();
+            double work = job.pacedWork;
+            LeaveGroup(job);
+            job.syncTime = sync;
+            PaceJob(job, group, work);
+        }
+        return;
+    }
     double iteration = std::max(data, job.computeTime + (1.0 - m_syncOverlap) * sync);
     NS_ABORT_MSG_IF(!(iteration > 0),
                     "job " << job.record.id << " got iteration time " << iteration
@@ -719,6 +743,12 @@ ClusterEngine::SetIterationTime(ClusterJob& job, double data, double sync)
     {
         return; // unchanged: its finish event stands
     }
+    Retime(job, iteration);
+}
+
+void
+ClusterEngine::Retime(ClusterJob& job, double iteration)
+{
     AdvanceProgress(job); // progress so far at the old rate
     uint32_t gpus = job.placement.TotalGpus();
     if (job.iterationTime > 0)
@@ -727,11 +757,178 @@ ClusterEngine::SetIterationTime(ClusterJob& job, double data, double sync)
     }
     m_busyGpus += gpus * job.computeTime / iteration;
     job.iterationTime = iteration;
+    ScheduleFinish(job);
+}
+
+void
+ClusterEngine::ScheduleFinish(ClusterJob& job)
+{
     Simulator::Remove(job.finishEvent); // not Cancel: a cancelled event stays queued until its time
-    job.finishEvent = Simulator::Schedule(Seconds(job.remainingIterations * iteration),
+    job.finishEvent = Simulator::Schedule(Seconds(job.remainingIterations * job.iterationTime),
                                           &ClusterEngine::OnFinish,
                                           this,
                                           Ptr<ClusterJob>(&job));
+}
+
+double
+ClusterEngine::NonDataTime(const ClusterJob& job) const
+{
+    return job.computeTime + (1.0 - m_syncOverlap) * job.syncTime;
+}
+
+PacedGroup&
+ClusterEngine::GroupOf(uint32_t id)
+{
+    auto it = m_pacedGroups.find(id);
+    if (it == m_pacedGroups.end())
+    {
+        it = m_pacedGroups.emplace(id, std::make_unique<PacedGroup>(id)).first;
+    }
+    return *it->second;
+}
+
+void
+ClusterEngine::ApplyPaceChanges(IterationTermModel& model)
+{
+    m_paceChanges.clear();
+    model.TakePaceChanges(m_paceChanges);
+    double now = Simulator::Now().GetSeconds();
+    for (const auto& [id, pace] : m_paceChanges)
+    {
+        NS_ABORT_MSG_IF(!(pace > 0 && std::isfinite(pace)),
+                        "pace group " << id << " got pace " << pace << " s per unit");
+        PacedGroup& group = GroupOf(id);
+        if (pace == group.Pace())
+        {
+            continue;
+        }
+        group.SetPace(now, pace);
+        // Members that cross their threshold change sides; the others move with the clock.
+        for (ClusterJob* job : group.ClockedAbovePace())
+        {
+            TakeOffClock(*job);
+            Park(*job);
+        }
+        for (ClusterJob* job : group.ParkedAtPace())
+        {
+            group.Unpark(*job);
+            PutOnClock(*job);
+        }
+        m_groupsMoved.insert(id);
+    }
+    m_paceChanges.clear();
+}
+
+void
+ClusterEngine::PaceJob(ClusterJob& job, uint32_t group, double work)
+{
+    NS_ABORT_MSG_IF(!(work > 0), "job " << job.record.id << " got paced work " << work);
+    if (job.pacedGroup && job.pacedGroup->Id() == group && job.pacedWork == work)
+    {
+        return; // already there
+    }
+    LeaveGroup(job);
+    PacedGroup& g = GroupOf(group);
+    NS_ABORT_MSG_IF(!(g.Pace() > 0),
+                    "job " << job.record.id << " joins pace group " << group
+                           << ", which has no pace yet");
+    job.pacedGroup = &g;
+    job.pacedWork = work;
+    job.pacedThreshold = NonDataTime(job) / work;
+    job.dataTime = work * g.Pace();
+    if (job.pacedThreshold <= g.Pace())
+    {
+        PutOnClock(job);
+    }
+    else
+    {
+        Park(job);
+    }
+}
+
+void
+ClusterEngine::PutOnClock(ClusterJob& job)
+{
+    AdvanceProgress(job); // at its own iteration time so far
+    if (job.iterationTime > 0)
+    {
+        m_busyGpus -= job.placement.TotalGpus() * job.computeTime / job.iterationTime;
+    }
+    Simulator::Remove(job.finishEvent); // the group's event times it from now on
+    double now = Simulator::Now().GetSeconds();
+    job.pacedGroup->Clock(job, job.remainingIterations * job.pacedWork, now);
+    job.iterationTime = job.dataTime = job.IterationTimeNow();
+    m_groupsMoved.insert(job.pacedGroup->Id());
+}
+
+void
+ClusterEngine::TakeOffClock(ClusterJob& job)
+{
+    AdvanceProgress(job); // brings remainingIterations and iterationTime up to the clock
+    double now = Simulator::Now().GetSeconds();
+    job.remainingIterations = job.pacedGroup->Unclock(job, now) / job.pacedWork;
+    m_busyGpus += job.placement.TotalGpus() * job.computeTime / job.iterationTime;
+    m_groupsMoved.insert(job.pacedGroup->Id());
+}
+
+void
+ClusterEngine::Park(ClusterJob& job)
+{
+    job.pacedGroup->Park(job);
+    job.dataTime = job.pacedWork * job.pacedGroup->Pace();
+    // Compute and sync dominate its data term: it runs at its own pace, on its own event.
+    double iteration = std::max(job.dataTime, NonDataTime(job));
+    if (iteration != job.iterationTime || !job.finishEvent.IsRunning())
+    {
+        Retime(job, iteration);
+    }
+}
+
+void
+ClusterEngine::LeaveGroup(ClusterJob& job)
+{
+    if (!job.pacedGroup)
+    {
+        return;
+    }
+    if (job.pacedClocked)
+    {
+        TakeOffClock(job);
+        ScheduleFinish(job); // at the last pace, until told otherwise
+    }
+    else
+    {
+        job.pacedGroup->Unpark(job);
+    }
+    job.pacedGroup = nullptr;
+}
+
+void
+ClusterEngine::OnGroupFinish(uint32_t id)
+{
+    PacedGroup& group = GroupOf(id);
+    ClusterJob* job = group.First();
+    AdvanceProgress(*job);
+    FinishJob(job); // takes it off the clock; the pass it asks for re-arms the group's event
+}
+
+void
+ClusterEngine::ScheduleGroupFinishes()
+{
+    double now = Simulator::Now().GetSeconds();
+    for (uint32_t id : m_groupsMoved)
+    {
+        PacedGroup& group = GroupOf(id);
+        Simulator::Remove(group.finishEvent);
+        if (group.First())
+        {
+            group.finishEvent = Simulator::Schedule(Seconds(group.UntilFirst(now)),
+                                                    &ClusterEngine::OnGroupFinish,
+                                                    this,
+                                                    id);
+        }
+    }
+    m_groupsMoved.clear();
 }
 
 void
@@ -741,7 +938,12 @@ ClusterEngine::RecordUtilization()
     {
         m_busyGpus = 0; // drop the rounding residue of the incremental sum
     }
-    double busy = std::max(0.0, m_busyGpus);
+    double busy = m_busyGpus;
+    for (const auto& entry : m_pacedGroups)
+    {
+        busy += entry.second->Busy();
+    }
+    busy = std::max(0.0, busy);
     UtilizationSample sample{Simulator::Now().GetSeconds(),
                              m_topology.TotalGpus() - m_allocator->FreeGpus(),
                              busy,

@@ -9,6 +9,7 @@
 #include "gpu-allocator.h"
 #include "iteration-model.h"
 #include "job-sizing-policy.h"
+#include "paced-group.h"
 #include "scheduling-policy.h"
 
 #include "ns3/job-record.h"
@@ -19,6 +20,7 @@
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -144,6 +146,30 @@ class ClusterEngine : public Object
     void PreemptJob(ClusterJob* job);
     void UpdateRates();
     void SetIterationTime(ClusterJob& job, double data, double sync);
+    /** Give a job timed on its own a new iteration time: progress so far, new finish event. */
+    void Retime(ClusterJob& job, double iteration);
+    /** (Re)schedule the job's own finish event from remainingIterations and iterationTime. */
+    void ScheduleFinish(ClusterJob& job);
+    /** \return the job's compute plus exposed sync time per iteration [s] */
+    double NonDataTime(const ClusterJob& job) const;
+    /** \return the pace group of this id (made on first use) */
+    PacedGroup& GroupOf(uint32_t id);
+    /** Apply the data model's new paces: the groups' clocks, and members changing sides. */
+    void ApplyPaceChanges(IterationTermModel& model);
+    /** Put a running job in a pace group with this work per iteration (or keep it there). */
+    void PaceJob(ClusterJob& job, uint32_t group, double work);
+    /** Move a member timed on its own onto its group's clock. */
+    void PutOnClock(ClusterJob& job);
+    /** Take a member off its group's clock (progress brought up to now; no event yet). */
+    void TakeOffClock(ClusterJob& job);
+    /** Time a member that compute or sync bind on its own, on its own event. */
+    void Park(ClusterJob& job);
+    /** Take a job out of its pace group, if any, timed on its own from now. */
+    void LeaveGroup(ClusterJob& job);
+    /** The earliest mark of a group's clock is reached: that job finishes. */
+    void OnGroupFinish(uint32_t id);
+    /** Re-arm the finish event of every group whose clock or first member moved. */
+    void ScheduleGroupFinishes();
     /** Apply the terms a change-reporting model moved on its own (isData: its term). */
     void ApplyChanges(IterationTermModel& model, bool isData);
     void AddRunning(ClusterJob* job);
@@ -180,8 +206,11 @@ class ClusterEngine : public Object
     std::map<uint64_t, ClusterJob*> m_coupled;      //!< running jobs whose terms depend on others
     bool m_coupledSetChanged{false};                //!< a coupled job started, finished or yielded
     bool m_modelChanged{false};                     //!< a term model asked for re-evaluation
-    std::vector<IterationTermModel::TermChange> m_changes; //!< scratch for ApplyChanges()
-    double m_busyGpus{0}; //!< sum over running jobs of gpus * compute / iteration
+    std::vector<IterationTermModel::TermChange> m_changes;         //!< scratch for ApplyChanges()
+    std::vector<IterationTermModel::PaceChange> m_paceChanges;     //!< scratch, ApplyPaceChanges()
+    std::map<uint32_t, std::unique_ptr<PacedGroup>> m_pacedGroups; //!< the data model's groups
+    std::set<uint32_t> m_groupsMoved; //!< groups whose finish event needs re-arming
+    double m_busyGpus{0};             //!< sum over running jobs of gpus * compute / iteration
     uint64_t m_passes{0};
     uint64_t m_finished{0};
     std::vector<UtilizationSample> m_utilization;

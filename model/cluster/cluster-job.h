@@ -14,6 +14,8 @@
 namespace ns3
 {
 
+class PacedGroup;
+
 /**
  * \ingroup aicluster
  * \brief A job inside the rate-level cluster engine: its trace record plus its live state.
@@ -60,6 +62,21 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
     EventId priorityEvent;      //!< its next priority change (multi-level policies), if any
     uint64_t selectedInPass{0}; //!< engine bookkeeping: last scheduling pass that chose it
     bool coupled{false};        //!< engine bookkeeping: its terms depend on other running jobs
+
+    // Engine bookkeeping for a data term on a shared pace (PacedGroup), while RUNNING.
+    PacedGroup* pacedGroup{nullptr}; //!< its group, nullptr if timed on its own
+    double pacedWork{0};             //!< its data term's units per iteration
+    double pacedThreshold{0};        //!< (compute + exposed sync) / work: the pace it binds at
+    double pacedMark{0};             //!< on the clock: the group's virtual time at its finish
+    bool pacedClocked{false};        //!< on the group's clock (data-bound), else timed alone
+
+    /**
+     * \param now simulation time [s], at or after lastUpdate
+     * eturn iterations left now (remainingIterations is only brought up to date lazily)
+     */
+    double RemainingIterationsAt(double now) const;
+    /** eturn the iteration time now [s] (iterationTime lags for a job on a paced clock) */
+    double IterationTimeNow() const;
 };
 
 } // namespace ns3

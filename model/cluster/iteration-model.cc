@@ -59,6 +59,11 @@ IterationTermModel::TakeChanges(std::vector<TermChange>& /* changes */)
 }
 
 void
+IterationTermModel::TakePaceChanges(std::vector<PaceChange>& /* changes */)
+{
+}
+
+void
 IterationTermModel::NotifyJobsChanged()
 {
     if (!m_onJobsChanged.IsNull())

@@ -93,8 +93,42 @@ class IterationTermModel : public Object
      */
     virtual bool ReportsChanges() const;
 
-    /** A running job and its new term [s]. */
-    using TermChange = std::pair<Ptr<ClusterJob>, double>;
+    /**
+     * \brief A running job's new term.
+     *
+     * With a pace group (group >= 0, data-loading models only) the term is work * pace of
+     * that group of the model, and stays so until a later change names the job again: a new
+     * pace then reaches the engine through TakePaceChanges() alone, however many jobs share
+     * it (the engine keeps them on one virtual clock, see PacedGroup).
+     */
+    struct TermChange
+    {
+        /**
+         * \param j the job
+         * \param s its term now [s]
+         * \param g its pace group, -1 for none
+         * \param w with a group: the term's units per iteration (s = w * pace)
+         */
+        TermChange(Ptr<ClusterJob> j, double s, int32_t g = -1, double w = 0)
+            : job(j),
+              seconds(s),
+              group(g),
+              work(w)
+        {
+        }
+
+        Ptr<ClusterJob> job; //!< the job
+        double seconds;      //!< its term now [s]
+        int32_t group;       //!< its pace group, -1 = none
+        double work;         //!< with a group: units per iteration
+    };
+
+    /** A pace group's new pace [s per unit of work]. */
+    struct PaceChange
+    {
+        uint32_t group; //!< the group
+        double pace;    //!< seconds per unit of work (> 0)
+    };
 
     /**
      * \brief Hand the engine the running jobs whose term changed since the last call (the
@@ -102,6 +136,14 @@ class IterationTermModel : public Object
      * \param changes output, appended to
      */
     virtual void TakeChanges(std::vector<TermChange>& changes);
+
+    /**
+     * \brief Hand the engine the pace groups whose pace changed since the last call. The
+     *        engine applies them before TakeChanges(); a group's pace must be given before
+     *        (or with) the first change that puts a job in it. Default: none.
+     * \param changes output, appended to
+     */
+    virtual void TakePaceChanges(std::vector<PaceChange>& changes);
 
   protected:
     /** \brief Tell the engine this model's terms changed (schedules a re-evaluation now). */

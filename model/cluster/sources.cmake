@@ -6,12 +6,14 @@ list(APPEND AICLUSTER_SOURCES
   model/cluster/scheduling-policy.cc
   model/cluster/iteration-model.cc
   model/cluster/job-sizing-policy.cc
+  model/cluster/paced-group.cc
   model/cluster/cluster-engine.cc
   model/cluster/cluster-results.cc
 )
 list(APPEND AICLUSTER_HEADERS
   model/cluster/cluster-topology.h
   model/cluster/cluster-job.h
+  model/cluster/paced-group.h
   model/cluster/gpu-allocator.h
   model/cluster/scheduling-policy.h
   model/cluster/iteration-model.h

@@ -161,12 +161,7 @@ EsaAhead(const InaRateJob& a, size_t ia, const InaRateJob& b, size_t ib)
 double
 RemainingNow(const ClusterJob& job)
 {
-    double elapsed = Simulator::Now().GetSeconds() - job.lastUpdate;
-    if (job.iterationTime > 0 && elapsed > 0)
-    {
-        return std::max(0.0, job.remainingIterations - elapsed / job.iterationTime);
-    }
-    return job.remainingIterations;
+    return job.RemainingIterationsAt(Simulator::Now().GetSeconds());
 }
 
 } // namespace
