@@ -52,6 +52,14 @@ StorageDataLoading::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&StorageDataLoading::m_prefetch),
                           MakeBooleanChecker())
+            .AddAttribute("SharedPace",
+                          "Hand the engine the jobs bottlenecked at the common max-min level of "
+                          "the remote bandwidth as one pace group (one virtual clock, see "
+                          "PacedGroup), so a level change does not re-time each of them. Same "
+                          "results either way (to rounding); false re-times them one by one.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&StorageDataLoading::m_sharedPace),
+                          MakeBooleanChecker())
             .AddAttribute("PrefetchBandwidth",
                           "Remote bandwidth of one dataset's prefetch, on top of the jobs' "
                           "[bit/s].",
@@ -376,6 +384,8 @@ StorageDataLoading::AddJob(const Ptr<ClusterJob>& job)
     m_hits.push_back(0);
     m_bandwidth.push_back(0);
     m_seconds.push_back(-1); // the engine has no term yet
+    m_paced.push_back(0);
+    m_pacedWork.push_back(0);
     m_iterationBytes.push_back(double(job->profile->localBatch) * info.gpus *
                                m_datasets[info.dataset].bytesPerSample);
     m_dirty = true;
@@ -409,6 +419,8 @@ StorageDataLoading::RemoveJob(uint32_t slot)
     fill(m_hits);
     fill(m_bandwidth);
     fill(m_seconds);
+    fill(m_paced);
+    fill(m_pacedWork);
     fill(m_iterationBytes);
     if (slot < m_jobs.size())
     {
@@ -534,14 +546,31 @@ StorageDataLoading::OnFillDone(uint32_t dataset)
 }
 
 void
-StorageDataLoading::SetRate(size_t j)
+StorageDataLoading::SetRate(size_t j, bool atLevel)
 {
     double miss = 1 - m_hits[j];
     double demand = m_problem.jobs[j].demand;
     double rate = miss > 0 ? std::min(demand, m_bandwidth[j] / miss) : demand;
     m_rates[j] = rate;
-    // The engine re-times only the jobs whose term moved.
     double perIteration = m_iterationBytes[j] * miss;
+    if (atLevel && perIteration > 0)
+    {
+        // Bottlenecked at the common level: its term is its missed bytes times the pace
+        // 1 / level. The engine hears of it when it joins or its bytes change, not when the
+        // level moves (that is one PaceChange for all of them).
+        double seconds = perIteration * m_pace;
+        if (!m_paced[j] || perIteration != m_pacedWork[j])
+        {
+            m_changes.emplace_back(m_jobs[j], seconds, kRemoteGroup, perIteration);
+        }
+        m_paced[j] = 1;
+        m_pacedWork[j] = perIteration;
+        m_seconds[j] = seconds;
+        return;
+    }
+    // The engine re-times only the jobs whose term moved. A job that reads at its compute
+    // rate takes the time of an iteration at that rate, whatever its bandwidth and hits: a
+    // re-plan that leaves it unthrottled moves nothing (not even the last bit).
     double seconds = 0;
     if (perIteration > 0)
     {
@@ -549,11 +578,12 @@ StorageDataLoading::SetRate(size_t j)
         {
             AbortNoBandwidth(j);
         }
-        seconds = perIteration / m_bandwidth[j];
+        seconds = rate < demand ? perIteration / m_bandwidth[j] : m_iterationBytes[j] / demand;
     }
-    if (seconds != m_seconds[j])
+    if (seconds != m_seconds[j] || m_paced[j])
     {
         m_seconds[j] = seconds;
+        m_paced[j] = 0;
         m_changes.emplace_back(m_jobs[j], seconds);
     }
 }
@@ -573,29 +603,40 @@ StorageDataLoading::RecomputeRates()
     {
         FillExtras();
     }
+    if (m_sharedPace && std::isfinite(m_alloc.level) && m_alloc.level > 0 &&
+        1.0 / m_alloc.level != m_pace)
+    {
+        m_pace = 1.0 / m_alloc.level; // [s per byte]
+        m_paceChanges.push_back({kRemoteGroup, m_pace});
+    }
+    const double level = m_sharedPace ? m_alloc.level : -1.0; // -1: no job is "at" it
     // A job whose bandwidth and hit fraction are what it had keeps its rate and term: only the
-    // others are recomputed, and the sums move by their differences. Raw pointers: the vectors
-    // do not change size here, and through the members the compiler would reload every base
-    // pointer on every job (SetRate writes members).
+    // others are recomputed, and the sums move by their differences. Most jobs keep theirs, so
+    // a first, branch-free pass only lists the others. Raw pointers: the vectors do not change
+    // size here, and through the members the compiler would reload every base pointer on
+    // every job (SetRate writes members).
     const StorageDemand* jobs = m_problem.jobs.data();
     const double* datasetHit = m_datasetHit.data();
-    const double* planned = m_alloc.bandwidth.data();
-    const double* extra = filling ? m_extra.data() : nullptr;
+    const double* bandwidthNow = filling ? m_extra.data() : m_alloc.bandwidth.data();
     const double* hits = m_hits.data();
     const double* bandwidths = m_bandwidth.data();
     const double* seconds = m_seconds.data();
+    m_moved.resize(n);
+    uint32_t* moved = m_moved.data();
+    size_t count = 0;
     for (size_t j = 0; j < n; ++j)
     {
-        double hit = datasetHit[jobs[j].dataset];
-        double bandwidth = extra && extra[j] > 0 ? extra[j] : planned[j];
-        if (hit == hits[j] && bandwidth == bandwidths[j] && seconds[j] >= 0)
-        {
-            continue;
-        }
+        moved[count] = uint32_t(j);
+        count += (datasetHit[jobs[j].dataset] != hits[j]) | (bandwidthNow[j] != bandwidths[j]) |
+                 (seconds[j] < 0);
+    }
+    for (size_t i = 0; i < count; ++i)
+    {
+        uint32_t j = moved[i];
         AddToSums(j, -1);
-        m_hits[j] = hit;
-        m_bandwidth[j] = bandwidth;
-        SetRate(j);
+        m_hits[j] = datasetHit[jobs[j].dataset];
+        m_bandwidth[j] = bandwidthNow[j];
+        SetRate(j, bandwidthNow[j] == level && !(filling && m_onExtra[j]));
         AddToSums(j, +1);
     }
 }
@@ -606,36 +647,47 @@ StorageDataLoading::FillExtras()
     // A job whose dataset is still filling misses more than planned: it wants the extra
     // bandwidth that keeps it at its planned rate. Extras share what the plan leaves of the
     // aggregate bandwidth; a filling job gets at least an equal share B / n of it. m_extra[j]
-    // ends as the job's whole bandwidth (plan plus its extra), 0 for jobs on their plan.
+    // ends as every job's bandwidth now (its plan, plus its extra if m_onExtra[j]).
     size_t n = m_jobs.size();
     double cap = m_problem.clientBandwidth > 0 ? m_problem.clientBandwidth
                                                : std::numeric_limits<double>::infinity();
+    const StorageDemand* jobs = m_problem.jobs.data();
+    const double* plan = m_alloc.bandwidth.data();
+    const double* planHit = m_alloc.hit.data();
+    const double* datasetHit = m_datasetHit.data();
+    const double* datasetBytes = m_problem.datasetBytes.data();
+    m_extra.resize(n);
+    m_onExtra.assign(n, 0);
+    m_behind.clear();
     double planned = 0;
     double wanted = 0;
-    m_extra.assign(n, 0.0);
     for (size_t j = 0; j < n; ++j)
     {
-        double hit = m_datasetHit[m_problem.jobs[j].dataset];
-        double plan = m_alloc.bandwidth[j];
-        planned += plan;
-        if (hit < m_alloc.hit[j])
+        planned += plan[j];
+        m_extra[j] = plan[j];
+        double hit = datasetHit[jobs[j].dataset];
+        if (hit < planHit[j])
         {
-            double want = std::min(cap, m_alloc.Rate(m_problem, j) * (1 - hit));
-            m_extra[j] = std::max(0.0, want - plan);
-            wanted += m_extra[j];
+            // Its planned rate, StorageAllocation::Rate(), times what it misses now.
+            double miss = 1 - planHit[j];
+            double demand = jobs[j].demand;
+            bool reads = miss > 0 && datasetBytes[jobs[j].dataset] > 0;
+            double rate = reads ? std::min(demand, plan[j] / miss) : demand;
+            double more = std::min(cap, rate * (1 - hit)) - plan[j];
+            if (more > 0)
+            {
+                m_behind.push_back({uint32_t(j), more});
+                wanted += more;
+            }
         }
     }
     double left = std::max(0.0, m_problem.bandwidthCapacity - planned);
     double share = wanted > left ? left / wanted : 1.0;
     double floor = n > 0 ? m_problem.bandwidthCapacity / n : 0.0;
-    for (size_t j = 0; j < n; ++j)
+    for (const auto& [j, more] : m_behind)
     {
-        if (m_extra[j] > 0)
-        {
-            double plan = m_alloc.bandwidth[j];
-            double full = plan + m_extra[j];
-            m_extra[j] = std::max(plan + m_extra[j] * share, std::min(full, floor));
-        }
+        m_extra[j] = std::max(plan[j] + more * share, std::min(plan[j] + more, floor));
+        m_onExtra[j] = 1;
     }
 }
 
@@ -705,6 +757,13 @@ StorageDataLoading::TakeChanges(std::vector<TermChange>& changes)
 {
     changes.insert(changes.end(), m_changes.begin(), m_changes.end());
     m_changes.clear();
+}
+
+void
+StorageDataLoading::TakePaceChanges(std::vector<PaceChange>& changes)
+{
+    changes.insert(changes.end(), m_paceChanges.begin(), m_paceChanges.end());
+    m_paceChanges.clear();
 }
 
 void

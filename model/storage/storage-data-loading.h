@@ -139,6 +139,7 @@ class StorageDataLoading : public IterationTermModel
     bool DependsOnOtherJobs() const override;
     bool ReportsChanges() const override;
     void TakeChanges(std::vector<TermChange>& changes) override;
+    void TakePaceChanges(std::vector<PaceChange>& changes) override;
 
     /**
      * \brief The allocation problem the running jobs pose: only the datasets they read.
@@ -217,10 +218,13 @@ class StorageDataLoading : public IterationTermModel
     void RecomputeRates();
     /** Add (sign +1) or take out (-1) the job at slot j from the running sums. */
     void AddToSums(size_t j, double sign);
-    /** The bandwidth of the jobs whose caches are still filling (in m_extra; 0 = plan). */
+    /** Every job's bandwidth while caches fill (m_extra): the plan, plus extras if behind. */
     void FillExtras();
-    /** Rate and term of the job at slot j from m_hits[j] and m_bandwidth[j]. */
-    void SetRate(size_t j);
+    /**
+     * Rate and term of the job at slot j from m_hits[j] and m_bandwidth[j]; atLevel: its
+     * bandwidth is the common max-min level, so its term goes on the shared pace.
+     */
+    void SetRate(size_t j, bool atLevel);
     /** Stop the run: the policy left a job that misses the cache without bandwidth. */
     [[noreturn]] void AbortNoBandwidth(size_t j) const;
 
@@ -228,6 +232,7 @@ class StorageDataLoading : public IterationTermModel
     Ptr<StorageBackend> m_backend;
     Ptr<CacheTier> m_cacheTier;
     bool m_prefetch;
+    bool m_sharedPace{true};
     DataRate m_prefetchRate;
 
     std::map<std::string, uint32_t> m_index;
@@ -269,8 +274,17 @@ class StorageDataLoading : public IterationTermModel
     std::vector<double> m_seconds;        //!< their data term as the engine has it [s]; -1 = none
     std::vector<double> m_iterationBytes; //!< their bytes read per iteration [bytes]
     std::vector<double> m_datasetHit;     //!< hit fraction of each dataset of m_problem now
-    std::vector<double> m_extra;          //!< FillExtras: bandwidth of filling jobs (0 = plan)
-    std::vector<TermChange> m_changes;    //!< terms changed since the engine last took them
+    std::vector<double> m_extra;          //!< FillExtras: every job's bandwidth now
+    std::vector<uint8_t> m_onExtra;       //!< FillExtras: the job's cache is behind its plan
+    std::vector<std::pair<uint32_t, double>> m_behind; //!< FillExtras: those jobs, extra wanted
+    std::vector<uint32_t> m_moved;         //!< RecomputeRates: jobs whose hit or bandwidth moved
+    std::vector<uint8_t> m_paced;          //!< their term is on the shared pace (at the level)
+    std::vector<double> m_pacedWork;       //!< if so: their missed bytes per iteration
+    std::vector<TermChange> m_changes;     //!< terms changed since the engine last took them
+    std::vector<PaceChange> m_paceChanges; //!< the remote level's pace, if it moved
+    double m_pace{0}; //!< 1 / the last level reported [s per byte]; 0 = none yet
+    /** The pace group of the jobs bottlenecked together on the remote bandwidth. */
+    static constexpr int32_t kRemoteGroup = 0;
     double m_lastSettle{0};
     // What Settle() integrates, kept current by RecomputeRates(), UpdateCaches() and RemoveJob().
     double m_sumBandwidth{0}; //!< sum of m_bandwidth [bytes/s]

@@ -148,7 +148,11 @@ StorageAllocationPolicy::CompleteWithFairBandwidth(const StorageProblem& problem
     }
     if (total > problem.bandwidthCapacity)
     {
-        alloc.bandwidth = MaxMinFair(alloc.bandwidth, problem.bandwidthCapacity, cap);
+        alloc.level = WaterFill(alloc.bandwidth, problem.bandwidthCapacity);
+    }
+    else
+    {
+        alloc.level = std::numeric_limits<double>::infinity();
     }
 }
 

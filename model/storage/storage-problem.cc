@@ -163,33 +163,57 @@ LruShuffledHitRatio(double x)
 std::vector<double>
 MaxMinFair(const std::vector<double>& needs, double capacity, double cap)
 {
-    std::vector<double> want(needs.size());
-    double total = 0;
+    std::vector<double> share(needs.size());
     for (size_t i = 0; i < needs.size(); ++i)
     {
-        want[i] = cap > 0 ? std::min(needs[i], cap) : needs[i];
-        total += want[i];
+        share[i] = cap > 0 ? std::min(needs[i], cap) : needs[i];
+    }
+    WaterFill(share, capacity);
+    return share;
+}
+
+double
+WaterFill(std::vector<double>& wants, double capacity)
+{
+    double total = 0;
+    for (double w : wants)
+    {
+        total += w;
     }
     if (total <= capacity)
     {
-        return want; // everyone fits: no water level to find (and no sort per solve)
+        return std::numeric_limits<double>::infinity(); // everyone fits: no level binds
     }
-    std::vector<size_t> order(needs.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return want[a] < want[b];
-    });
-    std::vector<double> share(needs.size(), 0.0);
-    double left = capacity;
-    size_t remaining = order.size();
-    for (size_t i : order)
+    // Newton on f(L) = sum min(w, L) - capacity from the left: L' = (capacity - sum of the
+    // wants at or below L) / (number above L). Stops when a step no longer moves L.
+    double level = capacity / double(wants.size());
+    while (true)
     {
-        double fair = left / remaining;
-        share[i] = std::min(want[i], fair);
-        left -= share[i];
-        --remaining;
+        double below = 0;
+        size_t above = 0;
+        for (double w : wants)
+        {
+            if (w <= level)
+            {
+                below += w;
+            }
+            else
+            {
+                ++above;
+            }
+        }
+        double next = above > 0 ? (capacity - below) / double(above) : level;
+        if (!(next > level))
+        {
+            break;
+        }
+        level = next;
     }
-    return share;
+    for (double& w : wants)
+    {
+        w = std::min(w, level);
+    }
+    return level;
 }
 
 CbaSolver::Loads

@@ -5,6 +5,7 @@
 #define AICLUSTER_STORAGE_PROBLEM_H
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,12 @@ struct StorageAllocation
     std::vector<double> bandwidth; //!< b_j: remote bandwidth bought for job j [bytes/s]
     std::vector<double> hit;       //!< h_j: fraction of job j's reads served by the cache
     double scale{1};               //!< fraction of the demands the policy aimed to serve (CBA)
+    /**
+     * Max-min fair level of the remote bandwidth [bytes/s]: jobs whose b_j equals it are
+     * bottlenecked by the aggregate together; +infinity if no level binds (or the policy does
+     * not share bandwidth max-min fair).
+     */
+    double level{std::numeric_limits<double>::infinity()};
 
     /**
      * \param problem the problem this answers
@@ -107,6 +114,20 @@ double LruShuffledHitRatio(double x);
  * \return the shares (sum <= capacity, share_i <= min(need_i, cap))
  */
 std::vector<double> MaxMinFair(const std::vector<double>& needs, double capacity, double cap);
+
+/**
+ * \brief Max-min fair split in place: each want becomes its share.
+ *
+ * The level L solves sum_i min(want_i, L) = capacity. Newton's method from L = capacity / n
+ * finds it without sorting: the sum is concave and piecewise linear in L, so each step stays
+ * at or below the level and passes at least one want, and the last step lands on it exactly
+ * (a few passes over the wants in practice). Every want at or above the level gets exactly L,
+ * the same double, so callers can tell the bottlenecked consumers by equality.
+ * \param wants what each consumer could use (already capped), overwritten with the shares
+ * \param capacity what there is to split
+ * \return the level, or +infinity if every want fits (shares = wants)
+ */
+double WaterFill(std::vector<double>& wants, double capacity);
 
 /**
  * \ingroup aicluster
