@@ -40,6 +40,25 @@ JobUtility::KindOf(const std::string& name)
     throw std::invalid_argument("unknown utility '" + name + "'; known: linear, deadline");
 }
 
+StorageProblem
+AutoCbaSolver::ProblemOf(const StorageProblem& base,
+                         const std::vector<AutoCbaJob>& jobs,
+                         const std::vector<size_t>& choice)
+{
+    StorageProblem problem = base;
+    problem.jobs.clear();
+    for (size_t j = 0; j < jobs.size(); ++j)
+    {
+        StorageDemand d;
+        d.id = jobs[j].id;
+        d.dataset = jobs[j].dataset;
+        d.gpus = jobs[j].gpus[choice[j]];
+        d.demand = jobs[j].demand[choice[j]];
+        problem.jobs.push_back(d);
+    }
+    return problem;
+}
+
 AutoCbaSolver::Result
 AutoCbaSolver::Evaluate(const StorageProblem& base,
                         const std::vector<AutoCbaJob>& jobs,
@@ -48,17 +67,7 @@ AutoCbaSolver::Evaluate(const StorageProblem& base,
 {
     Result result;
     result.choice = choice;
-    result.problem = base;
-    result.problem.jobs.clear();
-    for (size_t j = 0; j < jobs.size(); ++j)
-    {
-        StorageDemand d;
-        d.id = jobs[j].id;
-        d.dataset = jobs[j].dataset;
-        d.gpus = jobs[j].gpus[choice[j]];
-        d.demand = jobs[j].demand[choice[j]];
-        result.problem.jobs.push_back(d);
-    }
+    result.problem = ProblemOf(base, jobs, choice);
     result.allocation = CbaSolver::MaxScale(result.problem, budget);
     result.welfare = Welfare(jobs, result.problem, result.allocation);
     return result;
@@ -86,51 +95,40 @@ AutoCbaSolver::Solve(const StorageProblem& base,
 {
     std::vector<size_t> choice(jobs.size());
     uint64_t used = 0;
-    for (size_t j = 0; j < jobs.size(); ++j)
-    {
-        choice[j] = jobs[j].requested;
-        used += jobs[j].gpus[choice[j]];
-    }
-    Result best = Evaluate(base, jobs, choice, budget);
-    if (!autoScale)
-    {
-        return best;
-    }
     size_t free = jobs.size();
     size_t freeJobs = 0;
     for (size_t j = 0; j < jobs.size(); ++j)
     {
+        choice[j] = jobs[j].requested;
+        used += jobs[j].gpus[choice[j]];
         if (jobs[j].gpus.size() > 1)
         {
             free = j;
             ++freeJobs;
         }
     }
-    if (freeJobs == 1)
+    if (autoScale && freeJobs == 1)
     {
         // One job to size (an arrival among fixed running jobs): the local search below would
         // end at the best of its options; try each once instead of twice.
-        // Only that job's entry of the problem changes between trials: one copy, edited.
-        StorageProblem trial = best.problem;
-        for (size_t o = 0; o < jobs[free].gpus.size(); ++o)
+        Result best;
+        best.choice = choice;
+        best.problem = ProblemOf(base, jobs, choice);
+        std::vector<JobUtility> utility;
+        for (const AutoCbaJob& job : jobs)
         {
-            uint64_t trialUsed = used - jobs[free].gpus[choice[free]] + jobs[free].gpus[o];
-            if (o == jobs[free].requested || trialUsed > totalGpus)
-            {
-                continue;
-            }
-            trial.jobs[free].gpus = jobs[free].gpus[o];
-            trial.jobs[free].demand = jobs[free].demand[o];
-            StorageAllocation allocation = CbaSolver::MaxScale(trial, budget);
-            double welfare = Welfare(jobs, trial, allocation);
-            if (welfare > best.welfare * (1 + 1e-12) + 1e-15)
-            {
-                best.choice[free] = o;
-                best.problem.jobs[free] = trial.jobs[free];
-                best.allocation = std::move(allocation);
-                best.welfare = welfare;
-            }
+            utility.push_back(job.utility);
         }
+        AutoCbaJobSizer sizer;
+        best.choice[free] =
+            sizer.Best(best.problem, utility, free, jobs[free], used, totalGpus, budget);
+        best.welfare = sizer.BestWelfare();
+        best.allocation = CbaSolver::MaxScale(best.problem, budget); // the trial's, bit for bit
+        return best;
+    }
+    Result best = Evaluate(base, jobs, choice, budget);
+    if (!autoScale)
+    {
         return best;
     }
     // Best-improvement local search: each step changes one job's GPU count.
@@ -173,6 +171,115 @@ AutoCbaSolver::Solve(const StorageProblem& base,
         used = bestUsed;
     }
     return best;
+}
+
+// ---- AutoCbaJobSizer -----------------------------------------------------------------------
+
+size_t
+AutoCbaJobSizer::Best(StorageProblem& problem,
+                      const std::vector<JobUtility>& utility,
+                      size_t job,
+                      const AutoCbaJob& options,
+                      uint64_t used,
+                      uint32_t totalGpus,
+                      double budget)
+{
+    m_job = job;
+    m_othersRead.assign(problem.datasetBytes.size(), 0);
+    for (size_t j = 0; j < problem.jobs.size(); ++j)
+    {
+        m_othersRead[problem.jobs[j].dataset] |= (j != job);
+    }
+    SetCount(problem, options, options.requested);
+    m_cba.Reset(problem, job, budget);
+    m_cba.Solve();
+    m_bestWelfare = RateAll(utility);
+    size_t best = options.requested;
+    for (size_t o = 0; o < options.gpus.size(); ++o)
+    {
+        uint64_t trialUsed = used - options.gpus[options.requested] + options.gpus[o];
+        if (o == options.requested || trialUsed > totalGpus)
+        {
+            continue;
+        }
+        SetCount(problem, options, o);
+        m_cba.Solve();
+        double welfare = TrialWelfare(utility);
+        if (welfare > m_bestWelfare * (1 + 1e-12) + 1e-15)
+        {
+            best = o;
+            m_bestWelfare = welfare;
+        }
+    }
+    SetCount(problem, options, best);
+    return best;
+}
+
+double
+AutoCbaJobSizer::BestWelfare() const
+{
+    return m_bestWelfare;
+}
+
+void
+AutoCbaJobSizer::SetCount(StorageProblem& problem, const AutoCbaJob& job, size_t o) const
+{
+    problem.jobs[m_job].gpus = job.gpus[o];
+    problem.jobs[m_job].demand = job.demand[o];
+}
+
+double
+AutoCbaJobSizer::RateAll(const std::vector<JobUtility>& utility)
+{
+    m_keptScale = m_cba.Scale();
+    m_keptX = m_cba.Fractions();
+    m_utility.resize(utility.size());
+    double welfare = 0;
+    for (size_t j = 0; j < utility.size(); ++j)
+    {
+        if (j == m_job)
+        {
+            m_sumBefore = welfare;
+        }
+        m_utility[j] = utility[j](m_cba.Rate(j));
+        welfare += m_utility[j];
+    }
+    return welfare;
+}
+
+bool
+AutoCbaJobSizer::OthersUnchanged() const
+{
+    // A job's rate is a function of its demand, its dataset's size and cached fraction, and
+    // the scale: equal inputs, equal bits.
+    if (m_cba.Scale() != m_keptScale)
+    {
+        return false;
+    }
+    const std::vector<double>& x = m_cba.Fractions();
+    for (size_t k = 0; k < x.size(); ++k)
+    {
+        if (m_othersRead[k] && x[k] != m_keptX[k])
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+double
+AutoCbaJobSizer::TrialWelfare(const std::vector<JobUtility>& utility)
+{
+    if (!OthersUnchanged())
+    {
+        return RateAll(utility);
+    }
+    double welfare = m_sumBefore + utility[m_job](m_cba.Rate(m_job));
+    for (size_t j = m_job + 1; j < utility.size(); ++j)
+    {
+        welfare += m_utility[j];
+    }
+    return welfare;
 }
 
 // ---- AutoCbaSizing -----------------------------------------------------------------------
@@ -223,9 +330,8 @@ AutoCbaSizing::UtilityOf(const ClusterJob& /* job */, double requestedRate) cons
 }
 
 double
-AutoCbaSizing::RequestedRate(const ClusterJob& job)
+AutoCbaSizing::RequestedRate(uint64_t id, const ClusterJob& job)
 {
-    uint64_t id = job.record.id;
     if (id >= m_requestedRate.size())
     {
         m_requestedRate.resize(std::max<size_t>(id + 1, 2 * m_requestedRate.size()), -1.0);
@@ -237,6 +343,54 @@ AutoCbaSizing::RequestedRate(const ClusterJob& job)
     return m_requestedRate[id];
 }
 
+uint64_t
+AutoCbaSizing::SetRunningJobs(const ClusterJob& arrival, const StorageProblem& problem)
+{
+    // The running set as the storage model keeps it, in problem.jobs' order (the arrival
+    // last): read from the problem, so the jobs themselves are touched only for a rate not
+    // yet known.
+    const std::vector<Ptr<ClusterJob>>& running = m_storage->LastJobs();
+    const JobUtility utility = UtilityOf(arrival, 0.0); // the kind, parsed once per arrival
+    m_utilities.assign(problem.jobs.size(), utility);
+    uint64_t used = 0;
+    for (size_t j = 0; j < running.size(); ++j)
+    {
+        const StorageDemand& d = problem.jobs[j];
+        NS_ASSERT(d.id == running[j]->record.id);
+        m_utilities[j].reference = RequestedRate(d.id, *running[j]);
+        m_utilities[j].needed = m_utilities[j].reference / m_deadlineSlack;
+        used += d.gpus;
+    }
+    return used;
+}
+
+void
+AutoCbaSizing::SetArrival(const ClusterJob& job, uint32_t dataset, uint32_t totalGpus)
+{
+    uint32_t requested = job.gpus;
+    AutoCbaJob& mine = m_arrival;
+    mine.id = job.record.id;
+    mine.dataset = dataset;
+    mine.utility = UtilityOf(job, RequestedRate(job.record.id, job));
+    m_utilities.back() = mine.utility;
+    mine.requested = 0;
+    mine.gpus.clear();
+    mine.demand.clear();
+    for (uint32_t g : {requested / 4, requested / 2, requested, requested * 2, requested * 4})
+    {
+        bool duplicate = std::find(mine.gpus.begin(), mine.gpus.end(), g) != mine.gpus.end();
+        if (g >= 1 && g <= totalGpus && !duplicate)
+        {
+            if (g == requested)
+            {
+                mine.requested = mine.gpus.size();
+            }
+            mine.gpus.push_back(g);
+            mine.demand.push_back(m_storage->DemandOf(job, g));
+        }
+    }
+}
+
 uint32_t
 AutoCbaSizing::GpusFor(const ClusterJob& job, const ClusterTopology& topology, double /* now */)
 {
@@ -246,46 +400,13 @@ AutoCbaSizing::GpusFor(const ClusterJob& job, const ClusterTopology& topology, d
     {
         return requested;
     }
-    // The running set as the storage model keeps it, this job last: no rebuild per arrival.
-    const std::vector<Ptr<ClusterJob>>& running = m_storage->LastJobs();
-    StorageProblem base = m_storage->ProblemWith(job);
-    const JobUtility utility = UtilityOf(job, 0.0); // the kind, parsed once per arrival
-    std::vector<AutoCbaJob>& problemJobs = m_problemJobs;
-    problemJobs.resize(base.jobs.size());
-    uint64_t used = 0;
-    for (size_t j = 0; j < running.size(); ++j)
+    StorageProblem problem = m_storage->ProblemWith(job);
+    uint64_t used = SetRunningJobs(job, problem);
+    SetArrival(job, problem.jobs.back().dataset, topology.TotalGpus());
+    const AutoCbaJob& mine = m_arrival;
+    if (mine.gpus.size() < 2)
     {
-        const ClusterJob& cj = *running[j];
-        AutoCbaJob& aj = problemJobs[j];
-        aj.id = cj.record.id;
-        aj.dataset = base.jobs[j].dataset;
-        aj.utility = utility;
-        aj.utility.reference = RequestedRate(cj);
-        aj.utility.needed = aj.utility.reference / m_deadlineSlack;
-        aj.requested = 0;
-        aj.gpus.assign(1, base.jobs[j].gpus); // running jobs keep their GPUs
-        aj.demand.assign(1, base.jobs[j].demand);
-        used += base.jobs[j].gpus;
-    }
-    AutoCbaJob& aj = problemJobs.back();
-    aj.id = job.record.id;
-    aj.dataset = base.jobs.back().dataset;
-    aj.utility = UtilityOf(job, RequestedRate(job));
-    aj.requested = 0;
-    aj.gpus.clear();
-    aj.demand.clear();
-    for (uint32_t g : {requested / 4, requested / 2, requested, requested * 2, requested * 4})
-    {
-        bool duplicate = std::find(aj.gpus.begin(), aj.gpus.end(), g) != aj.gpus.end();
-        if (g >= 1 && g <= topology.TotalGpus() && !duplicate)
-        {
-            if (g == requested)
-            {
-                aj.requested = aj.gpus.size();
-            }
-            aj.gpus.push_back(g);
-            aj.demand.push_back(m_storage->DemandOf(job, g));
-        }
+        return mine.gpus.empty() ? requested : mine.gpus[0]; // nothing to choose
     }
     uint64_t total = topology.TotalGpus();
     uint64_t free = total > used ? total - used : 0;
@@ -294,14 +415,16 @@ AutoCbaSizing::GpusFor(const ClusterJob& job, const ClusterTopology& topology, d
     {
         budget = cba->BudgetPerSecond();
     }
-    AutoCbaSolver::Result r =
-        AutoCbaSolver::Solve(base,
-                             problemJobs,
-                             uint32_t(used + std::max<uint64_t>(free, requested)),
-                             budget,
-                             true);
-    const AutoCbaJob& mine = problemJobs.back();
-    uint32_t chosen = mine.gpus[r.choice.back()];
+    // Only this job has options: the sizer finds what AutoCbaSolver::Solve would, on the
+    // problem as built (no copy) and with its buffers kept between arrivals.
+    size_t best = m_sizer.Best(problem,
+                               m_utilities,
+                               m_utilities.size() - 1,
+                               mine,
+                               used + mine.gpus[mine.requested],
+                               uint32_t(used + std::max<uint64_t>(free, requested)),
+                               budget);
+    uint32_t chosen = mine.gpus[best];
     NS_LOG_LOGIC("job " << job.record.id << " asks " << requested << " GPUs, AutoCBA gives "
                         << chosen);
     return chosen;

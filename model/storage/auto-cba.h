@@ -108,6 +108,70 @@ class AutoCbaSolver
     static double Welfare(const std::vector<AutoCbaJob>& jobs,
                           const StorageProblem& problem,
                           const StorageAllocation& allocation);
+
+  private:
+    /** \return base with the jobs at the given choice of GPU counts */
+    static StorageProblem ProblemOf(const StorageProblem& base,
+                                    const std::vector<AutoCbaJob>& jobs,
+                                    const std::vector<size_t>& choice);
+};
+
+/**
+ * \ingroup aicluster
+ * \brief The best GPU count of one job, the other jobs fixed: where AutoCbaSolver's local
+ *        search ends when only that job has options (an arrival among running jobs), with one
+ *        CBA solve per count and buffers kept between calls.
+ *
+ * Between counts only that job's demand changes, so CBA is re-solved per dataset
+ * (CbaSolver::Trials). When the scale and the cached fractions of the other jobs' datasets
+ * come out as at the last full rating, the other jobs' rates are the same bit for bit, so
+ * the welfare is re-summed (in job order, as AutoCbaSolver::Welfare sums) from their kept
+ * utilities; otherwise every job is re-rated. The answers are AutoCbaSolver::Solve's.
+ */
+class AutoCbaJobSizer
+{
+  public:
+    /**
+     * \param problem the storage problem with every job at its requested count; the sized
+     *        job's entry is set to each count in turn and left at the best
+     * \param utility per job (problem.jobs order), its utility
+     * \param job index of the job to size
+     * \param options its counts, their demands and the requested one (the other jobs are
+     *        held at their counts in the problem)
+     * \param used GPUs the requested counts take
+     * \param totalGpus GPUs available to them all
+     * \param budget IO budget [$/s]; 0 = none
+     * \return index into options.gpus of the count of highest welfare (ties: requested)
+     */
+    size_t Best(StorageProblem& problem,
+                const std::vector<JobUtility>& utility,
+                size_t job,
+                const AutoCbaJob& options,
+                uint64_t used,
+                uint32_t totalGpus,
+                double budget);
+
+    /** \return the welfare at the count the last Best() returned */
+    double BestWelfare() const;
+
+  private:
+    /** \brief Set the sized job's entry of the problem to its option o (of job's). */
+    void SetCount(StorageProblem& problem, const AutoCbaJob& job, size_t o) const;
+    /** \return the welfare of the last solve, every job re-rated (and kept) */
+    double RateAll(const std::vector<JobUtility>& utility);
+    /** \return whether the last solve gives the other jobs their kept rates */
+    bool OthersUnchanged() const;
+    /** \return the welfare of the last solve */
+    double TrialWelfare(const std::vector<JobUtility>& utility);
+
+    CbaSolver::Trials m_cba;        //!< CBA with the sized job's demand varying
+    size_t m_job{0};                //!< the sized job
+    std::vector<char> m_othersRead; //!< per dataset: read by a job other than the sized one
+    std::vector<double> m_utility;  //!< per job: utility at the last full rating
+    double m_sumBefore{0};          //!< their sum over the jobs before the sized one
+    double m_keptScale{0};          //!< the scale of the last full rating
+    std::vector<double> m_keptX;    //!< the cached fractions of the last full rating
+    double m_bestWelfare{0};        //!< welfare at the best count so far
 };
 
 /**
@@ -142,14 +206,35 @@ class AutoCbaSizing : public JobSizingPolicy
     JobUtility UtilityOf(const ClusterJob& job, double requestedRate) const;
 
   private:
-    /** \return the job's read rate on its requested GPUs, computed once per job [bytes/s] */
-    double RequestedRate(const ClusterJob& job);
+    /**
+     * \param id the job's id
+     * \param job the job (read only the first time)
+     * \return its read rate on its requested GPUs, computed once per job [bytes/s]
+     */
+    double RequestedRate(uint64_t id, const ClusterJob& job);
+    /**
+     * \brief Set m_utilities to the running jobs' utilities, plus a slot for the arrival.
+     * \param arrival the job being sized (its utility kind is every job's)
+     * \param problem the storage problem with the arrival, the running jobs first
+     * \return GPUs the running jobs take
+     */
+    uint64_t SetRunningJobs(const ClusterJob& arrival, const StorageProblem& problem);
+    /**
+     * \brief Set m_arrival (and m_utilities' last entry) to the arrival and its candidates.
+     * \param job the arrival
+     * \param dataset its dataset's index in the storage problem
+     * \param totalGpus GPUs of the cluster
+     */
+    void SetArrival(const ClusterJob& job, uint32_t dataset, uint32_t totalGpus);
 
     Ptr<StorageDataLoading> m_storage;
     std::string m_utility;
     double m_deadlineSlack;
-    std::vector<double> m_requestedRate;   //!< by job id; < 0 = not computed yet
-    std::vector<AutoCbaJob> m_problemJobs; //!< reused between arrivals (keeps its capacity)
+    std::vector<double> m_requestedRate; //!< by job id; < 0 = not computed yet
+    // Reused between arrivals (they keep their capacity).
+    std::vector<JobUtility> m_utilities; //!< per job of the problem, its utility
+    AutoCbaJob m_arrival;                //!< the arrival and its candidate counts
+    AutoCbaJobSizer m_sizer;             //!< sizes the arrival
 };
 
 } // namespace ns3

@@ -216,10 +216,9 @@ WaterFill(std::vector<double>& wants, double capacity)
     return level;
 }
 
-CbaSolver::Loads
-CbaSolver::LoadsOf(const StorageProblem& problem, const std::vector<double>* targets)
+void
+CbaSolver::LoadsOf(const StorageProblem& problem, const std::vector<double>* targets, Loads& loads)
 {
-    Loads loads;
     loads.demand.assign(problem.datasetBytes.size(), 0.0);
     loads.peak.assign(problem.datasetBytes.size(), 0.0);
     for (size_t j = 0; j < problem.jobs.size(); ++j)
@@ -229,31 +228,43 @@ CbaSolver::LoadsOf(const StorageProblem& problem, const std::vector<double>* tar
         loads.demand[k] += target;
         loads.peak[k] = std::max(loads.peak[k], target);
     }
-    return loads;
 }
 
-std::vector<size_t>
-CbaSolver::DensityOrder(const StorageProblem& problem, const Loads& loads)
+CbaSolver::Scratch&
+CbaSolver::ScratchBuffers()
 {
-    std::vector<size_t> order;
+    // The policies solve at every job start and finish: the per-dataset buffers are kept
+    // between solves instead of allocated each time (per thread, as solves may run in any).
+    static thread_local Scratch scratch;
+    return scratch;
+}
+
+bool
+CbaSolver::Denser(const std::vector<double>& rho, size_t a, size_t b)
+{
+    // Ties by index: a strict total order, so the order is unique and a dataset whose
+    // density changes can be moved to its place instead of sorting again.
+    return rho[a] > rho[b] || (rho[a] == rho[b] && a < b);
+}
+
+void
+CbaSolver::DensityOrder(const StorageProblem& problem,
+                        const Loads& loads,
+                        std::vector<double>& rho,
+                        std::vector<size_t>& order)
+{
+    // Divided once per dataset, not per comparison.
+    rho.assign(loads.demand.size(), 0.0);
+    order.clear();
     for (size_t k = 0; k < loads.demand.size(); ++k)
     {
         if (problem.datasetBytes[k] > 0 && loads.demand[k] > 0)
         {
+            rho[k] = loads.demand[k] / problem.datasetBytes[k];
             order.push_back(k);
         }
     }
-    // Decreasing read density rho_k = R_k / d_k (divided once, not per comparison); ties by
-    // index for determinism.
-    std::vector<double> rho(loads.demand.size(), 0.0);
-    for (size_t k : order)
-    {
-        rho[k] = loads.demand[k] / problem.datasetBytes[k];
-    }
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return rho[a] > rho[b];
-    });
-    return order;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return Denser(rho, a, b); });
 }
 
 bool
@@ -352,52 +363,180 @@ CbaSolver::Fill(const StorageProblem& problem,
     }
 }
 
+double
+CbaSolver::ScaleOf(const StorageProblem& problem,
+                   const Loads& loads,
+                   const std::vector<size_t>& sorted,
+                   double budget,
+                   std::vector<double>& x)
+{
+    // Scaling every demand by alpha scales every R_k and density by alpha: one order serves
+    // every alpha, so each attempt costs the datasets only.
+    auto attempt = [&](double alpha) {
+        return CacheFractions(problem, loads, alpha, sorted, x) &&
+               (budget <= 0 || CostRate(problem, loads, alpha, x) <= budget * (1 + kSolverSlack));
+    };
+    if (attempt(1.0))
+    {
+        return 1.0;
+    }
+    // Feasibility and the minimum cost are monotone in alpha (a solution for alpha serves
+    // any smaller alpha with the same cache and less bandwidth): bisect.
+    double lo = 0;
+    double hi = 1;
+    for (int i = 0; i < 50; ++i)
+    {
+        double mid = 0.5 * (lo + hi);
+        (attempt(mid) ? lo : hi) = mid;
+    }
+    attempt(lo);
+    return lo;
+}
+
 bool
 CbaSolver::MinCost(const StorageProblem& problem,
                    const std::vector<double>& targets,
                    StorageAllocation& out)
 {
-    Loads loads = LoadsOf(problem, &targets);
-    std::vector<double> x;
-    if (!CacheFractions(problem, loads, 1.0, DensityOrder(problem, loads), x))
+    Scratch& s = ScratchBuffers();
+    LoadsOf(problem, &targets, s.loads);
+    DensityOrder(problem, s.loads, s.rho, s.order);
+    if (!CacheFractions(problem, s.loads, 1.0, s.order, s.x))
     {
         return false;
     }
-    Fill(problem, &targets, 1.0, x, out);
+    Fill(problem, &targets, 1.0, s.x, out);
     return true;
 }
 
 StorageAllocation
 CbaSolver::MaxScale(const StorageProblem& problem, double budget)
 {
-    // Scaling every demand by alpha scales every R_k and density by alpha: one pass over the
-    // jobs and one order serve every alpha, so each trial costs the datasets only.
-    Loads loads = LoadsOf(problem, nullptr);
-    std::vector<size_t> order = DensityOrder(problem, loads);
-    std::vector<double> x;
-    auto attempt = [&](double alpha) {
-        return CacheFractions(problem, loads, alpha, order, x) &&
-               (budget <= 0 || CostRate(problem, loads, alpha, x) <= budget * (1 + kSolverSlack));
-    };
+    Scratch& s = ScratchBuffers();
+    LoadsOf(problem, nullptr, s.loads);
+    DensityOrder(problem, s.loads, s.rho, s.order);
+    double alpha = ScaleOf(problem, s.loads, s.order, budget, s.x);
     StorageAllocation best;
-    double alpha = 1;
-    if (!attempt(1.0))
-    {
-        // Feasibility and the minimum cost are monotone in alpha (a solution for alpha serves
-        // any smaller alpha with the same cache and less bandwidth): bisect.
-        double lo = 0;
-        double hi = 1;
-        for (int i = 0; i < 50; ++i)
-        {
-            double mid = 0.5 * (lo + hi);
-            (attempt(mid) ? lo : hi) = mid;
-        }
-        alpha = lo;
-        attempt(alpha);
-    }
-    Fill(problem, nullptr, alpha, x, best);
+    Fill(problem, nullptr, alpha, s.x, best);
     best.scale = alpha;
     return best;
+}
+
+// ---- CbaSolver::Trials --------------------------------------------------------------------
+
+void
+CbaSolver::Trials::Reset(const StorageProblem& problem, size_t job, double budget)
+{
+    m_problem = &problem;
+    m_job = job;
+    m_budget = budget;
+    size_t nd = problem.datasetBytes.size();
+    uint32_t mine = problem.jobs[job].dataset;
+    m_loads.demand.assign(nd, 0.0);
+    m_loads.peak.assign(nd, 0.0);
+    m_after.clear();
+    // LoadsOf without the varying job; for its dataset, the part summed before it is kept
+    // apart and the readers after it are listed, so UpdateLoads() adds in LoadsOf's order.
+    for (size_t j = 0; j < problem.jobs.size(); ++j)
+    {
+        uint32_t k = problem.jobs[j].dataset;
+        if (j == job || (k == mine && j > job))
+        {
+            if (j > job)
+            {
+                m_after.push_back(j);
+            }
+            continue;
+        }
+        m_loads.demand[k] += problem.jobs[j].demand;
+        m_loads.peak[k] = std::max(m_loads.peak[k], problem.jobs[j].demand);
+    }
+    m_before = m_loads.demand[mine];
+    for (size_t j : m_after)
+    {
+        m_loads.peak[mine] = std::max(m_loads.peak[mine], problem.jobs[j].demand);
+    }
+    m_peakOthers = m_loads.peak[mine];
+    UpdateLoads();
+    DensityOrder(problem, m_loads, m_rho, m_order);
+}
+
+void
+CbaSolver::Trials::UpdateLoads()
+{
+    const StorageProblem& problem = *m_problem;
+    uint32_t mine = problem.jobs[m_job].dataset;
+    double demand = problem.jobs[m_job].demand;
+    double sum = m_before + demand;
+    for (size_t j : m_after)
+    {
+        sum += problem.jobs[j].demand;
+    }
+    m_loads.demand[mine] = sum;
+    // A maximum does not depend on the order it is taken in.
+    m_loads.peak[mine] = std::max(m_peakOthers, demand);
+}
+
+void
+CbaSolver::Trials::UpdateOrder()
+{
+    const StorageProblem& problem = *m_problem;
+    size_t mine = problem.jobs[m_job].dataset;
+    m_order.erase(std::remove(m_order.begin(), m_order.end(), mine), m_order.end());
+    m_rho[mine] = 0.0;
+    if (problem.datasetBytes[mine] > 0 && m_loads.demand[mine] > 0)
+    {
+        // As DensityOrder computes it; the rest of the order is unchanged and strict.
+        m_rho[mine] = m_loads.demand[mine] / problem.datasetBytes[mine];
+        auto place = std::find_if(m_order.begin(), m_order.end(), [&](size_t k) {
+            return Denser(m_rho, mine, k);
+        });
+        m_order.insert(place, mine);
+    }
+}
+
+void
+CbaSolver::Trials::Solve()
+{
+    UpdateLoads();
+    UpdateOrder();
+    m_alpha = ScaleOf(*m_problem, m_loads, m_order, m_budget, m_x);
+}
+
+double
+CbaSolver::Trials::Scale() const
+{
+    return m_alpha;
+}
+
+const std::vector<double>&
+CbaSolver::Trials::Fractions() const
+{
+    return m_x;
+}
+
+double
+CbaSolver::Trials::Rate(size_t j) const
+{
+    // Fill's hit and bandwidth, then StorageAllocation::Rate: the same operations in the same
+    // order, so the same bits, without filling every job.
+    const StorageDemand& job = m_problem->jobs[j];
+    bool empty = m_problem->datasetBytes[job.dataset] <= 0;
+    double hit = empty ? 1.0 : std::min(1.0, m_x[job.dataset]);
+    double bandwidth = empty ? 0.0 : m_alpha * job.demand * (1 - hit);
+    double miss = 1.0 - hit;
+    if (miss <= 0 || empty)
+    {
+        return job.demand;
+    }
+    return std::min(job.demand, bandwidth / miss);
+}
+
+void
+CbaSolver::Trials::Fill(StorageAllocation& out) const
+{
+    CbaSolver::Fill(*m_problem, nullptr, m_alpha, m_x, out);
+    out.scale = m_alpha;
 }
 
 } // namespace ns3

@@ -142,6 +142,23 @@ double WaterFill(std::vector<double>& wants, double capacity);
  */
 class CbaSolver
 {
+  private:
+    /** Per dataset: what the solution depends on of the jobs' targets. */
+    struct Loads
+    {
+        std::vector<double> demand; //!< R_k: summed targets of its readers [bytes/s]
+        std::vector<double> peak;   //!< largest target of one reader [bytes/s]
+    };
+
+    /** Per-dataset work buffers of one solve, kept between solves. */
+    struct Scratch
+    {
+        Loads loads;               //!< the loads
+        std::vector<double> rho;   //!< densities
+        std::vector<size_t> order; //!< datasets by decreasing density
+        std::vector<double> x;     //!< cached fractions
+    };
+
   public:
     /**
      * \param problem datasets, capacities and prices
@@ -162,18 +179,83 @@ class CbaSolver
      */
     static StorageAllocation MaxScale(const StorageProblem& problem, double budget);
 
-  private:
-    /** Per dataset: what the solution depends on of the jobs' targets. */
-    struct Loads
+    /**
+     * \brief MaxScale for problems that differ in one job's demand only, solved without a
+     *        pass over the other jobs and without allocating (AutoCBA's trials of one job's
+     *        GPU counts).
+     *
+     * MaxScale sees the jobs only through per-dataset summed and peak demands and the
+     * datasets' density order, and only the varying job's dataset changes between trials:
+     * its sum is redone from the readers before the job (summed once) plus the job plus the
+     * readers after it, the same additions in the same order as MaxScale's; its peak is the
+     * larger of the others' and the job's; and it is moved to its place in the order. So the
+     * answers are MaxScale's, bit for bit (the storage tests check it).
+     */
+    class Trials
     {
-        std::vector<double> demand; //!< R_k: summed targets of its readers [bytes/s]
-        std::vector<double> peak;   //!< largest target of one reader [bytes/s]
+      public:
+        /**
+         * \param problem the problem, kept by reference: between Solve() calls only the
+         *        varying job's demand (and GPU count) may change
+         * \param job index of the varying job in problem.jobs
+         * \param budget IO cost limit [$/s]; 0 = none
+         */
+        void Reset(const StorageProblem& problem, size_t job, double budget);
+
+        /** \brief Solve MaxScale for the varying job's current demand. */
+        void Solve();
+
+        /** \return alpha of the last Solve() */
+        double Scale() const;
+
+        /** \return per dataset, the cached fraction of the last Solve() (hits are min(1, x)) */
+        const std::vector<double>& Fractions() const;
+
+        /**
+         * \param j a job index
+         * \return its rate in the last Solve(), bit for bit MaxScale's allocation's Rate(j)
+         */
+        double Rate(size_t j) const;
+
+        /** \param out MaxScale's allocation for the last Solve() (its buffers reused) */
+        void Fill(StorageAllocation& out) const;
+
+      private:
+        /** \brief Recompute the varying job's dataset's loads for its current demand. */
+        void UpdateLoads();
+        /** \brief Move the varying job's dataset to its place in the density order. */
+        void UpdateOrder();
+
+        const StorageProblem* m_problem{nullptr}; //!< the problem being tried
+        size_t m_job{0};                          //!< the varying job
+        double m_budget{0};                       //!< IO cost limit [$/s]
+        Loads m_loads;                            //!< per-dataset loads, the job's as of now
+        double m_before{0};          //!< summed demands of its dataset's readers before it
+        double m_peakOthers{0};      //!< largest demand of its dataset's other readers
+        std::vector<size_t> m_after; //!< its dataset's readers after it
+        std::vector<double> m_rho;   //!< densities of the datasets in m_order
+        std::vector<size_t> m_order; //!< datasets by decreasing density
+        std::vector<double> m_x;     //!< cached fractions of the last Solve()
+        double m_alpha{1};           //!< alpha of the last Solve()
     };
 
-    /** \return the per-dataset loads of the targets (problem.jobs order; null: the demands) */
-    static Loads LoadsOf(const StorageProblem& problem, const std::vector<double>* targets);
-    /** \return datasets read (and non-empty), by decreasing R_k / d_k */
-    static std::vector<size_t> DensityOrder(const StorageProblem& problem, const Loads& loads);
+  private:
+    /** \brief loads = the per-dataset loads of the targets (problem.jobs order; null: demands) */
+    static void LoadsOf(const StorageProblem& problem,
+                        const std::vector<double>* targets,
+                        Loads& loads);
+    /** \return this thread's scratch buffers for MinCost and MaxScale */
+    static Scratch& ScratchBuffers();
+    /** \return whether dataset a comes before b: denser, ties by index */
+    static bool Denser(const std::vector<double>& rho, size_t a, size_t b);
+    /**
+     * \brief order = datasets read (and non-empty), by decreasing density R_k / d_k.
+     * \param rho the densities of those datasets
+     */
+    static void DensityOrder(const StorageProblem& problem,
+                             const Loads& loads,
+                             std::vector<double>& rho,
+                             std::vector<size_t>& order);
     /**
      * \brief Minimum-cost cached fractions x_k for the loads scaled by alpha.
      * \return false if the capacities cannot serve them
@@ -183,6 +265,16 @@ class CbaSolver
                                double alpha,
                                const std::vector<size_t>& sorted,
                                std::vector<double>& x);
+    /**
+     * \brief The largest feasible (and affordable) alpha in [0, 1] for the loads.
+     * \param x its cached fractions
+     * \return alpha
+     */
+    static double ScaleOf(const StorageProblem& problem,
+                          const Loads& loads,
+                          const std::vector<size_t>& sorted,
+                          double budget,
+                          std::vector<double>& x);
     /** \return the IO cost rate of fractions x for the loads scaled by alpha [$/s] */
     static double CostRate(const StorageProblem& problem,
                            const Loads& loads,
