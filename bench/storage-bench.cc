@@ -7,6 +7,9 @@
 // is a forked child, so its peak memory (getrusage maxrss) is its own.
 //
 //   build/bench/storage-bench [--trace=...] [--policies=none,cba,...] [--nodes=64]
+//
+// A policy written "<policy>/alone" runs with StorageDataLoading::SharedPace false: the jobs
+// at the common bandwidth level are re-timed one by one, as before pace groups.
 
 #include "ns3/cluster-engine-helper.h"
 #include "ns3/core-module.h"
@@ -44,6 +47,10 @@ Replay(const std::string& trace, const std::string& policy, uint32_t nodes)
 {
     auto start = std::chrono::steady_clock::now();
     Config::SetDefault("ns3::ClusterEngine::ProgressInterval", DoubleValue(0));
+    // "<policy>/alone": the bottlenecked jobs re-timed one by one (no shared pace).
+    std::string name = policy.substr(0, policy.find('/'));
+    bool alone = name != policy;
+    Config::SetDefault("ns3::StorageDataLoading::SharedPace", BooleanValue(!alone));
     std::vector<JobRecord> jobs = ReadTrace(trace, TraceReadOptions());
     AnnotatorOptions options;
     options.datasetRule = "vc";
@@ -58,8 +65,8 @@ Replay(const std::string& trace, const std::string& policy, uint32_t nodes)
     Ptr<ClusterEngine> engine = helper.Create(jobs, WorkloadCatalog::Default());
     Ptr<StorageDataLoading> model;
     StorageOptions storage;
-    storage.policy = policy;
-    if (policy != "off")
+    storage.policy = name;
+    if (name != "off")
     {
         model = StorageHelper(storage).Install(engine, jobs, annotator);
     }
@@ -91,7 +98,8 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.AddValue("trace", "Trace to replay", trace);
     cmd.AddValue("policies",
-                 "Storage policies (off = no storage model), comma separated",
+                 "Storage policies (off = no storage model; <policy>/alone = without the "
+                 "shared pace), comma separated",
                  policies);
     cmd.AddValue("nodes", "Nodes of 8 GPUs", nodes);
     cmd.Parse(argc, argv);
