@@ -4,6 +4,8 @@
 
 // The rate-level cluster engine: hand-computed schedules, invariants, results.
 
+#include "unit-workload.h"
+
 #include "ns3/boolean.h"
 #include "ns3/cluster-engine-helper.h"
 #include "ns3/cluster-results.h"
@@ -27,30 +29,6 @@ using namespace ns3;
 
 namespace
 {
-
-const WorkloadCatalog&
-UnitCatalog()
-{
-    static const WorkloadCatalog catalog =
-        WorkloadCatalog::Load(std::string(AICLUSTER_TEST_DATA) + "/engine/unit-catalog.json");
-    return catalog;
-}
-
-/// A job of the unit model: one iteration per second, so iterations = run time [s].
-JobRecord
-UnitJob(uint64_t id, double submit, uint32_t gpus, double seconds)
-{
-    JobRecord r;
-    r.id = id;
-    r.name = "job" + std::to_string(id);
-    r.submitTime = submit;
-    r.numGpus = gpus;
-    r.duration = seconds;
-    r.model = "unit-model";
-    r.iterations = seconds;
-    r.source = "test:" + std::to_string(id);
-    return r;
-}
 
 ClusterTopology
 Topology(uint32_t nodes, uint32_t gpusPerNode, uint32_t nodesPerRack = 8)

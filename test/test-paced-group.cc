@@ -6,6 +6,8 @@
 // group with a shared pace must give the same schedule as re-timing every job, including the
 // jobs that compute binds at some paces and not at others.
 
+#include "unit-workload.h"
+
 #include "ns3/cluster-engine-helper.h"
 #include "ns3/double.h"
 #include "ns3/paced-group.h"
@@ -18,30 +20,6 @@ using namespace ns3;
 
 namespace
 {
-
-const WorkloadCatalog&
-UnitCatalog()
-{
-    static const WorkloadCatalog catalog =
-        WorkloadCatalog::Load(std::string(AICLUSTER_TEST_DATA) + "/engine/unit-catalog.json");
-    return catalog;
-}
-
-/// unit-model: 1 s of compute per iteration.
-JobRecord
-UnitJob(uint64_t id, double submit, uint32_t gpus, double iterations)
-{
-    JobRecord r;
-    r.id = id;
-    r.name = "job" + std::to_string(id);
-    r.submitTime = submit;
-    r.numGpus = gpus;
-    r.duration = iterations;
-    r.model = "unit-model";
-    r.iterations = iterations;
-    r.source = "test:" + std::to_string(id);
-    return r;
-}
 
 /// Units job id reads per iteration: 0.25 to 1, so with few jobs running the smaller readers
 /// are compute-bound (data term w * n below the 1 s of compute) and with more they are not.

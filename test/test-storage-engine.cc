@@ -5,6 +5,8 @@
 // The storage data-loading model inside the cluster engine: hand-computed replays with lazy
 // fill, prefetch, a bandwidth bottleneck and a shared dataset.
 
+#include "unit-workload.h"
+
 #include "ns3/boolean.h"
 #include "ns3/cluster-engine.h"
 #include "ns3/data-rate.h"
@@ -19,29 +21,11 @@ using namespace ns3;
 namespace
 {
 
-const WorkloadCatalog&
-UnitCatalog()
-{
-    static const WorkloadCatalog catalog =
-        WorkloadCatalog::Load(std::string(AICLUSTER_TEST_DATA) + "/engine/unit-catalog.json");
-    return catalog;
-}
-
 /// unit-model: 1 iteration per second at any GPU count, 1 sample per GPU per iteration.
 JobRecord
 Job(uint64_t id, double submit, uint32_t gpus, double seconds, const std::string& dataset)
 {
-    JobRecord r;
-    r.id = id;
-    r.name = "job" + std::to_string(id);
-    r.submitTime = submit;
-    r.numGpus = gpus;
-    r.duration = seconds;
-    r.model = "unit-model";
-    r.iterations = seconds;
-    r.dataset = dataset;
-    r.source = "test:" + std::to_string(id);
-    return r;
+    return UnitJob(id, submit, gpus, seconds, dataset);
 }
 
 struct Run

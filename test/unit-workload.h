@@ -1,0 +1,57 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_TEST_UNIT_WORKLOAD_H
+#define AICLUSTER_TEST_UNIT_WORKLOAD_H
+
+// The unit workload of the engine tests: test-data/engine/unit-catalog.json's "unit-model"
+// computes 1 s per iteration at any GPU count, one sample per GPU per iteration.
+
+#include "ns3/job-record.h"
+#include "ns3/workload-catalog.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/** \return the catalog with "unit-model" (loaded once) */
+inline const WorkloadCatalog&
+UnitCatalog()
+{
+    static const WorkloadCatalog catalog =
+        WorkloadCatalog::Load(std::string(AICLUSTER_TEST_DATA) + "/engine/unit-catalog.json");
+    return catalog;
+}
+
+/**
+ * \param id job id
+ * \param submit submit time [s]
+ * \param gpus GPUs asked
+ * \param seconds run time at compute speed [s] = iterations
+ * \param dataset its dataset ("" = none)
+ * \return a unit-model job
+ */
+inline JobRecord
+UnitJob(uint64_t id,
+        double submit,
+        uint32_t gpus,
+        double seconds,
+        const std::string& dataset = std::string())
+{
+    JobRecord r;
+    r.id = id;
+    r.name = "job" + std::to_string(id);
+    r.submitTime = submit;
+    r.numGpus = gpus;
+    r.duration = seconds;
+    r.model = "unit-model";
+    r.iterations = seconds;
+    r.dataset = dataset;
+    r.source = "test:" + std::to_string(id);
+    return r;
+}
+
+} // namespace ns3
+
+#endif // AICLUSTER_TEST_UNIT_WORKLOAD_H
