@@ -733,22 +733,22 @@ ClusterEngine::SetIterationTime(ClusterJob& job, double data, double sync)
         }
         return;
     }
-    double iteration = std::max(data, job.computeTime + (1.0 - m_syncOverlap) * sync);
+    job.dataTime = data;
+    job.syncTime = sync;
+    double iteration = std::max(data, NonDataTime(job));
     NS_ABORT_MSG_IF(!(iteration > 0),
                     "job " << job.record.id << " got iteration time " << iteration
                            << " s from the models");
-    job.dataTime = data;
-    job.syncTime = sync;
-    if (iteration == job.iterationTime)
-    {
-        return; // unchanged: its finish event stands
-    }
     Retime(job, iteration);
 }
 
 void
 ClusterEngine::Retime(ClusterJob& job, double iteration)
 {
+    if (iteration == job.iterationTime && job.finishEvent.IsRunning())
+    {
+        return; // unchanged: its finish event stands
+    }
     AdvanceProgress(job); // progress so far at the old rate
     uint32_t gpus = job.placement.TotalGpus();
     if (job.iterationTime > 0)
@@ -835,7 +835,6 @@ ClusterEngine::PaceJob(ClusterJob& job, uint32_t group, double work)
     job.pacedGroup = &g;
     job.pacedWork = work;
     job.pacedThreshold = NonDataTime(job) / work;
-    job.dataTime = work * g.Pace();
     if (job.pacedThreshold <= g.Pace())
     {
         PutOnClock(job);
@@ -865,8 +864,7 @@ void
 ClusterEngine::TakeOffClock(ClusterJob& job)
 {
     AdvanceProgress(job); // brings remainingIterations and iterationTime up to the clock
-    double now = Simulator::Now().GetSeconds();
-    job.remainingIterations = job.pacedGroup->Unclock(job, now) / job.pacedWork;
+    job.pacedGroup->Unclock(job);
     m_busyGpus += job.placement.TotalGpus() * job.computeTime / job.iterationTime;
     m_groupsMoved.insert(job.pacedGroup->Id());
 }
@@ -877,11 +875,7 @@ ClusterEngine::Park(ClusterJob& job)
     job.pacedGroup->Park(job);
     job.dataTime = job.pacedWork * job.pacedGroup->Pace();
     // Compute and sync dominate its data term: it runs at its own pace, on its own event.
-    double iteration = std::max(job.dataTime, NonDataTime(job));
-    if (iteration != job.iterationTime || !job.finishEvent.IsRunning())
-    {
-        Retime(job, iteration);
-    }
+    Retime(job, std::max(job.dataTime, NonDataTime(job)));
 }
 
 void
@@ -893,8 +887,9 @@ ClusterEngine::LeaveGroup(ClusterJob& job)
     }
     if (job.pacedClocked)
     {
+        // Timed alone from now on: whoever keeps it running sets its iteration time (and so
+        // its finish event, see Retime); a finish or a preemption needs none.
         TakeOffClock(job);
-        ScheduleFinish(job); // at the last pace, until told otherwise
     }
     else
     {

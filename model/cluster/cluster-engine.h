@@ -146,7 +146,10 @@ class ClusterEngine : public Object
     void PreemptJob(ClusterJob* job);
     void UpdateRates();
     void SetIterationTime(ClusterJob& job, double data, double sync);
-    /** Give a job timed on its own a new iteration time: progress so far, new finish event. */
+    /**
+     * Give a job timed on its own a new iteration time: progress so far, new finish event
+     * (none of it if the time is unchanged and its finish event is pending).
+     */
     void Retime(ClusterJob& job, double iteration);
     /** (Re)schedule the job's own finish event from remainingIterations and iterationTime. */
     void ScheduleFinish(ClusterJob& job);
@@ -160,11 +163,11 @@ class ClusterEngine : public Object
     void PaceJob(ClusterJob& job, uint32_t group, double work);
     /** Move a member timed on its own onto its group's clock. */
     void PutOnClock(ClusterJob& job);
-    /** Take a member off its group's clock (progress brought up to now; no event yet). */
+    /** Take a member off its group's clock (progress brought up to now; no finish event). */
     void TakeOffClock(ClusterJob& job);
     /** Time a member that compute or sync bind on its own, on its own event. */
     void Park(ClusterJob& job);
-    /** Take a job out of its pace group, if any, timed on its own from now. */
+    /** Take a job out of its pace group, if any (no finish event until it is re-timed). */
     void LeaveGroup(ClusterJob& job);
     /** The earliest mark of a group's clock is reached: that job finishes. */
     void OnGroupFinish(uint32_t id);

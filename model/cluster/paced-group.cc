@@ -62,8 +62,8 @@ PacedGroup::Clock(ClusterJob& job, double remainingWork, double now)
     m_weight += job.placement.TotalGpus() * job.computeTime / job.pacedWork;
 }
 
-double
-PacedGroup::Unclock(ClusterJob& job, double now)
+void
+PacedGroup::Unclock(ClusterJob& job)
 {
     NS_ASSERT(job.pacedClocked);
     m_byMark.erase({job.pacedMark, job.record.id, &job});
@@ -74,7 +74,6 @@ PacedGroup::Unclock(ClusterJob& job, double now)
         m_weight = 0; // no rounding residue
     }
     job.pacedClocked = false;
-    return std::max(0.0, job.pacedMark - VirtualTime(now));
 }
 
 void

@@ -77,12 +77,11 @@ class PacedGroup
      */
     void Clock(ClusterJob& job, double remainingWork, double now);
     /**
-     * \brief Take a member off the clock.
+     * \brief Take a member off the clock (bring its progress up to date first:
+     *        ClusterJob::RemainingIterationsAt reads the clock).
      * \param job a clocked member
-     * \param now simulation time [s]
-     * \return the units it has left now
      */
-    double Unclock(ClusterJob& job, double now);
+    void Unclock(ClusterJob& job);
     /** \param job a member to time on its own (compute and sync dominate) */
     void Park(ClusterJob& job);
     /** \param job a parked member, to forget */
