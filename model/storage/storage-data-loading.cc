@@ -384,7 +384,6 @@ StorageDataLoading::AddJob(const Ptr<ClusterJob>& job)
     m_hits.push_back(0);
     m_bandwidth.push_back(0);
     m_seconds.push_back(-1); // the engine has no term yet
-    m_paced.push_back(0);
     m_pacedWork.push_back(0);
     m_iterationBytes.push_back(double(job->profile->localBatch) * info.gpus *
                                m_datasets[info.dataset].bytesPerSample);
@@ -419,7 +418,6 @@ StorageDataLoading::RemoveJob(uint32_t slot)
     fill(m_hits);
     fill(m_bandwidth);
     fill(m_seconds);
-    fill(m_paced);
     fill(m_pacedWork);
     fill(m_iterationBytes);
     if (slot < m_jobs.size())
@@ -550,7 +548,7 @@ StorageDataLoading::SetRate(size_t j, bool atLevel)
 {
     double miss = 1 - m_hits[j];
     double demand = m_problem.jobs[j].demand;
-    double rate = miss > 0 ? std::min(demand, m_bandwidth[j] / miss) : demand;
+    double rate = ReadRate(demand, m_hits[j], m_bandwidth[j], false); // miss 0 if empty
     m_rates[j] = rate;
     double perIteration = m_iterationBytes[j] * miss;
     if (atLevel && perIteration > 0)
@@ -559,11 +557,10 @@ StorageDataLoading::SetRate(size_t j, bool atLevel)
         // 1 / level. The engine hears of it when it joins or its bytes change, not when the
         // level moves (that is one PaceChange for all of them).
         double seconds = perIteration * m_pace;
-        if (!m_paced[j] || perIteration != m_pacedWork[j])
+        if (perIteration != m_pacedWork[j])
         {
             m_changes.emplace_back(m_jobs[j], seconds, kRemoteGroup, perIteration);
         }
-        m_paced[j] = 1;
         m_pacedWork[j] = perIteration;
         m_seconds[j] = seconds;
         return;
@@ -580,10 +577,10 @@ StorageDataLoading::SetRate(size_t j, bool atLevel)
         }
         seconds = rate < demand ? perIteration / m_bandwidth[j] : m_iterationBytes[j] / demand;
     }
-    if (seconds != m_seconds[j] || m_paced[j])
+    if (seconds != m_seconds[j] || m_pacedWork[j] > 0)
     {
         m_seconds[j] = seconds;
-        m_paced[j] = 0;
+        m_pacedWork[j] = 0;
         m_changes.emplace_back(m_jobs[j], seconds);
     }
 }
@@ -668,11 +665,9 @@ StorageDataLoading::FillExtras()
         double hit = datasetHit[jobs[j].dataset];
         if (hit < planHit[j])
         {
-            // Its planned rate, StorageAllocation::Rate(), times what it misses now.
-            double miss = 1 - planHit[j];
-            double demand = jobs[j].demand;
-            bool reads = miss > 0 && datasetBytes[jobs[j].dataset] > 0;
-            double rate = reads ? std::min(demand, plan[j] / miss) : demand;
+            // Its planned rate (StorageAllocation::Rate) times what it misses now.
+            double rate =
+                ReadRate(jobs[j].demand, planHit[j], plan[j], datasetBytes[jobs[j].dataset] <= 0);
             double more = std::min(cap, rate * (1 - hit)) - plan[j];
             if (more > 0)
             {

@@ -277,10 +277,9 @@ class StorageDataLoading : public IterationTermModel
     std::vector<double> m_extra;          //!< FillExtras: every job's bandwidth now
     std::vector<uint8_t> m_onExtra;       //!< FillExtras: the job's cache is behind its plan
     std::vector<std::pair<uint32_t, double>> m_behind; //!< FillExtras: those jobs, extra wanted
-    std::vector<uint32_t> m_moved;         //!< RecomputeRates: jobs whose hit or bandwidth moved
-    std::vector<uint8_t> m_paced;          //!< their term is on the shared pace (at the level)
-    std::vector<double> m_pacedWork;       //!< if so: their missed bytes per iteration
-    std::vector<TermChange> m_changes;     //!< terms changed since the engine last took them
+    std::vector<uint32_t> m_moved;     //!< RecomputeRates: jobs whose hit or bandwidth moved
+    std::vector<double> m_pacedWork;   //!< on the shared pace: missed bytes per iteration, else 0
+    std::vector<TermChange> m_changes; //!< terms changed since the engine last took them
     std::vector<PaceChange> m_paceChanges; //!< the remote level's pace, if it moved
     double m_pace{0}; //!< 1 / the last level reported [s per byte]; 0 = none yet
     /** The pace group of the jobs bottlenecked together on the remote bandwidth. */

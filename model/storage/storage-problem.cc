@@ -75,13 +75,10 @@ StorageProblem::DatasetDemand() const
 double
 StorageAllocation::Rate(const StorageProblem& problem, size_t j) const
 {
-    double demand = problem.jobs[j].demand;
-    double miss = 1.0 - hit[j];
-    if (miss <= 0 || problem.datasetBytes[problem.jobs[j].dataset] <= 0)
-    {
-        return demand;
-    }
-    return std::min(demand, bandwidth[j] / miss);
+    return ReadRate(problem.jobs[j].demand,
+                    hit[j],
+                    bandwidth[j],
+                    problem.datasetBytes[problem.jobs[j].dataset] <= 0);
 }
 
 double
@@ -524,12 +521,7 @@ CbaSolver::Trials::Rate(size_t j) const
     bool empty = m_problem->datasetBytes[job.dataset] <= 0;
     double hit = empty ? 1.0 : std::min(1.0, m_x[job.dataset]);
     double bandwidth = empty ? 0.0 : m_alpha * job.demand * (1 - hit);
-    double miss = 1.0 - hit;
-    if (miss <= 0 || empty)
-    {
-        return job.demand;
-    }
-    return std::min(job.demand, bandwidth / miss);
+    return ReadRate(job.demand, hit, bandwidth, empty);
 }
 
 void

@@ -4,6 +4,7 @@
 #ifndef AICLUSTER_STORAGE_PROBLEM_H
 #define AICLUSTER_STORAGE_PROBLEM_H
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -52,6 +53,28 @@ struct StorageProblem
     /** \return per-dataset total demand R_k = sum of its readers' demands [bytes/s] */
     std::vector<double> DatasetDemand() const;
 };
+
+/**
+ * \brief A job's read rate: min(demand, b / (1 - h)), its demand if it misses nothing.
+ *
+ * The one formula of the model's rate (DESIGN.md "Storage throughput model"): the allocation,
+ * CBA's trials and the engine's data term all call it, so they agree to the bit.
+ * \param demand its read rate at compute speed [bytes/s]
+ * \param hit fraction of its reads the cache serves
+ * \param bandwidth remote bandwidth it has [bytes/s]
+ * \param emptyDataset its dataset has no bytes (nothing to read remotely)
+ * \return its read rate [bytes/s]
+ */
+inline double
+ReadRate(double demand, double hit, double bandwidth, bool emptyDataset)
+{
+    double miss = 1.0 - hit;
+    if (miss <= 0 || emptyDataset)
+    {
+        return demand;
+    }
+    return std::min(demand, bandwidth / miss);
+}
 
 /**
  * \ingroup aicluster
