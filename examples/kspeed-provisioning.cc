@@ -17,6 +17,7 @@
 //   ./ns3 run kspeed-provisioning -- --mode=table --nodes=12
 //   ./ns3 run kspeed-provisioning -- --ns3::ProvisioningModel::CpuCores=32 --mode=scaling
 
+#include "ns3/cluster-scenario.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/provisioning-model.h"
@@ -36,22 +37,6 @@ namespace
 {
 
 const char* kLoaders[] = {"local", "dpp", "alluxio", "kspeed"};
-
-std::vector<std::string>
-SplitList(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (!item.empty())
-        {
-            out.push_back(item);
-        }
-    }
-    return out;
-}
 
 nlohmann::json
 UtilJson(const ProvisioningUtilization& u)

@@ -39,33 +39,6 @@ using namespace ns3;
 namespace
 {
 
-std::vector<std::string>
-SplitList(const std::string& text)
-{
-    std::vector<std::string> items;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ','))
-    {
-        if (!item.empty())
-        {
-            items.push_back(item);
-        }
-    }
-    return items;
-}
-
-std::string
-CommandLineText(int argc, char* argv[])
-{
-    std::string text;
-    for (int i = 0; i < argc; ++i)
-    {
-        text += (i ? " " : "") + std::string(argv[i]);
-    }
-    return text;
-}
-
 void
 PrintHeader(const std::string& utility)
 {

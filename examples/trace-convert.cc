@@ -10,6 +10,7 @@
 //              --output=day1.csv"
 //   ./ns3 run "trace-convert --input=philly.csv --bench=10"   (read-time benchmark)
 
+#include "ns3/cluster-scenario.h"
 #include "ns3/core-module.h"
 #include "ns3/trace-reader.h"
 
@@ -43,22 +44,6 @@ UsageError(const std::string& message)
 {
     std::cerr << "trace-convert: " << message << " (see --help)" << std::endl;
     return 2;
-}
-
-std::set<std::string>
-SplitList(const std::string& list)
-{
-    std::set<std::string> items;
-    std::istringstream in(list);
-    std::string item;
-    while (std::getline(in, item, ','))
-    {
-        if (!item.empty())
-        {
-            items.insert(item);
-        }
-    }
-    return items;
 }
 
 void
@@ -177,7 +162,8 @@ main(int argc, char* argv[])
     }
     options.loadScale = loadScale;
     options.maxJobs = maxJobs;
-    options.vcs = SplitList(vcs);
+    std::vector<std::string> vcList = SplitList(vcs);
+    options.vcs = std::set<std::string>(vcList.begin(), vcList.end());
 
     try
     {

@@ -54,17 +54,6 @@ ScenarioFromArguments(int argc, char* argv[])
     return ClusterScenario();
 }
 
-std::string
-CommandLineText(int argc, char* argv[])
-{
-    std::string text;
-    for (int i = 0; i < argc; ++i)
-    {
-        text += (i ? " " : "") + std::string(argv[i]);
-    }
-    return text;
-}
-
 void
 PrintReport(const TraceReadReport& r)
 {

@@ -23,22 +23,6 @@ namespace
 
 using nlohmann::json;
 
-std::vector<std::string>
-SplitList(const std::string& text)
-{
-    std::vector<std::string> items;
-    std::istringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ','))
-    {
-        if (!item.empty())
-        {
-            items.push_back(item);
-        }
-    }
-    return items;
-}
-
 std::string
 JoinList(const std::vector<std::string>& items)
 {
@@ -538,6 +522,33 @@ ClusterScenario::Settings() const
         s["attributes." + name] = value;
     }
     return s;
+}
+
+std::vector<std::string>
+SplitList(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::istringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        if (!item.empty())
+        {
+            items.push_back(item);
+        }
+    }
+    return items;
+}
+
+std::string
+CommandLineText(int argc, char* argv[])
+{
+    std::string text;
+    for (int i = 0; i < argc; ++i)
+    {
+        text += (i ? " " : "") + std::string(argv[i]);
+    }
+    return text;
 }
 
 } // namespace ns3

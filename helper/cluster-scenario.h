@@ -96,6 +96,19 @@ struct ClusterScenario
     std::string m_storagePolicyText{"ideal"};
 };
 
+/**
+ * \param text a comma-separated list, as typed on a command line
+ * \return its items in order, empty items dropped
+ */
+std::vector<std::string> SplitList(const std::string& text);
+
+/**
+ * \param argc argument count, as main() got it
+ * \param argv the arguments
+ * \return the command line as typed (arguments joined by spaces), for result files
+ */
+std::string CommandLineText(int argc, char* argv[]);
+
 } // namespace ns3
 
 #endif // AICLUSTER_CLUSTER_SCENARIO_H
