@@ -212,20 +212,7 @@ RdmaPacketFabric::Write(uint32_t src,
     spec.dstNic = PickNic(dst, src, id, options.dstNic);
     spec.bytes = bytes;
     spec.lineRate = m_topology->QpLineRate(src, dst, spec.srcNic);
-    Record& r = m_records[id];
-    r.result = RdmaTransferResult{id,
-                                  src,
-                                  dst,
-                                  spec.srcNic,
-                                  spec.dstNic,
-                                  bytes,
-                                  false,
-                                  Simulator::Now(),
-                                  Time(0),
-                                  Time(0)};
-    r.done = std::move(done);
-    m_bytesPosted += bytes;
-    ++m_posted;
+    Post(id, src, dst, spec.srcNic, spec.dstNic, bytes, false, std::move(done));
     m_endpoints[src]->StartSend(spec);
     return id;
 }
@@ -245,22 +232,36 @@ RdmaPacketFabric::Read(uint32_t local,
     spec.dstNic = PickNic(remote, local, id, options.srcNic);
     spec.srcNic = PickNic(local, remote, id, options.dstNic);
     spec.bytes = bytes;
+    // The data flows from the remote (the result's source) to the local endpoint.
+    Post(id, remote, local, spec.dstNic, spec.srcNic, bytes, true, std::move(done));
+    m_endpoints[local]->StartRead(spec);
+    return id;
+}
+
+void
+RdmaPacketFabric::Post(uint32_t id,
+                       uint32_t src,
+                       uint32_t dst,
+                       uint32_t srcNic,
+                       uint32_t dstNic,
+                       uint64_t bytes,
+                       bool read,
+                       RdmaCompletion done)
+{
+    m_bytesPosted += bytes;
+    ++m_posted;
     Record& r = m_records[id];
     r.result = RdmaTransferResult{id,
-                                  remote,
-                                  local,
-                                  spec.dstNic,
-                                  spec.srcNic,
+                                  src,
+                                  dst,
+                                  srcNic,
+                                  dstNic,
                                   bytes,
-                                  true,
+                                  read,
                                   Simulator::Now(),
                                   Time(0),
                                   Time(0)};
     r.done = std::move(done);
-    m_bytesPosted += bytes;
-    ++m_posted;
-    m_endpoints[local]->StartRead(spec);
-    return id;
 }
 
 void

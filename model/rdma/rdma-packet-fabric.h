@@ -114,6 +114,18 @@ class RdmaPacketFabric : public RdmaFabric
 
     uint32_t PickNic(uint32_t endpoint, uint32_t peer, uint32_t id, int32_t forced) const;
     void CheckEndpoints(uint32_t a, uint32_t b, uint64_t bytes, const char* op) const;
+    /**
+     * Track a transfer just posted (its start is now) until it completes: src/dst and their
+     * NICs are where the data leaves and arrives (for a READ, the remote side is src).
+     */
+    void Post(uint32_t id,
+              uint32_t src,
+              uint32_t dst,
+              uint32_t srcNic,
+              uint32_t dstNic,
+              uint64_t bytes,
+              bool read,
+              RdmaCompletion done);
     void OnDelivered(uint32_t qp);
     void OnAcked(uint32_t qp);
     void Complete(uint32_t qp);
