@@ -312,7 +312,7 @@ TEST_CASE("CBA caches a dataset iff its read density pays for the cache", "[stor
     p.bandwidthCapacity = 0.3e9;
     REQUIRE(CbaSolver::MinCost(p, Demands(p), a));
     CHECK(a.cache[1] == Approx(40e9));
-    CHECK(a.TotalBandwidth() == Approx(0.3e9));
+    CHECK(a.TotalBandwidth(p) == Approx(0.3e9));
     // Not enough cache for that: infeasible, and MaxScale finds the largest common fraction.
     p.cacheCapacity = 120e9;
     CHECK_FALSE(CbaSolver::MinCost(p, Demands(p), a));
@@ -453,4 +453,79 @@ TEST_CASE("more readers of a dataset raise the value of caching it", "[storage]"
         }
         previous = value;
     }
+}
+
+TEST_CASE("an entry of count n is answered as n identical jobs, by every policy", "[storage]")
+{
+    // The storage model groups identical jobs (same dataset, demand and GPUs) into one entry.
+    // Every policy must answer the grouped problem as it answers the jobs one by one: same
+    // cache per dataset, same bandwidth and hit for each job, same level and totals (to
+    // rounding: a count multiplies where the expanded problem adds).
+    std::mt19937_64 rng(4242);
+    std::vector<Ptr<StorageAllocationPolicy>> policies = Baselines();
+    policies.push_back(CreateObject<CbaPolicy>());
+    size_t grouped = 0;
+    for (int trial = 0; trial < 300; ++trial)
+    {
+        StorageProblem entries = RandomProblem(rng, 1 + rng() % 5, 1 + rng() % 6);
+        StorageProblem jobs = entries; // the same, one entry per job
+        jobs.jobs.clear();
+        std::vector<size_t> entryOf;
+        for (size_t e = 0; e < entries.jobs.size(); ++e)
+        {
+            StorageDemand& entry = entries.jobs[e];
+            entry.count = 1 + uint32_t(rng() % 4);
+            grouped += entry.count > 1;
+            for (uint32_t c = 0; c < entry.count; ++c)
+            {
+                StorageDemand one = entry;
+                one.count = 1;
+                one.id = entry.id * 10 + c; // entry.id * 10: the lowest of its jobs' ids
+                jobs.jobs.push_back(one);
+                entryOf.push_back(e);
+            }
+            entry.id *= 10;
+        }
+        // Capacities relative to the expanded demand, so that every regime occurs.
+        double total = 0;
+        for (const StorageDemand& j : jobs.jobs)
+        {
+            total += j.demand;
+        }
+        entries.bandwidthCapacity = jobs.bandwidthCapacity = total * (0.2 + U01(rng));
+        REQUIRE(entries.JobCount() == jobs.jobs.size());
+        for (const auto& policy : policies)
+        {
+            INFO("trial " << trial << ", policy " << policy->Name());
+            StorageAllocation a = policy->Allocate(entries);
+            StorageAllocation b = policy->Allocate(jobs);
+            CHECK(a.Violation(entries) == "");
+            for (size_t k = 0; k < a.cache.size(); ++k)
+            {
+                CHECK(a.cache[k] == Approx(b.cache[k]).epsilon(1e-12).margin(1e-3));
+            }
+            for (size_t j = 0; j < jobs.jobs.size(); ++j)
+            {
+                size_t e = entryOf[j];
+                CHECK(a.bandwidth[e] == Approx(b.bandwidth[j]).epsilon(1e-12).margin(1e-3));
+                CHECK(a.hit[e] == Approx(b.hit[j]).epsilon(1e-12).margin(1e-15));
+            }
+            if (std::isinf(a.level) != std::isinf(b.level))
+            {
+                // The wants sum to the capacity, up to rounding: a level binds in one order
+                // of additions and not in the other, and then it is at the largest want.
+                double finite = std::min(a.level, b.level);
+                double most = *std::max_element(b.bandwidth.begin(), b.bandwidth.end());
+                CHECK(finite == Approx(most).epsilon(1e-12));
+            }
+            else if (!std::isinf(b.level))
+            {
+                CHECK(a.level == Approx(b.level).epsilon(1e-12));
+            }
+            CHECK(a.scale == Approx(b.scale).epsilon(1e-9));
+            CHECK(a.TotalRate(entries) == Approx(b.TotalRate(jobs)).epsilon(1e-12));
+            CHECK(a.CostRate(entries) == Approx(b.CostRate(jobs)).epsilon(1e-12));
+        }
+    }
+    CHECK(grouped > 300); // entries of count > 1 were tried
 }

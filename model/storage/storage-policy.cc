@@ -144,11 +144,11 @@ StorageAllocationPolicy::CompleteWithFairBandwidth(const StorageProblem& problem
         double need = problem.jobs[j].demand * MissOf(problem, alloc, j);
         double want = cap > 0 ? std::min(need, cap) : need;
         alloc.bandwidth[j] = want;
-        total += want;
+        total += problem.jobs[j].count * want;
     }
     if (total > problem.bandwidthCapacity)
     {
-        alloc.level = WaterFill(alloc.bandwidth, problem.bandwidthCapacity);
+        alloc.level = WaterFill(alloc.bandwidth, problem.bandwidthCapacity, problem.jobs);
     }
     else
     {
@@ -229,7 +229,7 @@ CacheAllPolicy::Allocate(const StorageProblem& problem)
             firstReader[job.dataset] = key;
             seen[job.dataset] = true;
         }
-        demand[job.dataset] += job.demand;
+        demand[job.dataset] += job.count * job.demand;
     }
     return CacheWholeDatasets(problem, ReadDatasetsBy(problem, demand, firstReader));
 }
@@ -259,10 +259,10 @@ FairSharePolicy::Allocate(const StorageProblem& problem)
     alloc.cache.assign(problem.datasetBytes.size(), 0.0);
     if (!problem.jobs.empty())
     {
-        double share = problem.cacheCapacity / problem.jobs.size();
+        double share = problem.cacheCapacity / double(problem.JobCount());
         for (const StorageDemand& job : problem.jobs)
         {
-            alloc.cache[job.dataset] += share;
+            alloc.cache[job.dataset] += job.count * share;
         }
         for (size_t k = 0; k < alloc.cache.size(); ++k)
         {
@@ -442,8 +442,15 @@ SiloDLikePolicy::Allocate(const StorageProblem& problem)
         demands[j] =
             problem.datasetBytes[problem.jobs[j].dataset] > 0 ? problem.jobs[j].demand : 0.0;
     }
-    std::vector<double> share =
-        MaxMinFair(demands, problem.bandwidthCapacity, problem.clientBandwidth);
+    std::vector<double> share = demands;
+    if (problem.clientBandwidth > 0)
+    {
+        for (double& s : share)
+        {
+            s = std::min(s, problem.clientBandwidth);
+        }
+    }
+    WaterFill(share, problem.bandwidthCapacity, problem.jobs);
     // Per dataset: cached fraction that saturates all its readers, and the throughput gained.
     std::vector<double> saturate(nd, 0.0);
     std::vector<double> gain(nd, 0.0);
@@ -453,7 +460,7 @@ SiloDLikePolicy::Allocate(const StorageProblem& problem)
         if (demands[j] > 0)
         {
             saturate[k] = std::max(saturate[k], 1.0 - share[j] / demands[j]);
-            gain[k] += demands[j] - share[j];
+            gain[k] += problem.jobs[j].count * (demands[j] - share[j]);
         }
     }
     std::vector<double> perByte(nd, 0.0);

@@ -47,6 +47,11 @@ StorageProblem::Validate() const
     for (size_t j = 0; j < jobs.size(); ++j)
     {
         RequireFinite(jobs[j].demand, "jobs[" + std::to_string(j) + "].demand", false);
+        if (jobs[j].count < 1)
+        {
+            throw std::invalid_argument("storage problem: jobs[" + std::to_string(j) +
+                                        "].count expected >= 1, got 0");
+        }
         if (jobs[j].dataset >= datasetBytes.size())
         {
             throw std::invalid_argument(
@@ -67,9 +72,20 @@ StorageProblem::DatasetDemand() const
     std::vector<double> total(datasetBytes.size(), 0.0);
     for (const StorageDemand& job : jobs)
     {
-        total[job.dataset] += job.demand;
+        total[job.dataset] += job.count * job.demand;
     }
     return total;
+}
+
+uint64_t
+StorageProblem::JobCount() const
+{
+    uint64_t count = 0;
+    for (const StorageDemand& job : jobs)
+    {
+        count += job.count;
+    }
+    return count;
 }
 
 double
@@ -87,7 +103,7 @@ StorageAllocation::TotalRate(const StorageProblem& problem) const
     double total = 0;
     for (size_t j = 0; j < problem.jobs.size(); ++j)
     {
-        total += Rate(problem, j);
+        total += problem.jobs[j].count * Rate(problem, j);
     }
     return total;
 }
@@ -95,13 +111,18 @@ StorageAllocation::TotalRate(const StorageProblem& problem) const
 double
 StorageAllocation::CostRate(const StorageProblem& problem) const
 {
-    return problem.bandwidthPrice * TotalBandwidth() + problem.cachePrice * TotalCache();
+    return problem.bandwidthPrice * TotalBandwidth(problem) + problem.cachePrice * TotalCache();
 }
 
 double
-StorageAllocation::TotalBandwidth() const
+StorageAllocation::TotalBandwidth(const StorageProblem& problem) const
 {
-    return std::accumulate(bandwidth.begin(), bandwidth.end(), 0.0);
+    double total = 0;
+    for (size_t j = 0; j < bandwidth.size(); ++j)
+    {
+        total += problem.jobs[j].count * bandwidth[j];
+    }
+    return total;
 }
 
 double
@@ -130,9 +151,9 @@ StorageAllocation::Violation(const StorageProblem& problem) const
         return "cache total " + std::to_string(TotalCache()) + " over capacity " +
                std::to_string(problem.cacheCapacity);
     }
-    if (!Within(TotalBandwidth(), problem.bandwidthCapacity))
+    if (!Within(TotalBandwidth(problem), problem.bandwidthCapacity))
     {
-        return "bandwidth total " + std::to_string(TotalBandwidth()) + " over capacity " +
+        return "bandwidth total " + std::to_string(TotalBandwidth(problem)) + " over capacity " +
                std::to_string(problem.bandwidthCapacity);
     }
     for (size_t j = 0; j < bandwidth.size(); ++j)
@@ -169,13 +190,20 @@ MaxMinFair(const std::vector<double>& needs, double capacity, double cap)
     return share;
 }
 
+namespace
+{
+
+/// WaterFill with want i standing for countOf(i) consumers (the same operations for count 1).
+template <typename CountOf>
 double
-WaterFill(std::vector<double>& wants, double capacity)
+WeightedWaterFill(std::vector<double>& wants, double capacity, CountOf countOf)
 {
     double total = 0;
-    for (double w : wants)
+    double consumers = 0;
+    for (size_t i = 0; i < wants.size(); ++i)
     {
-        total += w;
+        total += countOf(i) * wants[i];
+        consumers += countOf(i);
     }
     if (total <= capacity)
     {
@@ -183,23 +211,23 @@ WaterFill(std::vector<double>& wants, double capacity)
     }
     // Newton on f(L) = sum min(w, L) - capacity from the left: L' = (capacity - sum of the
     // wants at or below L) / (number above L). Stops when a step no longer moves L.
-    double level = capacity / double(wants.size());
+    double level = capacity / consumers;
     while (true)
     {
         double below = 0;
-        size_t above = 0;
-        for (double w : wants)
+        double above = 0;
+        for (size_t i = 0; i < wants.size(); ++i)
         {
-            if (w <= level)
+            if (wants[i] <= level)
             {
-                below += w;
+                below += countOf(i) * wants[i];
             }
             else
             {
-                ++above;
+                above += countOf(i);
             }
         }
-        double next = above > 0 ? (capacity - below) / double(above) : level;
+        double next = above > 0 ? (capacity - below) / above : level;
         if (!(next > level))
         {
             break;
@@ -213,6 +241,20 @@ WaterFill(std::vector<double>& wants, double capacity)
     return level;
 }
 
+} // namespace
+
+double
+WaterFill(std::vector<double>& wants, double capacity)
+{
+    return WeightedWaterFill(wants, capacity, [](size_t) { return 1.0; });
+}
+
+double
+WaterFill(std::vector<double>& wants, double capacity, const std::vector<StorageDemand>& jobs)
+{
+    return WeightedWaterFill(wants, capacity, [&jobs](size_t i) { return double(jobs[i].count); });
+}
+
 void
 CbaSolver::LoadsOf(const StorageProblem& problem, const std::vector<double>* targets, Loads& loads)
 {
@@ -222,7 +264,7 @@ CbaSolver::LoadsOf(const StorageProblem& problem, const std::vector<double>* tar
     {
         uint32_t k = problem.jobs[j].dataset;
         double target = targets ? (*targets)[j] : problem.jobs[j].demand;
-        loads.demand[k] += target;
+        loads.demand[k] += problem.jobs[j].count * target;
         loads.peak[k] = std::max(loads.peak[k], target);
     }
 }
@@ -445,7 +487,7 @@ CbaSolver::Trials::Reset(const StorageProblem& problem, size_t job, double budge
             }
             continue;
         }
-        m_loads.demand[k] += problem.jobs[j].demand;
+        m_loads.demand[k] += problem.jobs[j].count * problem.jobs[j].demand;
         m_loads.peak[k] = std::max(m_loads.peak[k], problem.jobs[j].demand);
     }
     m_before = m_loads.demand[mine];
@@ -464,10 +506,10 @@ CbaSolver::Trials::UpdateLoads()
     const StorageProblem& problem = *m_problem;
     uint32_t mine = problem.jobs[m_job].dataset;
     double demand = problem.jobs[m_job].demand;
-    double sum = m_before + demand;
+    double sum = m_before + problem.jobs[m_job].count * demand;
     for (size_t j : m_after)
     {
-        sum += problem.jobs[j].demand;
+        sum += problem.jobs[j].count * problem.jobs[j].demand;
     }
     m_loads.demand[mine] = sum;
     // A maximum does not depend on the order it is taken in.

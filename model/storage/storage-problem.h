@@ -15,17 +15,24 @@ namespace ns3
 
 /**
  * \ingroup aicluster
- * \brief One running job as the storage allocation sees it.
+ * \brief One running job as the storage allocation sees it, or count identical ones.
  *
  * demand is the rate at which the job would read its dataset if data loading
  * never stalled it: compute rate T(g) [samples/s] times bytes per sample.
+ *
+ * Jobs that read the same dataset at the same demand on as many GPUs are
+ * interchangeable to every policy (each answers them alike), so one entry may
+ * stand for count of them: sums over jobs weigh it by count, and its bandwidth
+ * and hit are each one's. The storage model hands the policies its running set
+ * so grouped (a few dozen entries for hundreds of jobs on the Philly trace).
  */
 struct StorageDemand
 {
-    uint64_t id{0};      //!< job id (for deterministic tie-breaking)
+    uint64_t id{0};      //!< job id; for count > 1 the lowest of them (deterministic ties)
     uint32_t dataset{0}; //!< index into StorageProblem::datasetBytes
-    double demand{0};    //!< read rate at compute speed [bytes/s]
-    uint32_t gpus{1};    //!< GPUs it runs on
+    double demand{0};    //!< read rate of one job at compute speed [bytes/s]
+    uint32_t gpus{1};    //!< GPUs one job runs on
+    uint32_t count{1};   //!< identical jobs this entry stands for (>= 1)
 };
 
 /**
@@ -37,7 +44,7 @@ struct StorageDemand
 struct StorageProblem
 {
     std::vector<double> datasetBytes; //!< d_k: size of dataset k [bytes]
-    std::vector<StorageDemand> jobs;  //!< the running jobs
+    std::vector<StorageDemand> jobs;  //!< the running jobs (an entry may stand for count)
     double cacheCapacity{0};          //!< C: compute-side cache [bytes]
     double bandwidthCapacity{0};      //!< B: aggregate remote bandwidth [bytes/s]
     double clientBandwidth{0};        //!< u: per-job remote bandwidth cap [bytes/s]; 0 = none
@@ -52,6 +59,9 @@ struct StorageProblem
 
     /** \return per-dataset total demand R_k = sum of its readers' demands [bytes/s] */
     std::vector<double> DatasetDemand() const;
+
+    /** \return the number of jobs (sum of the entries' counts) */
+    uint64_t JobCount() const;
 };
 
 /**
@@ -78,7 +88,8 @@ ReadRate(double demand, double hit, double bandwidth, bool emptyDataset)
 
 /**
  * \ingroup aicluster
- * \brief A policy's answer: cache per dataset, remote bandwidth and cache hit fraction per job.
+ * \brief A policy's answer: cache per dataset, remote bandwidth and cache hit fraction per job
+ *        (per entry of StorageProblem::jobs: each of its count jobs has them).
  */
 struct StorageAllocation
 {
@@ -106,8 +117,8 @@ struct StorageAllocation
     /** \return IO cost per second: p_b * sum b_j + p_c * sum c_k [$/s] */
     double CostRate(const StorageProblem& problem) const;
 
-    /** \return sum of b_j [bytes/s] */
-    double TotalBandwidth() const;
+    /** \return sum over jobs of b_j [bytes/s] */
+    double TotalBandwidth(const StorageProblem& problem) const;
 
     /** \return sum of c_k [bytes] */
     double TotalCache() const;
@@ -151,6 +162,17 @@ std::vector<double> MaxMinFair(const std::vector<double>& needs, double capacity
  * \return the level, or +infinity if every want fits (shares = wants)
  */
 double WaterFill(std::vector<double>& wants, double capacity);
+
+/**
+ * \brief WaterFill() for the entries of a problem: want i stands for jobs[i].count consumers.
+ * \param wants what one consumer of each entry could use, overwritten with its share
+ * \param capacity what there is to split
+ * \param jobs the entries (only their counts are read)
+ * \return the level, or +infinity if every want fits
+ */
+double WaterFill(std::vector<double>& wants,
+                 double capacity,
+                 const std::vector<StorageDemand>& jobs);
 
 /**
  * \ingroup aicluster
