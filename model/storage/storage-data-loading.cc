@@ -292,8 +292,8 @@ StorageDataLoading::ProblemWith(const ClusterJob& job) const
     StorageProblem problem;
     SetCapacities(problem); // as set now
     problem.datasetBytes = m_problem.datasetBytes;
-    problem.jobs.reserve(m_problem.jobs.size() + 1);
-    problem.jobs = m_problem.jobs;
+    problem.jobs.reserve(m_demands.size() + 1);
+    problem.jobs = m_demands;
     const JobInfo& info = InfoOf(job);
     StorageDemand demand;
     demand.id = job.record.id;
@@ -348,7 +348,7 @@ void
 StorageDataLoading::Release(uint32_t dataset)
 {
     CacheState& state = m_caches[dataset];
-    Simulator::Cancel(state.fillEvent);
+    Simulator::Remove(state.fillEvent); // not Cancel: it would stay queued until its time
     state = CacheState();
 }
 
@@ -356,99 +356,200 @@ void
 StorageDataLoading::AddJob(const Ptr<ClusterJob>& job)
 {
     JobInfo& info = InfoOf(*job);
-    if (m_localOf.size() < m_datasets.size())
-    {
-        m_localOf.resize(m_datasets.size(), -1);
-    }
-    if (m_localOf[info.dataset] < 0)
-    {
-        m_localOf[info.dataset] = int64_t(m_globalOf.size());
-        m_globalOf.push_back(info.dataset);
-        m_readers.push_back(0);
-        m_problem.datasetBytes.push_back(m_datasets[info.dataset].bytes);
-        m_alloc.cache.push_back(0);
-    }
-    uint32_t local = uint32_t(m_localOf[info.dataset]);
+    uint32_t local = LocalDataset(info.dataset);
     ++m_readers[local];
-    info.slot = int64_t(m_jobs.size());
+    uint32_t slot = uint32_t(m_jobs.size());
+    info.slot = slot;
+    m_jobs.push_back(job);
     StorageDemand demand;
     demand.id = job->record.id;
     demand.dataset = local;
     demand.gpus = info.gpus;
     demand.demand = info.demand;
-    m_problem.jobs.push_back(demand);
-    m_jobs.push_back(job);
-    m_alloc.bandwidth.push_back(0);
-    m_alloc.hit.push_back(0);
-    m_rates.push_back(0);
-    m_hits.push_back(0);
-    m_bandwidth.push_back(0);
+    m_demands.push_back(demand);
+    m_entryOf.push_back(0);
+    m_memberAt.push_back(0);
     m_seconds.push_back(-1); // the engine has no term yet
     m_pacedWork.push_back(0);
     m_iterationBytes.push_back(double(job->profile->localBatch) * info.gpus *
                                m_datasets[info.dataset].bytesPerSample);
+    JoinEntry(slot, EntryKey(info.dataset, info.demand, info.gpus), local);
     m_dirty = true;
 }
 
-void
-StorageDataLoading::AddToSums(size_t j, double sign)
+uint32_t
+StorageDataLoading::LocalDataset(uint32_t dataset)
 {
-    m_sumBandwidth += sign * m_bandwidth[j];
-    m_sumRate += sign * m_rates[j];
-    m_sumHitRate += sign * m_rates[j] * m_hits[j];
+    if (m_localOf.size() < m_datasets.size())
+    {
+        m_localOf.resize(m_datasets.size(), -1);
+    }
+    if (m_localOf[dataset] < 0)
+    {
+        m_localOf[dataset] = int64_t(m_globalOf.size());
+        m_globalOf.push_back(dataset);
+        m_readers.push_back(0);
+        m_problem.datasetBytes.push_back(m_datasets[dataset].bytes);
+        m_alloc.cache.push_back(0);
+    }
+    return uint32_t(m_localOf[dataset]);
+}
+
+void
+StorageDataLoading::JoinEntry(uint32_t slot, const EntryKey& key, uint32_t local)
+{
+    uint64_t id = m_demands[slot].id;
+    auto [it, added] = m_entryIndex.emplace(key, uint32_t(m_problem.jobs.size()));
+    uint32_t e = it->second;
+    if (added)
+    {
+        // A new kind of job: nothing planned for it until the next solve.
+        StorageDemand entry;
+        entry.id = id;
+        entry.dataset = local;
+        entry.demand = std::get<1>(key);
+        entry.gpus = std::get<2>(key);
+        entry.count = 0;
+        m_problem.jobs.push_back(entry);
+        m_alloc.bandwidth.push_back(0);
+        m_alloc.hit.push_back(0);
+        m_members.emplace_back();
+        m_fresh.push_back(0);
+        m_atLevel.push_back(0);
+        m_rates.push_back(0);
+        m_hits.push_back(0);
+        m_bandwidth.push_back(0);
+    }
+    StorageDemand& entry = m_problem.jobs[e];
+    ++entry.count;
+    entry.id = std::min(entry.id, id);
+    m_entryOf[slot] = e;
+    m_memberAt[slot] = uint32_t(m_members[e].size());
+    m_members[e].push_back(slot);
+    m_fresh[e] = 1;
+    AddToSums(e, +1); // at its entry's rate, as it will read until the next solve
+}
+
+void
+StorageDataLoading::AddToSums(size_t e, double jobs)
+{
+    m_sumBandwidth += jobs * m_bandwidth[e];
+    m_sumRate += jobs * m_rates[e];
+    m_sumHitRate += jobs * m_rates[e] * m_hits[e];
 }
 
 void
 StorageDataLoading::RemoveJob(uint32_t slot)
 {
-    // The last job takes the slot (O(1)): policies decide by job ids and dataset order, and
-    // their per-job answers do not depend on the jobs' order in the problem.
-    AddToSums(slot, -1);
-    uint32_t local = m_problem.jobs[slot].dataset;
+    uint32_t local = m_problem.jobs[m_entryOf[slot]].dataset;
+    LeaveEntry(slot);
+    // The last job takes the slot (O(1)): policies decide by entries and dataset order, and
+    // their answers do not depend on the jobs' order.
     m_jobInfo[m_jobs[slot]->record.id].slot = -1;
+    uint32_t last = uint32_t(m_jobs.size() - 1);
+    if (slot != last)
+    {
+        m_members[m_entryOf[last]][m_memberAt[last]] = slot;
+        m_jobInfo[m_jobs[last]->record.id].slot = int64_t(slot);
+    }
     auto fill = [slot](auto& v) {
         v[slot] = std::move(v.back());
         v.pop_back();
     };
     fill(m_jobs);
-    fill(m_problem.jobs);
-    fill(m_alloc.bandwidth);
-    fill(m_alloc.hit);
-    fill(m_rates);
-    fill(m_hits);
-    fill(m_bandwidth);
+    fill(m_demands);
+    fill(m_entryOf);
+    fill(m_memberAt);
     fill(m_seconds);
     fill(m_pacedWork);
     fill(m_iterationBytes);
-    if (slot < m_jobs.size())
-    {
-        m_jobInfo[m_jobs[slot]->record.id].slot = int64_t(slot);
-    }
     if (--m_readers[local] == 0)
     {
-        // Its last reader left: the cache is released now, not at the next solve.
-        uint32_t k = m_globalOf[local];
-        m_sumCache -= m_caches[k].target;
-        Release(k);
-        m_localOf[k] = -1;
-        m_globalOf.erase(m_globalOf.begin() + local);
-        m_readers.erase(m_readers.begin() + local);
-        m_problem.datasetBytes.erase(m_problem.datasetBytes.begin() + local);
-        m_alloc.cache.erase(m_alloc.cache.begin() + local);
-        for (size_t i = local; i < m_globalOf.size(); ++i)
-        {
-            m_localOf[m_globalOf[i]] = int64_t(i);
-        }
-        for (StorageDemand& demand : m_problem.jobs)
-        {
-            demand.dataset -= demand.dataset > local ? 1 : 0;
-        }
+        RemoveDataset(local);
     }
     if (m_jobs.empty())
     {
         m_sumBandwidth = m_sumRate = m_sumHitRate = m_sumCache = 0; // no rounding residue
     }
     m_dirty = true;
+}
+
+void
+StorageDataLoading::LeaveEntry(uint32_t slot)
+{
+    uint32_t e = m_entryOf[slot];
+    AddToSums(e, -1);
+    std::vector<uint32_t>& members = m_members[e];
+    uint32_t moved = members.back();
+    members[m_memberAt[slot]] = moved;
+    m_memberAt[moved] = m_memberAt[slot];
+    members.pop_back();
+    StorageDemand& entry = m_problem.jobs[e];
+    --entry.count;
+    if (entry.count > 0)
+    {
+        if (entry.id == m_demands[slot].id)
+        {
+            // Its lowest id left: the next lowest (cache-all orders datasets by it).
+            entry.id = std::numeric_limits<uint64_t>::max();
+            for (uint32_t j : members)
+            {
+                entry.id = std::min(entry.id, m_demands[j].id);
+            }
+        }
+        return;
+    }
+    // Its last job left: the last entry takes its place.
+    m_entryIndex.erase(EntryKey(m_globalOf[entry.dataset], entry.demand, entry.gpus));
+    uint32_t last = uint32_t(m_problem.jobs.size() - 1);
+    if (e != last)
+    {
+        const StorageDemand& moving = m_problem.jobs[last];
+        m_entryIndex[EntryKey(m_globalOf[moving.dataset], moving.demand, moving.gpus)] = e;
+        for (uint32_t j : m_members[last])
+        {
+            m_entryOf[j] = e;
+        }
+    }
+    auto fill = [e](auto& v) {
+        v[e] = std::move(v.back());
+        v.pop_back();
+    };
+    fill(m_problem.jobs);
+    fill(m_alloc.bandwidth);
+    fill(m_alloc.hit);
+    fill(m_members);
+    fill(m_fresh);
+    fill(m_atLevel);
+    fill(m_rates);
+    fill(m_hits);
+    fill(m_bandwidth);
+}
+
+void
+StorageDataLoading::RemoveDataset(uint32_t local)
+{
+    // Its last reader left: the cache is released now, not at the next solve.
+    uint32_t k = m_globalOf[local];
+    m_sumCache -= m_caches[k].target;
+    Release(k);
+    m_localOf[k] = -1;
+    m_globalOf.erase(m_globalOf.begin() + local);
+    m_readers.erase(m_readers.begin() + local);
+    m_problem.datasetBytes.erase(m_problem.datasetBytes.begin() + local);
+    m_alloc.cache.erase(m_alloc.cache.begin() + local);
+    for (size_t i = local; i < m_globalOf.size(); ++i)
+    {
+        m_localOf[m_globalOf[i]] = int64_t(i);
+    }
+    for (StorageDemand& entry : m_problem.jobs)
+    {
+        entry.dataset -= entry.dataset > local ? 1 : 0;
+    }
+    for (StorageDemand& job : m_demands)
+    {
+        job.dataset -= job.dataset > local ? 1 : 0;
+    }
 }
 
 void
@@ -467,7 +568,7 @@ StorageDataLoading::UpdateCaches()
         if (target <= state.effective)
         {
             // Shrinking is immediate (eviction needs no reads).
-            Simulator::Cancel(state.fillEvent);
+            Simulator::Remove(state.fillEvent);
             state.effective = target;
             state.filling = -1;
             continue;
@@ -499,9 +600,9 @@ StorageDataLoading::StartFills()
         return;
     }
     std::vector<double> readRate(m_problem.datasetBytes.size(), 0.0);
-    for (size_t j = 0; j < m_problem.jobs.size(); ++j)
+    for (size_t e = 0; e < m_problem.jobs.size(); ++e)
     {
-        readRate[m_problem.jobs[j].dataset] += m_rates[j];
+        readRate[m_problem.jobs[e].dataset] += m_problem.jobs[e].count * m_rates[e];
     }
     double now = Simulator::Now().GetSeconds();
     for (uint32_t local : m_newFills)
@@ -544,12 +645,11 @@ StorageDataLoading::OnFillDone(uint32_t dataset)
 }
 
 void
-StorageDataLoading::SetRate(size_t j, bool atLevel)
+StorageDataLoading::SetTerm(uint32_t j, bool atLevel)
 {
-    double miss = 1 - m_hits[j];
-    double demand = m_problem.jobs[j].demand;
-    double rate = ReadRate(demand, m_hits[j], m_bandwidth[j], false); // miss 0 if empty
-    m_rates[j] = rate;
+    uint32_t e = m_entryOf[j];
+    double miss = 1 - m_hits[e];
+    double demand = m_problem.jobs[e].demand;
     double perIteration = m_iterationBytes[j] * miss;
     if (atLevel && perIteration > 0)
     {
@@ -571,11 +671,12 @@ StorageDataLoading::SetRate(size_t j, bool atLevel)
     double seconds = 0;
     if (perIteration > 0)
     {
-        if (!(m_bandwidth[j] > 0))
+        if (!(m_bandwidth[e] > 0))
         {
             AbortNoBandwidth(j);
         }
-        seconds = rate < demand ? perIteration / m_bandwidth[j] : m_iterationBytes[j] / demand;
+        seconds =
+            m_rates[e] < demand ? perIteration / m_bandwidth[e] : m_iterationBytes[j] / demand;
     }
     if (seconds != m_seconds[j] || m_pacedWork[j] > 0)
     {
@@ -588,7 +689,7 @@ StorageDataLoading::SetRate(size_t j, bool atLevel)
 void
 StorageDataLoading::RecomputeRates()
 {
-    size_t n = m_jobs.size();
+    size_t entries = m_problem.jobs.size();
     m_datasetHit.resize(m_globalOf.size());
     bool filling = false;
     for (size_t local = 0; local < m_globalOf.size(); ++local)
@@ -607,35 +708,74 @@ StorageDataLoading::RecomputeRates()
         m_paceChanges.push_back({kRemoteGroup, m_pace});
     }
     const double level = m_sharedPace ? m_alloc.level : -1.0; // -1: no job is "at" it
-    // A job whose bandwidth and hit fraction are what it had keeps its rate and term: only the
-    // others are recomputed, and the sums move by their differences. Most jobs keep theirs, so
-    // a first, branch-free pass only lists the others. Raw pointers: the vectors do not change
-    // size here, and through the members the compiler would reload every base pointer on
-    // every job (SetRate writes members).
+    // An entry whose bandwidth and hit fraction are what it had keeps its rate, and its jobs
+    // their terms: only the others are recomputed, and the sums move by their differences.
+    // A first, branch-free pass lists them. Raw pointers: the vectors do not change size here,
+    // and through the members the compiler would reload every base pointer in the loop.
     const StorageDemand* jobs = m_problem.jobs.data();
     const double* datasetHit = m_datasetHit.data();
     const double* bandwidthNow = filling ? m_extra.data() : m_alloc.bandwidth.data();
     const double* hits = m_hits.data();
     const double* bandwidths = m_bandwidth.data();
-    const double* seconds = m_seconds.data();
-    m_moved.resize(n);
+    const uint8_t* fresh = m_fresh.data();
+    m_moved.resize(entries);
     uint32_t* moved = m_moved.data();
     size_t count = 0;
-    for (size_t j = 0; j < n; ++j)
+    for (size_t e = 0; e < entries; ++e)
     {
-        moved[count] = uint32_t(j);
-        count += (datasetHit[jobs[j].dataset] != hits[j]) | (bandwidthNow[j] != bandwidths[j]) |
-                 (seconds[j] < 0);
+        moved[count] = uint32_t(e);
+        count += (datasetHit[jobs[e].dataset] != hits[e]) | (bandwidthNow[e] != bandwidths[e]) |
+                 fresh[e];
     }
     for (size_t i = 0; i < count; ++i)
     {
-        uint32_t j = moved[i];
-        AddToSums(j, -1);
-        m_hits[j] = datasetHit[jobs[j].dataset];
-        m_bandwidth[j] = bandwidthNow[j];
-        SetRate(j, bandwidthNow[j] == level && !(filling && m_onExtra[j]));
-        AddToSums(j, +1);
+        uint32_t e = moved[i];
+        double members = jobs[e].count;
+        double oldHit = m_hits[e];
+        double oldRate = m_rates[e];
+        AddToSums(e, -members);
+        m_hits[e] = datasetHit[jobs[e].dataset];
+        m_bandwidth[e] = bandwidthNow[e];
+        m_rates[e] = ReadRate(jobs[e].demand,
+                              m_hits[e],
+                              m_bandwidth[e],
+                              m_problem.datasetBytes[jobs[e].dataset] <= 0);
+        AddToSums(e, members);
+        bool atLevel = bandwidthNow[e] == level && !(filling && m_onExtra[e]);
+        if (!m_fresh[e] && TermsStand(e, oldHit, oldRate, atLevel))
+        {
+            continue;
+        }
+        m_atLevel[e] = atLevel;
+        m_fresh[e] = 0;
+        for (uint32_t j : m_members[e])
+        {
+            SetTerm(j, atLevel);
+        }
     }
+}
+
+bool
+StorageDataLoading::TermsStand(uint32_t e, double oldHit, double oldRate, bool atLevel) const
+{
+    if (atLevel != bool(m_atLevel[e]))
+    {
+        return false;
+    }
+    if (atLevel)
+    {
+        return m_hits[e] == oldHit; // the same missed bytes on the pace: only the pace moved
+    }
+    // SetTerm's cases: nothing missed (term 0), or missing but unthrottled (the time of an
+    // iteration at the compute rate); throttled jobs' terms follow the bandwidth.
+    double demand = m_problem.jobs[e].demand;
+    bool missed = oldHit < 1;
+    bool misses = m_hits[e] < 1;
+    if (!missed && !misses)
+    {
+        return true;
+    }
+    return missed && misses && oldRate == demand && m_rates[e] == demand;
 }
 
 void
@@ -643,9 +783,9 @@ StorageDataLoading::FillExtras()
 {
     // A job whose dataset is still filling misses more than planned: it wants the extra
     // bandwidth that keeps it at its planned rate. Extras share what the plan leaves of the
-    // aggregate bandwidth; a filling job gets at least an equal share B / n of it. m_extra[j]
-    // ends as every job's bandwidth now (its plan, plus its extra if m_onExtra[j]).
-    size_t n = m_jobs.size();
+    // aggregate bandwidth; a filling job gets at least an equal share B / n of it. m_extra[e]
+    // ends as every entry's bandwidth now (its plan, plus its extra if m_onExtra[e]).
+    size_t entries = m_problem.jobs.size();
     double cap = m_problem.clientBandwidth > 0 ? m_problem.clientBandwidth
                                                : std::numeric_limits<double>::infinity();
     const StorageDemand* jobs = m_problem.jobs.data();
@@ -653,41 +793,41 @@ StorageDataLoading::FillExtras()
     const double* planHit = m_alloc.hit.data();
     const double* datasetHit = m_datasetHit.data();
     const double* datasetBytes = m_problem.datasetBytes.data();
-    m_extra.resize(n);
-    m_onExtra.assign(n, 0);
+    m_extra.resize(entries);
+    m_onExtra.assign(entries, 0);
     m_behind.clear();
     double planned = 0;
     double wanted = 0;
-    for (size_t j = 0; j < n; ++j)
+    for (size_t e = 0; e < entries; ++e)
     {
-        planned += plan[j];
-        m_extra[j] = plan[j];
-        double hit = datasetHit[jobs[j].dataset];
-        if (hit < planHit[j])
+        planned += jobs[e].count * plan[e];
+        m_extra[e] = plan[e];
+        double hit = datasetHit[jobs[e].dataset];
+        if (hit < planHit[e])
         {
             // Its planned rate (StorageAllocation::Rate) times what it misses now.
             double rate =
-                ReadRate(jobs[j].demand, planHit[j], plan[j], datasetBytes[jobs[j].dataset] <= 0);
-            double more = std::min(cap, rate * (1 - hit)) - plan[j];
+                ReadRate(jobs[e].demand, planHit[e], plan[e], datasetBytes[jobs[e].dataset] <= 0);
+            double more = std::min(cap, rate * (1 - hit)) - plan[e];
             if (more > 0)
             {
-                m_behind.push_back({uint32_t(j), more});
-                wanted += more;
+                m_behind.push_back({uint32_t(e), more});
+                wanted += jobs[e].count * more;
             }
         }
     }
     double left = std::max(0.0, m_problem.bandwidthCapacity - planned);
     double share = wanted > left ? left / wanted : 1.0;
-    double floor = n > 0 ? m_problem.bandwidthCapacity / n : 0.0;
-    for (const auto& [j, more] : m_behind)
+    double floor = m_jobs.empty() ? 0.0 : m_problem.bandwidthCapacity / double(m_jobs.size());
+    for (const auto& [e, more] : m_behind)
     {
-        m_extra[j] = std::max(plan[j] + more * share, std::min(plan[j] + more, floor));
-        m_onExtra[j] = 1;
+        m_extra[e] = std::max(plan[e] + more * share, std::min(plan[e] + more, floor));
+        m_onExtra[e] = 1;
     }
 }
 
 void
-StorageDataLoading::AbortNoBandwidth(size_t j) const
+StorageDataLoading::AbortNoBandwidth(uint32_t j) const
 {
     NS_FATAL_ERROR("storage policy " << m_policy->Name() << " gave job " << m_jobs[j]->record.id
                                      << " no remote bandwidth but it misses the cache");
@@ -700,6 +840,7 @@ StorageDataLoading::Resolve()
     m_alloc = m_policy->Allocate(m_problem);
     ++m_totals.solves;
     m_totals.jobsSolved += m_jobs.size();
+    m_totals.entriesSolved += m_problem.jobs.size();
     UpdateCaches();
     RecomputeRates();
     StartFills();

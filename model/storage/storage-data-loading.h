@@ -17,6 +17,7 @@
 
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -40,6 +41,7 @@ struct StorageTotals
     double activeSeconds{0};    //!< time with at least one running job [s]
     uint64_t solves{0};         //!< policy calls
     uint64_t jobsSolved{0};     //!< sum over policy calls of the running jobs in the problem
+    uint64_t entriesSolved{0};  //!< sum over policy calls of the problem's entries (kinds of job)
     uint64_t fills{0};          //!< cache fills completed
 
     /** \return bandwidthCost + cacheCost + prefetchCost [$] */
@@ -142,7 +144,8 @@ class StorageDataLoading : public IterationTermModel
     void TakePaceChanges(std::vector<PaceChange>& changes) override;
 
     /**
-     * \brief The allocation problem the running jobs pose: only the datasets they read.
+     * \brief The allocation problem the running jobs pose: only the datasets they read, one
+     *        entry per job.
      * \param running jobs with placements (or gpus set) and profiles
      * \param datasets output, if not null: registered index of each of the problem's datasets
      * \return the problem, with this model's capacities and prices
@@ -152,8 +155,8 @@ class StorageDataLoading : public IterationTermModel
                                 std::vector<uint32_t>* datasets = nullptr) const;
 
     /**
-     * \brief The problem of the running set (as of the last evaluation) plus one more job,
-     *        last, without rebuilding it.
+     * \brief The problem of the running set (as of the last evaluation, one entry per job, in
+     *        LastJobs() order) plus one more job, last.
      * \param job a job about to start (not running), with a profile and its GPU count set
      * \return the problem, with this model's capacities and prices
      * \throws std::invalid_argument if the job's dataset is not registered
@@ -173,9 +176,9 @@ class StorageDataLoading : public IterationTermModel
     /** \return the totals so far (call Settle() first for "up to now") */
     const StorageTotals& Totals() const;
 
-    /** \return the last problem solved */
+    /** \return the last problem solved: identical running jobs share an entry (count) */
     const StorageProblem& LastProblem() const;
-    /** \return the last allocation */
+    /** \return the last allocation (per entry of LastProblem()) */
     const StorageAllocation& LastAllocation() const;
     /** \return the running jobs of the last evaluation, in problem order */
     const std::vector<Ptr<ClusterJob>>& LastJobs() const;
@@ -199,12 +202,32 @@ class StorageDataLoading : public IterationTermModel
         EventId fillEvent;
     };
 
+    /** Per job id: its registered dataset, its demand at the GPU count last seen, its slot. */
+    struct JobInfo
+    {
+        uint32_t dataset{0};
+        uint32_t gpus{0}; //!< 0 = not looked up yet
+        double demand{0};
+        int64_t slot{-1}; //!< index in m_jobs while running, else -1
+    };
+
+    /** What makes running jobs identical to the policies: registered dataset, demand, GPUs. */
+    using EntryKey = std::tuple<uint32_t, double, uint32_t>;
+
     void OnJobLeft(Ptr<const ClusterJob> job);
     void OnFillDone(uint32_t dataset);
     /** Add a job that just started to the running set (and its dataset to the problem). */
     void AddJob(const Ptr<ClusterJob>& job);
+    /** \return the problem's index of a registered dataset, added if no running job reads it */
+    uint32_t LocalDataset(uint32_t dataset);
+    /** Put the job at this slot in the entry of its identical jobs (a new entry if none). */
+    void JoinEntry(uint32_t slot, const EntryKey& key, uint32_t local);
     /** Take the job at this slot out of the running set (and its dataset, if last reader). */
     void RemoveJob(uint32_t slot);
+    /** Take the job at this slot out of its entry (and the entry out, if it was the last). */
+    void LeaveEntry(uint32_t slot);
+    /** Take the problem's dataset at this index out: its last reader left. */
+    void RemoveDataset(uint32_t local);
     /** Re-solve the allocation for the running set, start fills, report changed terms. */
     void Resolve();
     void UpdateCaches();
@@ -212,21 +235,31 @@ class StorageDataLoading : public IterationTermModel
     void Release(uint32_t dataset);
     double HitOf(uint32_t dataset) const;
     /**
-     * Rates and terms of every running job from the allocation and the effective caches; the
-     * jobs whose term differs from what the engine has are queued for TakeChanges().
+     * Rates of every entry and terms of their jobs from the allocation and the effective
+     * caches; the jobs whose term differs from what the engine has are queued for
+     * TakeChanges().
      */
     void RecomputeRates();
-    /** Add (sign +1) or take out (-1) the job at slot j from the running sums. */
-    void AddToSums(size_t j, double sign);
-    /** Every job's bandwidth while caches fill (m_extra): the plan, plus extras if behind. */
+    /** Add (sign +1) or take out (-1) jobs of entry e, as they are now, from the running sums. */
+    void AddToSums(size_t e, double jobs);
+    /**
+     * \return whether the terms of entry e's jobs stand after its hit and rate moved from
+     *         oldHit and oldRate to m_hits[e] and m_rates[e] (atLevel: it is on the pace now)
+     */
+    bool TermsStand(uint32_t e, double oldHit, double oldRate, bool atLevel) const;
+    /** Every entry's bandwidth while caches fill (m_extra): the plan, plus extras if behind. */
     void FillExtras();
     /**
-     * Rate and term of the job at slot j from m_hits[j] and m_bandwidth[j]; atLevel: its
+     * Term of the job at slot j from its entry's hit, bandwidth and rate; atLevel: that
      * bandwidth is the common max-min level, so its term goes on the shared pace.
      */
-    void SetRate(size_t j, bool atLevel);
+    void SetTerm(uint32_t j, bool atLevel);
     /** Stop the run: the policy left a job that misses the cache without bandwidth. */
-    [[noreturn]] void AbortNoBandwidth(size_t j) const;
+    [[noreturn]] void AbortNoBandwidth(uint32_t j) const;
+    /** Copy this model's capacities and prices (backend, cache tier) into the problem. */
+    void SetCapacities(StorageProblem& problem) const;
+    /** Look up (once) the job's dataset and demand. */
+    JobInfo& InfoOf(const ClusterJob& job) const;
 
     Ptr<StorageAllocationPolicy> m_policy;
     Ptr<StorageBackend> m_backend;
@@ -239,56 +272,55 @@ class StorageDataLoading : public IterationTermModel
     std::vector<DatasetSpec> m_datasets;
     std::vector<CacheState> m_caches;
 
-    /** Per job id: its registered dataset, its demand at the GPU count last seen, its slot. */
-    struct JobInfo
-    {
-        uint32_t dataset{0};
-        uint32_t gpus{0}; //!< 0 = not looked up yet
-        double demand{0};
-        int64_t slot{-1}; //!< index in m_jobs (and m_problem.jobs) while running, else -1
-    };
-
-    /** Copy this model's capacities and prices (backend, cache tier) into the problem. */
-    void SetCapacities(StorageProblem& problem) const;
-    /** Look up (once) the job's dataset and demand. */
-    JobInfo& InfoOf(const ClusterJob& job) const;
-
     mutable std::vector<JobInfo> m_jobInfo;     //!< indexed by job id (ids are dense)
     mutable std::vector<uint32_t> m_localStamp; //!< BuildProblem: per registered dataset: stamp
     mutable std::vector<uint32_t> m_localIndex; //!< BuildProblem: per registered dataset: index
     mutable uint32_t m_stamp{0};
 
-    // The running set, kept incrementally between passes (jobs in start order).
+    // The running set, kept incrementally between passes. The problem the policy solves has
+    // one entry per group of identical jobs (m_problem.jobs[e], count of them); the entries'
+    // vectors below are indexed like it, the jobs' vectors by slot (jobs in m_jobs order).
     std::vector<int64_t> m_localOf;   //!< per registered dataset: index in m_problem, or -1
     std::vector<uint32_t> m_globalOf; //!< registered index of each dataset of m_problem
     std::vector<uint32_t> m_readers;  //!< running readers of each dataset of m_problem
     std::vector<uint32_t> m_newFills; //!< problem datasets whose fill starts this evaluation
-    bool m_dirty{false};              //!< the running set changed since the last solve
+    std::map<EntryKey, uint32_t> m_entryIndex; //!< the entry of each kind of running job
+    bool m_dirty{false};                       //!< the running set changed since the last solve
 
     StorageProblem m_problem;
     StorageAllocation m_alloc;
-    std::vector<Ptr<ClusterJob>> m_jobs;  //!< the running jobs, in problem order
-    std::vector<double> m_rates;          //!< their read rates now [bytes/s]
-    std::vector<double> m_hits;           //!< their hit fractions now
-    std::vector<double> m_bandwidth;      //!< their remote bandwidth now (plan + fill) [bytes/s]
-    std::vector<double> m_seconds;        //!< their data term as the engine has it [s]; -1 = none
-    std::vector<double> m_iterationBytes; //!< their bytes read per iteration [bytes]
-    std::vector<double> m_datasetHit;     //!< hit fraction of each dataset of m_problem now
-    std::vector<double> m_extra;          //!< FillExtras: every job's bandwidth now
-    std::vector<uint8_t> m_onExtra;       //!< FillExtras: the job's cache is behind its plan
-    std::vector<std::pair<uint32_t, double>> m_behind; //!< FillExtras: those jobs, extra wanted
-    std::vector<uint32_t> m_moved;     //!< RecomputeRates: jobs whose hit or bandwidth moved
-    std::vector<double> m_pacedWork;   //!< on the shared pace: missed bytes per iteration, else 0
-    std::vector<TermChange> m_changes; //!< terms changed since the engine last took them
+    // Per job (slot).
+    std::vector<Ptr<ClusterJob>> m_jobs;  //!< the running jobs
+    std::vector<StorageDemand> m_demands; //!< each as an entry of its own (ProblemWith)
+    std::vector<uint32_t> m_entryOf;      //!< the entry of each
+    std::vector<uint32_t> m_memberAt;     //!< its index in m_members of its entry
+    std::vector<double> m_seconds;        //!< data term as the engine has it [s]; -1 = none
+    std::vector<double> m_iterationBytes; //!< bytes read per iteration [bytes]
+    std::vector<double> m_pacedWork; //!< on the shared pace: missed bytes per iteration, else 0
+    // Per entry.
+    std::vector<std::vector<uint32_t>> m_members; //!< the slots of its jobs
+    std::vector<uint8_t> m_fresh;                 //!< it has jobs the engine has no term of
+    std::vector<uint8_t> m_atLevel;               //!< its jobs are on the shared pace (hits as now)
+    std::vector<double> m_rates;                  //!< read rate of each of its jobs now [bytes/s]
+    std::vector<double> m_hits;                   //!< hit fraction now
+    std::vector<double> m_bandwidth; //!< remote bandwidth of each job now (plan + fill)
+    std::vector<double> m_extra;     //!< FillExtras: bandwidth of each job now
+    std::vector<uint8_t> m_onExtra;  //!< FillExtras: its cache is behind its plan
+    std::vector<std::pair<uint32_t, double>> m_behind; //!< FillExtras: those, extra wanted
+    std::vector<uint32_t> m_moved; //!< RecomputeRates: entries whose hit or bandwidth moved
+    // Per dataset of m_problem.
+    std::vector<double> m_datasetHit; //!< hit fraction now
+
+    std::vector<TermChange> m_changes;     //!< terms changed since the engine last took them
     std::vector<PaceChange> m_paceChanges; //!< the remote level's pace, if it moved
     double m_pace{0}; //!< 1 / the last level reported [s per byte]; 0 = none yet
     /** The pace group of the jobs bottlenecked together on the remote bandwidth. */
     static constexpr int32_t kRemoteGroup = 0;
     double m_lastSettle{0};
     // What Settle() integrates, kept current by RecomputeRates(), UpdateCaches() and RemoveJob().
-    double m_sumBandwidth{0}; //!< sum of m_bandwidth [bytes/s]
-    double m_sumRate{0};      //!< sum of m_rates [bytes/s]
-    double m_sumHitRate{0};   //!< sum of m_rates * m_hits [bytes/s]
+    double m_sumBandwidth{0}; //!< sum over jobs of their bandwidth [bytes/s]
+    double m_sumRate{0};      //!< sum over jobs of their rates [bytes/s]
+    double m_sumHitRate{0};   //!< sum over jobs of rate * hit [bytes/s]
     double m_sumCache{0};     //!< sum of the active datasets' cache targets [bytes]
     StorageTotals m_totals;
 

@@ -38,13 +38,14 @@ const std::vector<std::pair<std::string, std::string>> kPolicies = {
     {"cba", "ns3::CbaPolicy"},
 };
 
-/// Datasets with at least one reader (demand: R_k), in decreasing order of key (ties by index).
-std::vector<size_t>
+/// order = datasets with at least one reader (demand: R_k), by decreasing key (ties by index).
+void
 ReadDatasetsBy(const StorageProblem& problem,
                const std::vector<double>& demand,
-               const std::vector<double>& key)
+               const std::vector<double>& key,
+               std::vector<size_t>& order)
 {
-    std::vector<size_t> order;
+    order.clear();
     for (size_t k = 0; k < problem.datasetBytes.size(); ++k)
     {
         if (demand[k] > 0 && problem.datasetBytes[k] > 0)
@@ -55,6 +56,16 @@ ReadDatasetsBy(const StorageProblem& problem,
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         return key[a] > key[b];
     });
+}
+
+/// ReadDatasetsBy, returned.
+std::vector<size_t>
+ReadDatasetsBy(const StorageProblem& problem,
+               const std::vector<double>& demand,
+               const std::vector<double>& key)
+{
+    std::vector<size_t> order;
+    ReadDatasetsBy(problem, demand, key, order);
     return order;
 }
 
@@ -434,51 +445,50 @@ SiloDLikePolicy::GetTypeId()
 StorageAllocation
 SiloDLikePolicy::Allocate(const StorageProblem& problem)
 {
+    // Called at every start and finish: the work vectors are members, kept between calls.
     size_t n = problem.jobs.size();
     size_t nd = problem.datasetBytes.size();
-    std::vector<double> demands(n);
+    m_share.resize(n);
     for (size_t j = 0; j < n; ++j)
     {
-        demands[j] =
-            problem.datasetBytes[problem.jobs[j].dataset] > 0 ? problem.jobs[j].demand : 0.0;
+        const StorageDemand& job = problem.jobs[j];
+        double demand = problem.datasetBytes[job.dataset] > 0 ? job.demand : 0.0;
+        m_share[j] =
+            problem.clientBandwidth > 0 ? std::min(demand, problem.clientBandwidth) : demand;
     }
-    std::vector<double> share = demands;
-    if (problem.clientBandwidth > 0)
-    {
-        for (double& s : share)
-        {
-            s = std::min(s, problem.clientBandwidth);
-        }
-    }
-    WaterFill(share, problem.bandwidthCapacity, problem.jobs);
+    WaterFill(m_share, problem.bandwidthCapacity, problem.jobs); // the max-min fair shares b_j
     // Per dataset: cached fraction that saturates all its readers, and the throughput gained.
-    std::vector<double> saturate(nd, 0.0);
-    std::vector<double> gain(nd, 0.0);
+    m_saturate.assign(nd, 0.0);
+    m_gain.assign(nd, 0.0);
+    m_demand.assign(nd, 0.0);
     for (size_t j = 0; j < n; ++j)
     {
-        uint32_t k = problem.jobs[j].dataset;
-        if (demands[j] > 0)
+        const StorageDemand& job = problem.jobs[j];
+        m_demand[job.dataset] += job.count * job.demand;
+        if (problem.datasetBytes[job.dataset] > 0 && job.demand > 0)
         {
-            saturate[k] = std::max(saturate[k], 1.0 - share[j] / demands[j]);
-            gain[k] += problem.jobs[j].count * (demands[j] - share[j]);
+            m_saturate[job.dataset] =
+                std::max(m_saturate[job.dataset], 1.0 - m_share[j] / job.demand);
+            m_gain[job.dataset] += job.count * (job.demand - m_share[j]);
         }
     }
-    std::vector<double> perByte(nd, 0.0);
+    m_perByte.assign(nd, 0.0);
     for (size_t k = 0; k < nd; ++k)
     {
-        double bytes = saturate[k] * problem.datasetBytes[k];
-        perByte[k] = bytes > 0 ? gain[k] / bytes : 0.0;
+        double bytes = m_saturate[k] * problem.datasetBytes[k];
+        m_perByte[k] = bytes > 0 ? m_gain[k] / bytes : 0.0;
     }
     StorageAllocation alloc;
     alloc.cache.assign(nd, 0.0);
     double left = problem.cacheCapacity;
-    for (size_t k : ReadDatasetsBy(problem, problem.DatasetDemand(), perByte))
+    ReadDatasetsBy(problem, m_demand, m_perByte, m_order);
+    for (size_t k : m_order)
     {
-        if (perByte[k] <= 0 || left <= 0)
+        if (m_perByte[k] <= 0 || left <= 0)
         {
             break;
         }
-        alloc.cache[k] = std::min(left, saturate[k] * problem.datasetBytes[k]);
+        alloc.cache[k] = std::min(left, m_saturate[k] * problem.datasetBytes[k]);
         left -= alloc.cache[k];
     }
     CompleteWithFairBandwidth(problem, alloc); // re-water-fills what saturated jobs freed

@@ -161,6 +161,15 @@ class SiloDLikePolicy : public StorageAllocationPolicy
     static TypeId GetTypeId();
     StorageAllocation Allocate(const StorageProblem& problem) override;
     std::string Name() const override;
+
+  private:
+    // Work vectors of Allocate(), kept between calls.
+    std::vector<double> m_share;    //!< per entry: max-min fair bandwidth share b_j
+    std::vector<double> m_saturate; //!< per dataset: fraction that saturates its readers
+    std::vector<double> m_gain;     //!< per dataset: throughput its saturation gains
+    std::vector<double> m_demand;   //!< per dataset: summed demand R_k
+    std::vector<double> m_perByte;  //!< per dataset: gain per cached byte
+    std::vector<size_t> m_order;    //!< datasets by decreasing gain per byte
 };
 
 /**
