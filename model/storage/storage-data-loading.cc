@@ -414,7 +414,6 @@ StorageDataLoading::JoinEntry(uint32_t slot, const EntryKey& key, uint32_t local
         m_alloc.bandwidth.push_back(0);
         m_alloc.hit.push_back(0);
         m_members.emplace_back();
-        m_fresh.push_back(0);
         m_atLevel.push_back(0);
         m_rates.push_back(0);
         m_hits.push_back(0);
@@ -426,8 +425,8 @@ StorageDataLoading::JoinEntry(uint32_t slot, const EntryKey& key, uint32_t local
     m_entryOf[slot] = e;
     m_memberAt[slot] = uint32_t(m_members[e].size());
     m_members[e].push_back(slot);
-    m_fresh[e] = 1;
-    AddToSums(e, +1); // at its entry's rate, as it will read until the next solve
+    m_fresh.push_back(id); // termed by the next RecomputeRates
+    AddToSums(e, +1);      // at its entry's rate, as it will read until the next solve
 }
 
 void
@@ -519,7 +518,6 @@ StorageDataLoading::LeaveEntry(uint32_t slot)
     fill(m_alloc.bandwidth);
     fill(m_alloc.hit);
     fill(m_members);
-    fill(m_fresh);
     fill(m_atLevel);
     fill(m_rates);
     fill(m_hits);
@@ -568,9 +566,12 @@ StorageDataLoading::UpdateCaches()
         if (target <= state.effective)
         {
             // Shrinking is immediate (eviction needs no reads).
-            Simulator::Remove(state.fillEvent);
+            if (state.filling >= 0)
+            {
+                Simulator::Remove(state.fillEvent);
+                state.filling = -1;
+            }
             state.effective = target;
-            state.filling = -1;
             continue;
         }
         if (state.filling >= 0)
@@ -599,7 +600,8 @@ StorageDataLoading::StartFills()
     {
         return;
     }
-    std::vector<double> readRate(m_problem.datasetBytes.size(), 0.0);
+    std::vector<double>& readRate = m_datasetRate;
+    readRate.assign(m_problem.datasetBytes.size(), 0.0);
     for (size_t e = 0; e < m_problem.jobs.size(); ++e)
     {
         readRate[m_problem.jobs[e].dataset] += m_problem.jobs[e].count * m_rates[e];
@@ -641,7 +643,10 @@ StorageDataLoading::OnFillDone(uint32_t dataset)
     state.filling = -1;
     ++m_totals.fills;
     RecomputeRates();
-    NotifyJobsChanged();
+    if (!m_changes.empty() || !m_paceChanges.empty())
+    {
+        NotifyJobsChanged(); // else no term moved: the engine has nothing to re-time
+    }
 }
 
 void
@@ -717,15 +722,13 @@ StorageDataLoading::RecomputeRates()
     const double* bandwidthNow = filling ? m_extra.data() : m_alloc.bandwidth.data();
     const double* hits = m_hits.data();
     const double* bandwidths = m_bandwidth.data();
-    const uint8_t* fresh = m_fresh.data();
     m_moved.resize(entries);
     uint32_t* moved = m_moved.data();
     size_t count = 0;
     for (size_t e = 0; e < entries; ++e)
     {
         moved[count] = uint32_t(e);
-        count += (datasetHit[jobs[e].dataset] != hits[e]) | (bandwidthNow[e] != bandwidths[e]) |
-                 fresh[e];
+        count += (datasetHit[jobs[e].dataset] != hits[e]) | (bandwidthNow[e] != bandwidths[e]);
     }
     for (size_t i = 0; i < count; ++i)
     {
@@ -742,17 +745,26 @@ StorageDataLoading::RecomputeRates()
                               m_problem.datasetBytes[jobs[e].dataset] <= 0);
         AddToSums(e, members);
         bool atLevel = bandwidthNow[e] == level && !(filling && m_onExtra[e]);
-        if (!m_fresh[e] && TermsStand(e, oldHit, oldRate, atLevel))
+        if (TermsStand(e, oldHit, oldRate, atLevel))
         {
             continue;
         }
         m_atLevel[e] = atLevel;
-        m_fresh[e] = 0;
         for (uint32_t j : m_members[e])
         {
             SetTerm(j, atLevel);
         }
     }
+    // Jobs that joined an entry whose jobs' terms stand have none yet.
+    for (uint64_t id : m_fresh)
+    {
+        int64_t slot = m_jobInfo[id].slot;
+        if (slot >= 0 && m_seconds[slot] < 0)
+        {
+            SetTerm(uint32_t(slot), m_atLevel[m_entryOf[slot]]);
+        }
+    }
+    m_fresh.clear();
 }
 
 bool

@@ -297,9 +297,9 @@ class StorageDataLoading : public IterationTermModel
     std::vector<double> m_seconds;        //!< data term as the engine has it [s]; -1 = none
     std::vector<double> m_iterationBytes; //!< bytes read per iteration [bytes]
     std::vector<double> m_pacedWork; //!< on the shared pace: missed bytes per iteration, else 0
+    std::vector<uint64_t> m_fresh;   //!< ids of the jobs added since the last re-rating
     // Per entry.
     std::vector<std::vector<uint32_t>> m_members; //!< the slots of its jobs
-    std::vector<uint8_t> m_fresh;                 //!< it has jobs the engine has no term of
     std::vector<uint8_t> m_atLevel;               //!< its jobs are on the shared pace (hits as now)
     std::vector<double> m_rates;                  //!< read rate of each of its jobs now [bytes/s]
     std::vector<double> m_hits;                   //!< hit fraction now
@@ -309,7 +309,8 @@ class StorageDataLoading : public IterationTermModel
     std::vector<std::pair<uint32_t, double>> m_behind; //!< FillExtras: those, extra wanted
     std::vector<uint32_t> m_moved; //!< RecomputeRates: entries whose hit or bandwidth moved
     // Per dataset of m_problem.
-    std::vector<double> m_datasetHit; //!< hit fraction now
+    std::vector<double> m_datasetHit;  //!< hit fraction now
+    std::vector<double> m_datasetRate; //!< StartFills: its readers' summed rate [bytes/s]
 
     std::vector<TermChange> m_changes;     //!< terms changed since the engine last took them
     std::vector<PaceChange> m_paceChanges; //!< the remote level's pace, if it moved

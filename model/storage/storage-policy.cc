@@ -128,16 +128,8 @@ StorageAllocationPolicy::CompleteWithFairBandwidth(const StorageProblem& problem
 {
     size_t n = problem.jobs.size();
     bool haveHit = alloc.hit.size() == n;
-    std::vector<double> datasetHit;
     if (!haveHit)
     {
-        // Uniform cache: every reader of a dataset hits its cached fraction.
-        datasetHit.resize(problem.datasetBytes.size());
-        for (size_t k = 0; k < datasetHit.size(); ++k)
-        {
-            double d = problem.datasetBytes[k];
-            datasetHit[k] = d > 0 ? std::min(1.0, alloc.cache[k] / d) : 1.0;
-        }
         alloc.hit.resize(n);
     }
     // One pass: each job's remote need (capped per client); if they all fit in the aggregate
@@ -150,7 +142,9 @@ StorageAllocationPolicy::CompleteWithFairBandwidth(const StorageProblem& problem
         uint32_t k = problem.jobs[j].dataset;
         if (!haveHit)
         {
-            alloc.hit[j] = datasetHit[k];
+            // Uniform cache: every reader of a dataset hits its cached fraction.
+            double d = problem.datasetBytes[k];
+            alloc.hit[j] = d > 0 ? std::min(1.0, alloc.cache[k] / d) : 1.0;
         }
         double need = problem.jobs[j].demand * MissOf(problem, alloc, j);
         double want = cap > 0 ? std::min(need, cap) : need;
