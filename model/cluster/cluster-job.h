@@ -72,10 +72,10 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
 
     /**
      * \param now simulation time [s], at or after lastUpdate
-     * eturn iterations left now (remainingIterations is only brought up to date lazily)
+     * \return iterations left now (remainingIterations is only brought up to date lazily)
      */
     double RemainingIterationsAt(double now) const;
-    /** eturn the iteration time now [s] (iterationTime lags for a job on a paced clock) */
+    /** \return the iteration time now [s] (iterationTime lags for a job on a paced clock) */
     double IterationTimeNow() const;
 };
 
