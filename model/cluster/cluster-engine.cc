@@ -98,7 +98,8 @@ ClusterEngine::GetTypeId()
 
 ClusterEngine::ClusterEngine()
     : m_syncOverlap(0),
-      m_progressInterval(5)
+      m_progressInterval(5),
+      m_finishes(MakeCallback(&ClusterEngine::OnFinish, this))
 {
     m_scheduler = CreateObject<FifoPolicy>();
     m_allocator = CreateObject<GpuAllocator>();
@@ -116,6 +117,7 @@ ClusterEngine::DoDispose()
     m_dataModel = nullptr;
     m_syncModel = nullptr;
     m_sizer = nullptr;
+    m_finishes.Clear();
     m_running.clear();
     m_coupled.clear();
     m_waitingByDemand.clear();
@@ -508,7 +510,7 @@ ClusterEngine::PreemptJob(ClusterJob* job)
     m_busyGpus -= job->placement.TotalGpus() * job->computeTime / job->iterationTime;
     m_allocator->Release(job->placement);
     job->placement = JobPlacement();
-    Simulator::Remove(job->finishEvent);
+    m_finishes.Remove(*job);
     Simulator::Remove(job->priorityEvent);
     RemoveRunning(job);
     Untrack(job);
@@ -524,10 +526,10 @@ ClusterEngine::PreemptJob(ClusterJob* job)
 }
 
 void
-ClusterEngine::OnFinish(Ptr<ClusterJob> job)
+ClusterEngine::OnFinish(ClusterJob* job)
 {
     AdvanceProgress(*job);
-    FinishJob(PeekPointer(job));
+    FinishJob(job);
 }
 
 void
@@ -541,7 +543,7 @@ ClusterEngine::FinishJob(ClusterJob* job)
     job->remainingIterations = 0;
     m_busyGpus -= job->placement.TotalGpus() * job->computeTime / job->iterationTime;
     m_allocator->Release(job->placement);
-    Simulator::Remove(job->finishEvent);
+    m_finishes.Remove(*job);
     Simulator::Remove(job->priorityEvent);
     RemoveRunning(job);
     Untrack(job);
@@ -745,7 +747,7 @@ ClusterEngine::SetIterationTime(ClusterJob& job, double data, double sync)
 void
 ClusterEngine::Retime(ClusterJob& job, double iteration)
 {
-    if (iteration == job.iterationTime && job.finishEvent.IsRunning())
+    if (iteration == job.iterationTime && m_finishes.Contains(job))
     {
         return; // unchanged: its finish event stands
     }
@@ -763,11 +765,7 @@ ClusterEngine::Retime(ClusterJob& job, double iteration)
 void
 ClusterEngine::ScheduleFinish(ClusterJob& job)
 {
-    Simulator::Remove(job.finishEvent); // not Cancel: a cancelled event stays queued until its time
-    job.finishEvent = Simulator::Schedule(Seconds(job.remainingIterations * job.iterationTime),
-                                          &ClusterEngine::OnFinish,
-                                          this,
-                                          Ptr<ClusterJob>(&job));
+    m_finishes.Set(job, job.remainingIterations * job.iterationTime);
 }
 
 double
@@ -853,7 +851,7 @@ ClusterEngine::PutOnClock(ClusterJob& job)
     {
         m_busyGpus -= job.placement.TotalGpus() * job.computeTime / job.iterationTime;
     }
-    Simulator::Remove(job.finishEvent); // the group's event times it from now on
+    m_finishes.Remove(job); // the group's event times it from now on
     double now = Simulator::Now().GetSeconds();
     job.pacedGroup->Clock(job, job.remainingIterations * job.pacedWork, now);
     job.iterationTime = job.dataTime = job.IterationTimeNow();

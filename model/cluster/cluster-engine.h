@@ -6,6 +6,7 @@
 
 #include "cluster-job.h"
 #include "cluster-topology.h"
+#include "finish-queue.h"
 #include "gpu-allocator.h"
 #include "iteration-model.h"
 #include "job-sizing-policy.h"
@@ -135,7 +136,8 @@ class ClusterEngine : public Object
     using DemandClasses = std::map<uint32_t, JobSet>; //!< GPU demand -> its jobs
 
     void OnArrival();
-    void OnFinish(Ptr<ClusterJob> job);
+    /** The finish queue's event: the job's finish is due. */
+    void OnFinish(ClusterJob* job);
     void FinishJob(ClusterJob* job);
     void OnPriorityChange(Ptr<ClusterJob> job);
     void RequestPass();
@@ -151,7 +153,7 @@ class ClusterEngine : public Object
      * (none of it if the time is unchanged and its finish event is pending).
      */
     void Retime(ClusterJob& job, double iteration);
-    /** (Re)schedule the job's own finish event from remainingIterations and iterationTime. */
+    /** (Re)queue the job's own finish from remainingIterations and iterationTime. */
     void ScheduleFinish(ClusterJob& job);
     /** \return the job's compute plus exposed sync time per iteration [s] */
     double NonDataTime(const ClusterJob& job) const;
@@ -213,6 +215,7 @@ class ClusterEngine : public Object
     std::vector<IterationTermModel::PaceChange> m_paceChanges;     //!< scratch, ApplyPaceChanges()
     std::map<uint32_t, std::unique_ptr<PacedGroup>> m_pacedGroups; //!< the data model's groups
     std::set<uint32_t> m_groupsMoved; //!< groups whose finish event needs re-arming
+    FinishQueue m_finishes;           //!< finishes of the running jobs timed on their own
     double m_busyGpus{0};             //!< sum over running jobs of gpus * compute / iteration
     uint64_t m_passes{0};
     uint64_t m_finished{0};

@@ -58,7 +58,6 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
     double serviceBaseline{
         0}; //!< attained service [GPU-s] not counted for the level (reset on promotion)
     uint32_t preemptions{0};    //!< times it was preempted
-    EventId finishEvent;        //!< its scheduled finish while RUNNING
     EventId priorityEvent;      //!< its next priority change (multi-level policies), if any
     uint64_t selectedInPass{0}; //!< engine bookkeeping: last scheduling pass that chose it
     bool coupled{false};        //!< engine bookkeeping: its terms depend on other running jobs

@@ -7,6 +7,7 @@ list(APPEND AICLUSTER_SOURCES
   model/cluster/iteration-model.cc
   model/cluster/job-sizing-policy.cc
   model/cluster/paced-group.cc
+  model/cluster/finish-queue.cc
   model/cluster/cluster-engine.cc
   model/cluster/cluster-results.cc
 )
@@ -14,6 +15,7 @@ list(APPEND AICLUSTER_HEADERS
   model/cluster/cluster-topology.h
   model/cluster/cluster-job.h
   model/cluster/paced-group.h
+  model/cluster/finish-queue.h
   model/cluster/gpu-allocator.h
   model/cluster/scheduling-policy.h
   model/cluster/iteration-model.h

@@ -1,0 +1,143 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "finish-queue.h"
+
+#include "cluster-job.h"
+
+#include "ns3/simulator.h"
+
+#include <boost/heap/d_ary_heap.hpp>
+#include <vector>
+
+namespace ns3
+{
+
+namespace
+{
+
+/** A queued finish: its time step, its sequence number (ties), its job. */
+struct FinishEntry
+{
+    int64_t at;
+    uint64_t seq;
+    ClusterJob* job;
+};
+
+/** Heap order: the later finish has the lower priority (Boost heaps put the greatest first). */
+struct Later
+{
+    bool operator()(const FinishEntry& a, const FinishEntry& b) const
+    {
+        return a.at > b.at || (a.at == b.at && a.seq > b.seq);
+    }
+};
+
+} // namespace
+
+/** A 4-ary heap with handles (updates in place), and each job's handle by job id. */
+class FinishQueue::Heap
+{
+  public:
+    using Queue = boost::heap::d_ary_heap<FinishEntry,
+                                          boost::heap::arity<4>,
+                                          boost::heap::mutable_<true>,
+                                          boost::heap::compare<Later>>;
+
+    Queue queue;
+    std::vector<Queue::handle_type> handles; //!< by job id
+    std::vector<uint8_t> queued;             //!< by job id: its handle is valid
+};
+
+FinishQueue::FinishQueue(Callback<void, ClusterJob*> onDue)
+    : m_heap(std::make_unique<Heap>()),
+      m_onDue(onDue)
+{
+}
+
+FinishQueue::~FinishQueue() = default; // the owner calls Clear() while the simulator lives
+
+void
+FinishQueue::Set(ClusterJob& job, double after)
+{
+    uint64_t id = job.record.id;
+    if (id >= m_heap->queued.size())
+    {
+        size_t size = std::max<size_t>(id + 1, 2 * m_heap->queued.size());
+        m_heap->queued.resize(size, 0);
+        m_heap->handles.resize(size);
+    }
+    // The same time step an event scheduled now after this delay would get.
+    FinishEntry entry{(Simulator::Now() + Seconds(after)).GetTimeStep(), m_nextSeq++, &job};
+    if (m_heap->queued[id])
+    {
+        m_heap->queue.update(m_heap->handles[id], entry);
+    }
+    else
+    {
+        m_heap->handles[id] = m_heap->queue.push(entry);
+        m_heap->queued[id] = 1;
+    }
+    Arm();
+}
+
+void
+FinishQueue::Remove(const ClusterJob& job)
+{
+    uint64_t id = job.record.id;
+    if (id < m_heap->queued.size() && m_heap->queued[id])
+    {
+        m_heap->queue.erase(m_heap->handles[id]);
+        m_heap->queued[id] = 0;
+        Arm();
+    }
+}
+
+bool
+FinishQueue::Contains(const ClusterJob& job) const
+{
+    uint64_t id = job.record.id;
+    return id < m_heap->queued.size() && m_heap->queued[id];
+}
+
+void
+FinishQueue::Clear()
+{
+    m_heap->queue.clear();
+    std::fill(m_heap->queued.begin(), m_heap->queued.end(), 0);
+    Arm();
+}
+
+void
+FinishQueue::Arm()
+{
+    if (m_heap->queue.empty())
+    {
+        if (m_armedSeq != 0)
+        {
+            Simulator::Remove(m_event);
+            m_armedSeq = 0;
+        }
+        return;
+    }
+    const FinishEntry& first = m_heap->queue.top();
+    if (first.seq == m_armedSeq)
+    {
+        return; // the event is already for it
+    }
+    Simulator::Remove(m_event);
+    m_event =
+        Simulator::Schedule(TimeStep(first.at) - Simulator::Now(), &FinishQueue::OnEvent, this);
+    m_armedSeq = first.seq;
+}
+
+void
+FinishQueue::OnEvent()
+{
+    m_armedSeq = 0;
+    ClusterJob* job = m_heap->queue.top().job;
+    m_onDue(job); // takes it out (Remove), which arms the event for the next
+    Arm();        // in case the callback kept it
+}
+
+} // namespace ns3

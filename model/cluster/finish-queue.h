@@ -1,0 +1,72 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_FINISH_QUEUE_H
+#define AICLUSTER_FINISH_QUEUE_H
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace ns3
+{
+
+class ClusterJob;
+
+/**
+ * \ingroup aicluster
+ * \brief The finish times of the jobs timed on their own, earliest first, behind one ns-3
+ *        event.
+ *
+ * A data model that reports changes re-times a few jobs at nearly every start and finish
+ * (hundreds of thousands of times on a production trace). Removing and scheduling an ns-3
+ * event each time costs two tree operations and an allocation; here a re-time is a sift in
+ * an indexed heap (Boost.Heap), and the one ns-3 event is moved only when the earliest finish
+ * changes. Ties keep ns-3's order: a job set earlier finishes first, as a job whose event was
+ * scheduled earlier would.
+ */
+class FinishQueue
+{
+  public:
+    /** \param onDue called (by the queue's event) when the earliest job's finish is due */
+    explicit FinishQueue(Callback<void, ClusterJob*> onDue);
+    ~FinishQueue();
+    FinishQueue(const FinishQueue&) = delete;
+    FinishQueue& operator=(const FinishQueue&) = delete;
+
+    /**
+     * \brief Set or move the job's finish.
+     * \param job a running job (its record.id indexes the queue)
+     * \param after time from now [s]
+     */
+    void Set(ClusterJob& job, double after);
+
+    /** \brief Take the job out, if it is in. \param job the job */
+    void Remove(const ClusterJob& job);
+
+    /** \param job a job \return whether its finish is queued */
+    bool Contains(const ClusterJob& job) const;
+
+    /** \brief Take every job out and remove the event (the owner's DoDispose). */
+    void Clear();
+
+  private:
+    class Heap;
+    /** \brief Move the ns-3 event to the earliest finish, if that changed. */
+    void Arm();
+    /** \brief The event: hand the earliest job to the callback. */
+    void OnEvent();
+
+    std::unique_ptr<Heap> m_heap;
+    Callback<void, ClusterJob*> m_onDue;
+    EventId m_event;        //!< scheduled for the earliest finish
+    uint64_t m_armedSeq{0}; //!< sequence number of the entry m_event is for (0 = none)
+    uint64_t m_nextSeq{1};  //!< next sequence number (ties: lower first)
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_FINISH_QUEUE_H

@@ -1,0 +1,164 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The engine's finish queue (FinishQueue): jobs timed on their own finish in time order,
+// ties in the order their finishes were last set (as ns-3 orders events scheduled for the
+// same time step), moved and removed finishes never fire early or twice.
+
+#include "ns3/cluster-job.h"
+#include "ns3/finish-queue.h"
+#include "ns3/simulator.h"
+
+#include <catch2/catch.hpp>
+#include <random>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A finish as it fired: time step and job id.
+struct Fired
+{
+    int64_t at;
+    uint64_t id;
+};
+
+/// Jobs 0..n-1 and a queue that records (and takes out) each finish as it fires.
+struct Fixture
+{
+    std::vector<Ptr<ClusterJob>> jobs;
+    std::vector<Fired> fired;
+    FinishQueue queue{MakeCallback(&Fixture::OnDue, this)};
+
+    explicit Fixture(size_t n)
+    {
+        for (size_t i = 0; i < n; ++i)
+        {
+            jobs.push_back(Create<ClusterJob>());
+            jobs.back()->record.id = i;
+        }
+    }
+
+    ~Fixture()
+    {
+        queue.Clear();
+        Simulator::Destroy();
+    }
+
+    void OnDue(ClusterJob* job)
+    {
+        fired.push_back({Simulator::Now().GetTimeStep(), job->record.id});
+        queue.Remove(*job);
+    }
+};
+
+} // namespace
+
+TEST_CASE("finish queue fires in time order, ties by the last Set", "[engine]")
+{
+    Fixture f(4);
+    f.queue.Set(*f.jobs[0], 3.0);
+    f.queue.Set(*f.jobs[1], 1.0);
+    f.queue.Set(*f.jobs[2], 2.0);
+    f.queue.Set(*f.jobs[3], 2.0); // same time as job 2, set later: after it
+    f.queue.Set(*f.jobs[2], 2.0); // set again: now after job 3
+    CHECK(f.queue.Contains(*f.jobs[0]));
+    Simulator::Run();
+    REQUIRE(f.fired.size() == 4);
+    CHECK(f.fired[0].id == 1);
+    CHECK(f.fired[1].id == 3);
+    CHECK(f.fired[2].id == 2);
+    CHECK(f.fired[3].id == 0);
+    CHECK(f.fired[0].at == Seconds(1.0).GetTimeStep());
+    CHECK(f.fired[3].at == Seconds(3.0).GetTimeStep());
+    CHECK_FALSE(f.queue.Contains(*f.jobs[0]));
+}
+
+TEST_CASE("finish queue: moved and removed finishes, while the simulation runs", "[engine]")
+{
+    Fixture f(3);
+    f.queue.Set(*f.jobs[0], 5.0);
+    f.queue.Set(*f.jobs[1], 2.0);
+    f.queue.Set(*f.jobs[2], 4.0);
+    // At t = 1: job 1 (the earliest) moves later, job 2 is removed, job 0 moves earlier.
+    Simulator::Schedule(Seconds(1.0), [&f]() {
+        f.queue.Set(*f.jobs[1], 6.0); // due at 7
+        f.queue.Remove(*f.jobs[2]);
+        f.queue.Set(*f.jobs[0], 0.5); // due at 1.5
+        CHECK_FALSE(f.queue.Contains(*f.jobs[2]));
+    });
+    Simulator::Run();
+    REQUIRE(f.fired.size() == 2);
+    CHECK(f.fired[0].id == 0);
+    CHECK(f.fired[0].at == Seconds(1.5).GetTimeStep());
+    CHECK(f.fired[1].id == 1);
+    CHECK(f.fired[1].at == Seconds(7.0).GetTimeStep());
+}
+
+TEST_CASE("finish queue matches a sorted reference under random moves", "[engine]")
+{
+    // Every job's finish is set, moved and sometimes removed at random instants; what fires
+    // must be exactly the finishes still set, each at its time step, in (time, last Set) order.
+    std::mt19937_64 rng(7);
+    const size_t n = 200;
+    Fixture f(n);
+    std::vector<int64_t> due(n, -1);   // expected time step, -1 = not queued
+    std::vector<uint64_t> order(n, 0); // sequence of its last Set
+    uint64_t seq = 0;
+    auto touch = [&](size_t j) {
+        double now = Simulator::Now().GetSeconds();
+        if (rng() % 5 == 0)
+        {
+            f.queue.Remove(*f.jobs[j]);
+            due[j] = -1;
+            return;
+        }
+        double after = double(rng() % 1000) / 100.0; // on a 10 ms grid: ties happen
+        f.queue.Set(*f.jobs[j], after);
+        due[j] = (Seconds(now) + Seconds(after)).GetTimeStep();
+        order[j] = ++seq;
+    };
+    for (size_t j = 0; j < n; ++j)
+    {
+        touch(j);
+    }
+    // 300 rounds of changes at t = 0.01, 0.02, ...: only jobs not yet due are touched.
+    std::vector<Fired> expected;
+    for (int round = 1; round <= 300; ++round)
+    {
+        Simulator::Schedule(Seconds(0.01 * round), [&]() {
+            int64_t now = Simulator::Now().GetTimeStep();
+            for (int k = 0; k < 5; ++k)
+            {
+                size_t j = rng() % n;
+                if (due[j] > now)
+                {
+                    touch(j);
+                }
+            }
+        });
+    }
+    Simulator::Run();
+    // The reference: every finish that was queued and due, by (time, last Set), except the
+    // ones touched at their own instant after firing (excluded above by due[j] > now).
+    for (size_t j = 0; j < n; ++j)
+    {
+        if (due[j] >= 0)
+        {
+            expected.push_back({due[j], j});
+        }
+    }
+    std::sort(expected.begin(), expected.end(), [&](const Fired& a, const Fired& b) {
+        return a.at < b.at || (a.at == b.at && order[a.id] < order[b.id]);
+    });
+    REQUIRE(f.fired.size() == expected.size());
+    for (size_t i = 0; i < expected.size(); ++i)
+    {
+        INFO("finish " << i);
+        CHECK(f.fired[i].id == expected[i].id);
+        CHECK(f.fired[i].at == expected[i].at);
+    }
+}
