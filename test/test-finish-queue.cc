@@ -11,6 +11,7 @@
 #include "ns3/simulator.h"
 
 #include <catch2/catch.hpp>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct Fixture
 {
     std::vector<Ptr<ClusterJob>> jobs;
     std::vector<Fired> fired;
+    std::function<void()> onDue; //!< called after each finish is recorded, if set
     FinishQueue queue{MakeCallback(&Fixture::OnDue, this)};
 
     explicit Fixture(size_t n)
@@ -52,6 +54,10 @@ struct Fixture
     {
         fired.push_back({Simulator::Now().GetTimeStep(), job->record.id});
         queue.Remove(*job);
+        if (onDue)
+        {
+            onDue();
+        }
     }
 };
 
@@ -161,4 +167,39 @@ TEST_CASE("finish queue matches a sorted reference under random moves", "[engine
         CHECK(f.fired[i].id == expected[i].id);
         CHECK(f.fired[i].at == expected[i].at);
     }
+}
+
+TEST_CASE("finish queue hands out every finish due at a time step before what they schedule",
+          "[engine]")
+{
+    // The engine's finish asks for a scheduling pass (ScheduleNow). With an event per job,
+    // every finish due at that instant came before the pass; the queue's one event keeps
+    // that, also when another event of the same instant (an arrival, scheduled before the
+    // later finishes became the earliest) falls between them.
+    Fixture f(3);
+    std::vector<size_t> passes; // finishes seen by each pass
+    bool passPending = false;
+    auto requestPass = [&]() {
+        if (!passPending)
+        {
+            passPending = true;
+            Simulator::ScheduleNow([&]() {
+                passPending = false;
+                passes.push_back(f.fired.size());
+            });
+        }
+    };
+    f.onDue = requestPass;
+    f.queue.Set(*f.jobs[0], 2.0);
+    Simulator::Schedule(Seconds(2.0), requestPass); // the arrival, after job 0's finish
+    Simulator::Schedule(Seconds(1.0), [&f]() {
+        f.queue.Set(*f.jobs[1], 1.0); // due at 2 too, set later
+        f.queue.Set(*f.jobs[2], 1.0);
+    });
+    Simulator::Run();
+    REQUIRE(f.fired.size() == 3);
+    CHECK(f.fired[0].id == 0);
+    CHECK(f.fired[1].id == 1);
+    CHECK(f.fired[2].id == 2);
+    CHECK(passes == std::vector<size_t>{3}); // one pass, after all three
 }

@@ -111,6 +111,10 @@ FinishQueue::Clear()
 void
 FinishQueue::Arm()
 {
+    if (m_firing)
+    {
+        return; // OnEvent arms once it is done
+    }
     if (m_heap->queue.empty())
     {
         if (m_armedSeq != 0)
@@ -134,10 +138,23 @@ FinishQueue::Arm()
 void
 FinishQueue::OnEvent()
 {
+    // Every finish due now, in order, in this one event: with an event per job they would all
+    // have come before the scheduling pass the first of them asks for, so the pass sees them
+    // all here too.
     m_armedSeq = 0;
-    ClusterJob* job = m_heap->queue.top().job;
-    m_onDue(job); // takes it out (Remove), which arms the event for the next
-    Arm();        // in case the callback kept it
+    m_firing = true;
+    int64_t now = Simulator::Now().GetTimeStep();
+    while (!m_heap->queue.empty() && m_heap->queue.top().at <= now)
+    {
+        FinishEntry due = m_heap->queue.top();
+        m_onDue(due.job); // takes it out (Remove)
+        if (!m_heap->queue.empty() && m_heap->queue.top().seq == due.seq)
+        {
+            Remove(*due.job); // the callback kept it: its finish has fired all the same
+        }
+    }
+    m_firing = false;
+    Arm();
 }
 
 } // namespace ns3

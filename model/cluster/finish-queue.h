@@ -26,7 +26,8 @@ class ClusterJob;
  * event each time costs two tree operations and an allocation; here a re-time is a sift in
  * an indexed heap (Boost.Heap), and the one ns-3 event is moved only when the earliest finish
  * changes. Ties keep ns-3's order: a job set earlier finishes first, as a job whose event was
- * scheduled earlier would.
+ * scheduled earlier would; and all finishes due at one time step are handed out by one event,
+ * so they precede the scheduling pass the first of them asks for, as their own events would.
  */
 class FinishQueue
 {
@@ -57,7 +58,7 @@ class FinishQueue
     class Heap;
     /** \brief Move the ns-3 event to the earliest finish, if that changed. */
     void Arm();
-    /** \brief The event: hand the earliest job to the callback. */
+    /** \brief The event: hand every job whose finish is due now to the callback, in order. */
     void OnEvent();
 
     std::unique_ptr<Heap> m_heap;
@@ -65,6 +66,7 @@ class FinishQueue
     EventId m_event;        //!< scheduled for the earliest finish
     uint64_t m_armedSeq{0}; //!< sequence number of the entry m_event is for (0 = none)
     uint64_t m_nextSeq{1};  //!< next sequence number (ties: lower first)
+    bool m_firing{false};   //!< in OnEvent: Arm() waits until the due finishes are handed out
 };
 
 } // namespace ns3
