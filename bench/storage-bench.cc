@@ -6,23 +6,27 @@
 // allocation policy, against the same replay without storage (ideal data loading). Each run
 // is a forked child, so its peak memory (getrusage maxrss) is its own.
 //
-//   build/bench/storage-bench [--trace=...] [--policies=none,cba,...] [--nodes=64]
+//   build/bench/storage-bench [--trace=...] [--policies=none,cba,...] [--nodes=64] [--runs=3]
+//
+// With --runs=N every policy runs N times, in turns (off, none, ..., off, none, ...), and the
+// times printed are the medians (peak memory: the largest).
 //
 // A policy written "<policy>/alone" runs with StorageDataLoading::SharedPace false: the jobs
 // at the common bandwidth level are re-timed one by one, as before pace groups.
 
 #include "ns3/cluster-engine-helper.h"
+#include "ns3/cluster-scenario.h"
 #include "ns3/core-module.h"
 #include "ns3/storage-helper.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
 #include "ns3/workload-catalog.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,6 +44,8 @@ struct Figures
     double ioCost{0};   //!< [$]
     double solves{0};   //!< allocation solves
     double perSolve{0}; //!< mean running jobs in a solve
+    double entries{0};  //!< mean entries (kinds of running job) in a solve
+    double maxRssMb{0}; //!< the child's peak resident memory [MB] (set by the parent)
 };
 
 Figures
@@ -80,11 +86,72 @@ Replay(const std::string& trace, const std::string& policy, uint32_t nodes)
         f.solves = double(s.solves);
         const StorageTotals& t = model->Totals();
         f.perSolve = t.solves > 0 ? double(t.jobsSolved) / double(t.solves) : 0.0;
+        f.entries = t.solves > 0 ? double(t.entriesSolved) / double(t.solves) : 0.0;
     }
     f.finished = double(engine->FinishedJobs());
     Simulator::Destroy();
     f.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return f;
+}
+
+/// Run one policy in a forked child; false if it failed.
+bool
+RunChild(const std::string& trace, const std::string& policy, uint32_t nodes, Figures& out)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+    {
+        perror("pipe");
+        return false;
+    }
+    pid_t child = fork();
+    if (child == 0)
+    {
+        close(fds[0]);
+        Figures f;
+        try
+        {
+            f = Replay(trace, policy, nodes);
+        }
+        catch (const std::exception& e)
+        {
+            std::cerr << "storage-bench: " << policy << ": " << e.what() << std::endl;
+            _exit(1);
+        }
+        _exit(write(fds[1], &f, sizeof f) == sizeof f ? 0 : 1);
+    }
+    close(fds[1]);
+    bool ok = read(fds[0], &out, sizeof out) == sizeof out;
+    close(fds[0]);
+    int status = 0;
+    struct rusage usage;
+    wait4(child, &status, 0, &usage);
+    out.maxRssMb = usage.ru_maxrss / 1024.0;
+    return ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/// The median of the runs' wall and total times, the largest peak memory, the rest of the
+/// first run (the same in every run).
+Figures
+Median(std::vector<Figures> runs)
+{
+    Figures m = runs.front();
+    auto middle = [&runs](double Figures::*field) {
+        std::vector<double> v;
+        for (const Figures& f : runs)
+        {
+            v.push_back(f.*field);
+        }
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    m.wall = middle(&Figures::wall);
+    m.total = middle(&Figures::total);
+    for (const Figures& f : runs)
+    {
+        m.maxRssMb = std::max(m.maxRssMb, f.maxRssMb);
+    }
+    return m;
 }
 
 } // namespace
@@ -95,6 +162,7 @@ main(int argc, char* argv[])
     std::string trace = std::string(AICLUSTER_SOURCE_DIR) + "/../shared/traces/philly/philly.csv";
     std::string policies = "off,none,cache-all,fair,lru,quiver,silod,cba,autocba";
     uint32_t nodes = 352; // examples/scenarios/philly-full.json
+    uint32_t runs = 1;
     CommandLine cmd(__FILE__);
     cmd.AddValue("trace", "Trace to replay", trace);
     cmd.AddValue("policies",
@@ -102,71 +170,59 @@ main(int argc, char* argv[])
                  "shared pace), comma separated",
                  policies);
     cmd.AddValue("nodes", "Nodes of 8 GPUs", nodes);
+    cmd.AddValue("runs", "Runs per policy (medians printed)", runs);
     cmd.Parse(argc, argv);
+    std::vector<std::string> names = SplitList(policies);
+    if (runs < 1 || names.empty())
+    {
+        std::cerr << "storage-bench: expected --runs >= 1 and at least one policy" << std::endl;
+        return 1;
+    }
 
-    std::cout << "storage-bench: " << trace << ", " << nodes * 8 << " GPUs, FIFO" << std::endl;
+    // In turns, so that a slow spell of a shared machine spreads over the policies.
+    std::vector<std::vector<Figures>> results(names.size());
+    for (uint32_t run = 0; run < runs; ++run)
+    {
+        for (size_t i = 0; i < names.size(); ++i)
+        {
+            Figures f;
+            if (RunChild(trace, names[i], nodes, f))
+            {
+                results[i].push_back(f);
+            }
+        }
+    }
+
+    std::cout << "storage-bench: " << trace << ", " << nodes * 8 << " GPUs, FIFO, median of "
+              << runs << " run(s)" << std::endl;
     std::cout << std::left << std::setw(10) << "policy" << std::right << std::setw(10)
               << "replay[s]" << std::setw(10) << "total[s]" << std::setw(12) << "maxRSS[MB]"
               << std::setw(11) << "replay/off" << std::setw(10) << "total/off" << std::setw(10)
               << "finished" << std::setw(12) << "IOcost[$]" << std::setw(9) << "solves"
-              << std::setw(11) << "jobs/solve" << std::endl;
+              << std::setw(11) << "jobs/solve" << std::setw(14) << "entries/solve" << std::endl;
     double offWall = 0;
     double offTotal = 0;
-    std::stringstream list(policies);
-    std::string policy;
-    while (std::getline(list, policy, ','))
+    for (size_t i = 0; i < names.size(); ++i)
     {
-        int fds[2];
-        if (pipe(fds) != 0)
+        if (results[i].size() != runs)
         {
-            perror("pipe");
-            return 1;
-        }
-        pid_t child = fork();
-        if (child == 0)
-        {
-            close(fds[0]);
-            Figures f;
-            try
-            {
-                f = Replay(trace, policy, nodes);
-            }
-            catch (const std::exception& e)
-            {
-                std::cerr << "storage-bench: " << policy << ": " << e.what() << std::endl;
-                _exit(1);
-            }
-            if (write(fds[1], &f, sizeof f) != sizeof f)
-            {
-                _exit(1);
-            }
-            _exit(0);
-        }
-        close(fds[1]);
-        Figures f;
-        bool ok = read(fds[0], &f, sizeof f) == sizeof f;
-        close(fds[0]);
-        int status = 0;
-        struct rusage usage;
-        wait4(child, &status, 0, &usage);
-        if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        {
-            std::cout << policy << ": failed" << std::endl;
+            std::cout << names[i] << ": failed" << std::endl;
             continue;
         }
-        if (policy == "off")
+        Figures f = Median(results[i]);
+        if (names[i] == "off")
         {
             offWall = f.wall;
             offTotal = f.total;
         }
-        std::cout << std::fixed << std::setprecision(2) << std::left << std::setw(10) << policy
+        std::cout << std::fixed << std::setprecision(2) << std::left << std::setw(10) << names[i]
                   << std::right << std::setw(10) << f.wall << std::setw(10) << f.total
-                  << std::setw(12) << usage.ru_maxrss / 1024.0 << std::setw(11)
+                  << std::setw(12) << f.maxRssMb << std::setw(11)
                   << (offWall > 0 ? f.wall / offWall : 0.0) << std::setw(10)
                   << (offTotal > 0 ? f.total / offTotal : 0.0) << std::setw(10)
                   << std::setprecision(0) << f.finished << std::setw(12) << std::setprecision(2)
                   << f.ioCost << std::setw(9) << std::setprecision(0) << f.solves << std::setw(11)
-                  << std::setprecision(1) << f.perSolve << std::endl;
+                  << std::setprecision(1) << f.perSolve << std::setw(14) << f.entries << std::endl;
         std::cout.unsetf(std::ios::fixed);
     }
     return 0;
