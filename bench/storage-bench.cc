@@ -12,7 +12,8 @@
 // times printed are the medians (peak memory: the largest).
 //
 // A policy written "<policy>/alone" runs with StorageDataLoading::SharedPace false: the jobs
-// at the common bandwidth level are re-timed one by one, as before pace groups.
+// at the common bandwidth level are re-timed one by one, as before pace groups; written
+// "<policy>/per-job", with GroupIdenticalJobs false: one problem entry per running job.
 
 #include "ns3/cluster-engine-helper.h"
 #include "ns3/cluster-scenario.h"
@@ -27,6 +28,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <stdexcept>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,10 +55,18 @@ Replay(const std::string& trace, const std::string& policy, uint32_t nodes)
 {
     auto start = std::chrono::steady_clock::now();
     Config::SetDefault("ns3::ClusterEngine::ProgressInterval", DoubleValue(0));
-    // "<policy>/alone": the bottlenecked jobs re-timed one by one (no shared pace).
+    // "<policy>/alone": the bottlenecked jobs re-timed one by one (no shared pace);
+    // "<policy>/per-job": one problem entry per running job.
     std::string name = policy.substr(0, policy.find('/'));
-    bool alone = name != policy;
-    Config::SetDefault("ns3::StorageDataLoading::SharedPace", BooleanValue(!alone));
+    std::string variant = name != policy ? policy.substr(name.size() + 1) : "";
+    if (variant != "" && variant != "alone" && variant != "per-job")
+    {
+        throw std::invalid_argument("unknown variant '" + variant + "' in '" + policy +
+                                    "'; expected <policy>, <policy>/alone or <policy>/per-job");
+    }
+    Config::SetDefault("ns3::StorageDataLoading::SharedPace", BooleanValue(variant != "alone"));
+    Config::SetDefault("ns3::StorageDataLoading::GroupIdenticalJobs",
+                       BooleanValue(variant != "per-job"));
     std::vector<JobRecord> jobs = ReadTrace(trace, TraceReadOptions());
     AnnotatorOptions options;
     options.datasetRule = "vc";
@@ -167,7 +177,7 @@ main(int argc, char* argv[])
     cmd.AddValue("trace", "Trace to replay", trace);
     cmd.AddValue("policies",
                  "Storage policies (off = no storage model; <policy>/alone = without the "
-                 "shared pace), comma separated",
+                 "shared pace; <policy>/per-job = one problem entry per job), comma separated",
                  policies);
     cmd.AddValue("nodes", "Nodes of 8 GPUs", nodes);
     cmd.AddValue("runs", "Runs per policy (medians printed)", runs);

@@ -11,10 +11,12 @@
 #include "ns3/cluster-engine.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/storage-data-loading.h"
 
 #include <catch2/catch.hpp>
+#include <functional>
 
 using namespace ns3;
 
@@ -35,12 +37,14 @@ struct Run
 };
 
 /// 1 MB per sample, a 100 MB dataset: a 1-GPU job reads 1 MB/s, one epoch is 100 s.
+/// configure, if set, adjusts the model (more datasets, attributes) before the run.
 Run
 Replay(const std::vector<JobRecord>& jobs,
        Ptr<StorageAllocationPolicy> policy,
        const std::string& aggregate,
        bool prefetch = false,
-       bool sharedPace = true)
+       bool sharedPace = true,
+       const std::function<void(StorageDataLoading&)>& configure = {})
 {
     Run run;
     run.engine = CreateObject<ClusterEngine>();
@@ -58,6 +62,10 @@ Replay(const std::vector<JobRecord>& jobs,
     run.storage->SetAttribute("Prefetch", BooleanValue(prefetch));
     run.storage->SetAttribute("SharedPace", BooleanValue(sharedPace));
     run.storage->SetAttribute("PrefetchBandwidth", DataRateValue(DataRate("8Mbps")));
+    if (configure)
+    {
+        configure(*run.storage);
+    }
     run.engine->SetDataLoadingModel(run.storage);
     run.storage->Attach(run.engine);
     run.engine->Run();
@@ -170,5 +178,57 @@ TEST_CASE("jobs at the common bandwidth level on one pace: the same run as one b
             last = std::max(last, job->finishTime);
         }
         CHECK(last > 40.0 * 15 + 200);
+    }
+}
+
+TEST_CASE("identical jobs grouped into one problem entry: the same run as one entry per job",
+          "[storage]")
+{
+    // Three datasets, jobs of 1, 2 and 4 GPUs arriving and leaving in a staggered pattern:
+    // many running jobs share an entry (same dataset and GPUs), entries grow, shrink, vanish
+    // and come back, and their lowest id changes. Each policy must run exactly as with one
+    // entry per job (GroupIdenticalJobs false), fills and the shared pace included.
+    std::vector<JobRecord> jobs;
+    const char* datasets[] = {"a", "b", "c"};
+    for (uint64_t i = 0; i < 30; ++i)
+    {
+        uint32_t gpus = 1u << (i * 7 % 3);
+        jobs.push_back(Job(i, 25.0 * i, gpus, 150 + 41 * (i * 5 % 9), datasets[i * 2 % 3]));
+    }
+    auto replay = [&jobs](const std::string& policy, bool grouped) {
+        ObjectFactory factory(StorageAllocationPolicy::TypeNameOf(policy));
+        return Replay(jobs,
+                      factory.Create<StorageAllocationPolicy>(),
+                      "24Mbps",
+                      false,
+                      true,
+                      [grouped](StorageDataLoading& storage) {
+                          storage.AddDataset({"a", 100e6, 1e6});
+                          storage.AddDataset({"b", 300e6, 1e6});
+                          storage.AddDataset({"c", 50e6, 1e6});
+                          storage.GetCacheTier()->SetAttribute("Capacity", DoubleValue(200e6));
+                          storage.SetAttribute("GroupIdenticalJobs", BooleanValue(grouped));
+                      });
+    };
+    for (const std::string& policy : StorageAllocationPolicy::Names())
+    {
+        INFO("policy " << policy);
+        Run grouped = replay(policy, true);
+        Run perJob = replay(policy, false);
+        for (size_t i = 0; i < jobs.size(); ++i)
+        {
+            INFO("job " << i);
+            CHECK(grouped.engine->Jobs()[i]->finishTime ==
+                  Approx(perJob.engine->Jobs()[i]->finishTime).epsilon(1e-12));
+        }
+        const StorageTotals& g = grouped.storage->Totals();
+        const StorageTotals& p = perJob.storage->Totals();
+        CHECK(g.IoCost() == Approx(p.IoCost()).epsilon(1e-12));
+        CHECK(g.bytesRead == Approx(p.bytesRead).epsilon(1e-12));
+        CHECK(g.bytesHit == Approx(p.bytesHit).epsilon(1e-12).margin(1));
+        CHECK(g.fills == p.fills);
+        CHECK(g.solves == p.solves);
+        CHECK(p.entriesSolved == p.jobsSolved);
+        CHECK(g.entriesSolved < g.jobsSolved); // jobs did share entries
     }
 }

@@ -60,6 +60,14 @@ StorageDataLoading::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&StorageDataLoading::m_sharedPace),
                           MakeBooleanChecker())
+            .AddAttribute("GroupIdenticalJobs",
+                          "Hand the policy one problem entry per kind of running job (same "
+                          "dataset, demand and GPU count: every policy answers them alike) "
+                          "instead of one per job. Same results either way (to rounding); "
+                          "false is the per-job reference, slower.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&StorageDataLoading::m_groupJobs),
+                          MakeBooleanChecker())
             .AddAttribute("PrefetchBandwidth",
                           "Remote bandwidth of one dataset's prefetch, on top of the jobs' "
                           "[bit/s].",
@@ -373,7 +381,8 @@ StorageDataLoading::AddJob(const Ptr<ClusterJob>& job)
     m_pacedWork.push_back(0);
     m_iterationBytes.push_back(double(job->profile->localBatch) * info.gpus *
                                m_datasets[info.dataset].bytesPerSample);
-    JoinEntry(slot, EntryKey(info.dataset, info.demand, info.gpus), local);
+    uint64_t own = m_groupJobs ? 0 : job->record.id;
+    JoinEntry(slot, EntryKey(info.dataset, info.demand, info.gpus, own), local);
     m_dirty = true;
 }
 
@@ -427,6 +436,16 @@ StorageDataLoading::JoinEntry(uint32_t slot, const EntryKey& key, uint32_t local
     m_members[e].push_back(slot);
     m_fresh.push_back(id); // termed by the next RecomputeRates
     AddToSums(e, +1);      // at its entry's rate, as it will read until the next solve
+}
+
+StorageDataLoading::EntryKey
+StorageDataLoading::KeyOf(const StorageDemand& entry) const
+{
+    // Ungrouped, an entry is one job, and its id is that job's.
+    return EntryKey(m_globalOf[entry.dataset],
+                    entry.demand,
+                    entry.gpus,
+                    m_groupJobs ? 0 : entry.id);
 }
 
 void
@@ -499,12 +518,12 @@ StorageDataLoading::LeaveEntry(uint32_t slot)
         return;
     }
     // Its last job left: the last entry takes its place.
-    m_entryIndex.erase(EntryKey(m_globalOf[entry.dataset], entry.demand, entry.gpus));
+    m_entryIndex.erase(KeyOf(entry));
     uint32_t last = uint32_t(m_problem.jobs.size() - 1);
     if (e != last)
     {
         const StorageDemand& moving = m_problem.jobs[last];
-        m_entryIndex[EntryKey(m_globalOf[moving.dataset], moving.demand, moving.gpus)] = e;
+        m_entryIndex[KeyOf(moving)] = e;
         for (uint32_t j : m_members[last])
         {
             m_entryOf[j] = e;

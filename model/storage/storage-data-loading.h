@@ -211,8 +211,13 @@ class StorageDataLoading : public IterationTermModel
         int64_t slot{-1}; //!< index in m_jobs while running, else -1
     };
 
-    /** What makes running jobs identical to the policies: registered dataset, demand, GPUs. */
-    using EntryKey = std::tuple<uint32_t, double, uint32_t>;
+    /**
+     * What makes running jobs identical to the policies: registered dataset, demand, GPUs;
+     * and the job id if GroupIdenticalJobs is false (else 0).
+     */
+    using EntryKey = std::tuple<uint32_t, double, uint32_t, uint64_t>;
+    /** \return the key of an entry of m_problem */
+    EntryKey KeyOf(const StorageDemand& entry) const;
 
     void OnJobLeft(Ptr<const ClusterJob> job);
     void OnFillDone(uint32_t dataset);
@@ -266,6 +271,7 @@ class StorageDataLoading : public IterationTermModel
     Ptr<CacheTier> m_cacheTier;
     bool m_prefetch;
     bool m_sharedPace{true};
+    bool m_groupJobs{true};
     DataRate m_prefetchRate;
 
     std::map<std::string, uint32_t> m_index;
