@@ -205,7 +205,7 @@ main(int argc, char* argv[])
 
     std::cout << "storage-bench: " << trace << ", " << nodes * 8 << " GPUs, FIFO, median of "
               << runs << " run(s)" << std::endl;
-    std::cout << std::left << std::setw(10) << "policy" << std::right << std::setw(10)
+    std::cout << std::left << std::setw(17) << "policy" << std::right << std::setw(10)
               << "replay[s]" << std::setw(10) << "total[s]" << std::setw(12) << "maxRSS[MB]"
               << std::setw(11) << "replay/off" << std::setw(10) << "total/off" << std::setw(10)
               << "finished" << std::setw(12) << "IOcost[$]" << std::setw(9) << "solves"
@@ -225,7 +225,7 @@ main(int argc, char* argv[])
             offWall = f.wall;
             offTotal = f.total;
         }
-        std::cout << std::fixed << std::setprecision(2) << std::left << std::setw(10) << names[i]
+        std::cout << std::fixed << std::setprecision(2) << std::left << std::setw(17) << names[i]
                   << std::right << std::setw(10) << f.wall << std::setw(10) << f.total
                   << std::setw(12) << f.maxRssMb << std::setw(11)
                   << (offWall > 0 ? f.wall / offWall : 0.0) << std::setw(10)
