@@ -37,14 +37,15 @@ struct Run
 };
 
 /// 1 MB per sample, a 100 MB dataset: a 1-GPU job reads 1 MB/s, one epoch is 100 s.
-/// configure, if set, adjusts the model (more datasets, attributes) before the run.
+/// configure, if set, adjusts the engine and the model (scheduler, datasets, attributes)
+/// before the run.
 Run
 Replay(const std::vector<JobRecord>& jobs,
        Ptr<StorageAllocationPolicy> policy,
        const std::string& aggregate,
        bool prefetch = false,
        bool sharedPace = true,
-       const std::function<void(StorageDataLoading&)>& configure = {})
+       const std::function<void(ClusterEngine&, StorageDataLoading&)>& configure = {})
 {
     Run run;
     run.engine = CreateObject<ClusterEngine>();
@@ -64,7 +65,7 @@ Replay(const std::vector<JobRecord>& jobs,
     run.storage->SetAttribute("PrefetchBandwidth", DataRateValue(DataRate("8Mbps")));
     if (configure)
     {
-        configure(*run.storage);
+        configure(*run.engine, *run.storage);
     }
     run.engine->SetDataLoadingModel(run.storage);
     run.storage->Attach(run.engine);
@@ -187,7 +188,9 @@ TEST_CASE("identical jobs grouped into one problem entry: the same run as one en
     // Three datasets, jobs of 1, 2 and 4 GPUs arriving and leaving in a staggered pattern:
     // many running jobs share an entry (same dataset and GPUs), entries grow, shrink, vanish
     // and come back, and their lowest id changes. Each policy must run exactly as with one
-    // entry per job (GroupIdenticalJobs false), fills and the shared pace included.
+    // entry per job (GroupIdenticalJobs false), fills and the shared pace included; under
+    // FIFO and under Tiresias with a low threshold, whose preemptions take jobs out of their
+    // entries and put them back.
     std::vector<JobRecord> jobs;
     const char* datasets[] = {"a", "b", "c"};
     for (uint64_t i = 0; i < 30; ++i)
@@ -195,14 +198,22 @@ TEST_CASE("identical jobs grouped into one problem entry: the same run as one en
         uint32_t gpus = 1u << (i * 7 % 3);
         jobs.push_back(Job(i, 25.0 * i, gpus, 150 + 41 * (i * 5 % 9), datasets[i * 2 % 3]));
     }
-    auto replay = [&jobs](const std::string& policy, bool grouped) {
+    bool tiresias = GENERATE(false, true);
+    INFO((tiresias ? "tiresias" : "fifo"));
+    auto replay = [&jobs, tiresias](const std::string& policy, bool grouped) {
         ObjectFactory factory(StorageAllocationPolicy::TypeNameOf(policy));
         return Replay(jobs,
                       factory.Create<StorageAllocationPolicy>(),
                       "24Mbps",
                       false,
                       true,
-                      [grouped](StorageDataLoading& storage) {
+                      [grouped, tiresias](ClusterEngine& engine, StorageDataLoading& storage) {
+                          if (tiresias)
+                          {
+                              Ptr<TiresiasPolicy> scheduler = CreateObject<TiresiasPolicy>();
+                              scheduler->SetThresholds("200");
+                              engine.SetScheduler(scheduler);
+                          }
                           storage.AddDataset({"a", 100e6, 1e6});
                           storage.AddDataset({"b", 300e6, 1e6});
                           storage.AddDataset({"c", 50e6, 1e6});
@@ -230,5 +241,12 @@ TEST_CASE("identical jobs grouped into one problem entry: the same run as one en
         CHECK(g.solves == p.solves);
         CHECK(p.entriesSolved == p.jobsSolved);
         CHECK(g.entriesSolved < g.jobsSolved); // jobs did share entries
+        uint32_t preemptions = 0;
+        for (const auto& job : grouped.engine->Jobs())
+        {
+            CHECK(job->state == ClusterJob::FINISHED);
+            preemptions += job->preemptions;
+        }
+        CHECK((preemptions > 0) == tiresias);
     }
 }
