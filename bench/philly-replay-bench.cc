@@ -18,8 +18,11 @@
  * ../shared/traces/philly/philly_vc.csv), 16 nodes per rack.
  */
 
+#include "run-forked.h"
+
 #include "ns3/cluster-engine-helper.h"
 #include "ns3/cluster-results.h"
+#include "ns3/cluster-scenario.h"
 #include "ns3/core-module.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
@@ -29,8 +32,6 @@
 #include <iomanip>
 #include <iostream>
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace ns3;
 
@@ -89,57 +90,6 @@ RunPolicy(const std::string& trace,
     return f;
 }
 
-/// Runs one policy in a child process and returns its figures.
-bool
-RunInChild(const std::string& trace,
-           const std::string& policy,
-           const std::string& ina,
-           const ClusterTopology& topology,
-           Figures& figures)
-{
-    int fds[2];
-    if (pipe(fds) != 0)
-    {
-        return false;
-    }
-    pid_t pid = fork();
-    if (pid == 0)
-    {
-        close(fds[0]);
-        int status = 0;
-        try
-        {
-            Figures f = RunPolicy(trace, policy, ina, topology);
-            status = write(fds[1], &f, sizeof(f)) == sizeof(f) ? 0 : 1;
-        }
-        catch (const std::exception& e)
-        {
-            std::cerr << "philly-replay-bench: " << policy << ": " << e.what() << std::endl;
-            status = 1;
-        }
-        _exit(status);
-    }
-    close(fds[1]);
-    bool ok = read(fds[0], &figures, sizeof(figures)) == sizeof(figures);
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-std::vector<std::string>
-Split(const std::string& text)
-{
-    std::vector<std::string> items;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ','))
-    {
-        items.push_back(item);
-    }
-    return items;
-}
-
 } // namespace
 
 int
@@ -171,13 +121,16 @@ main(int argc, char* argv[])
               << std::setw(12) << "events/s" << std::setw(10) << "preempt" << std::setw(12)
               << "peakRSS[MB]" << std::setw(12) << "meanJCT[h]" << std::endl;
     bool allOk = true;
-    for (const std::string& policy : Split(policies))
+    for (const std::string& policy : SplitList(policies))
     {
-        for (const std::string& ina : Split(inaModes))
+        for (const std::string& ina : SplitList(inaModes))
         {
             Figures f{};
             std::string label = policy + "/" + ina;
-            if (!RunInChild(trace, policy, ina, topology, f))
+            std::function<Figures()> run = [&]() {
+                return RunPolicy(trace, policy, ina, topology);
+            };
+            if (!RunForked("philly-replay-bench: " + policy, run, f))
             {
                 std::cout << label << ": FAILED" << std::endl;
                 allOk = false;

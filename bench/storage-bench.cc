@@ -15,6 +15,8 @@
 // at the common bandwidth level are re-timed one by one, as before pace groups; written
 // "<policy>/per-job", with GroupIdenticalJobs false: one problem entry per running job.
 
+#include "run-forked.h"
+
 #include "ns3/cluster-engine-helper.h"
 #include "ns3/cluster-scenario.h"
 #include "ns3/core-module.h"
@@ -29,9 +31,6 @@
 #include <iomanip>
 #include <iostream>
 #include <stdexcept>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace ns3;
 
@@ -104,42 +103,6 @@ Replay(const std::string& trace, const std::string& policy, uint32_t nodes)
     return f;
 }
 
-/// Run one policy in a forked child; false if it failed.
-bool
-RunChild(const std::string& trace, const std::string& policy, uint32_t nodes, Figures& out)
-{
-    int fds[2];
-    if (pipe(fds) != 0)
-    {
-        perror("pipe");
-        return false;
-    }
-    pid_t child = fork();
-    if (child == 0)
-    {
-        close(fds[0]);
-        Figures f;
-        try
-        {
-            f = Replay(trace, policy, nodes);
-        }
-        catch (const std::exception& e)
-        {
-            std::cerr << "storage-bench: " << policy << ": " << e.what() << std::endl;
-            _exit(1);
-        }
-        _exit(write(fds[1], &f, sizeof f) == sizeof f ? 0 : 1);
-    }
-    close(fds[1]);
-    bool ok = read(fds[0], &out, sizeof out) == sizeof out;
-    close(fds[0]);
-    int status = 0;
-    struct rusage usage;
-    wait4(child, &status, 0, &usage);
-    out.maxRssMb = usage.ru_maxrss / 1024.0;
-    return ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 /// The median of the runs' wall and total times, the largest peak memory, the rest of the
 /// first run (the same in every run).
 Figures
@@ -196,8 +159,11 @@ main(int argc, char* argv[])
         for (size_t i = 0; i < names.size(); ++i)
         {
             Figures f;
-            if (RunChild(trace, names[i], nodes, f))
+            long maxRssKiB = 0;
+            std::function<Figures()> run = [&]() { return Replay(trace, names[i], nodes); };
+            if (RunForked("storage-bench: " + names[i], run, f, &maxRssKiB))
             {
+                f.maxRssMb = maxRssKiB / 1024.0;
                 results[i].push_back(f);
             }
         }
