@@ -454,11 +454,9 @@ SiloDLikePolicy::Allocate(const StorageProblem& problem)
     // Per dataset: cached fraction that saturates all its readers, and the throughput gained.
     m_saturate.assign(nd, 0.0);
     m_gain.assign(nd, 0.0);
-    m_demand.assign(nd, 0.0);
     for (size_t j = 0; j < n; ++j)
     {
         const StorageDemand& job = problem.jobs[j];
-        m_demand[job.dataset] += job.count * job.demand;
         if (problem.datasetBytes[job.dataset] > 0 && job.demand > 0)
         {
             m_saturate[job.dataset] =
@@ -475,6 +473,7 @@ SiloDLikePolicy::Allocate(const StorageProblem& problem)
     StorageAllocation alloc;
     alloc.cache.assign(nd, 0.0);
     double left = problem.cacheCapacity;
+    problem.DatasetDemand(m_demand);
     ReadDatasetsBy(problem, m_demand, m_perByte, m_order);
     for (size_t k : m_order)
     {

@@ -69,12 +69,19 @@ StorageProblem::Validate() const
 std::vector<double>
 StorageProblem::DatasetDemand() const
 {
-    std::vector<double> total(datasetBytes.size(), 0.0);
+    std::vector<double> total;
+    DatasetDemand(total);
+    return total;
+}
+
+void
+StorageProblem::DatasetDemand(std::vector<double>& total) const
+{
+    total.assign(datasetBytes.size(), 0.0);
     for (const StorageDemand& job : jobs)
     {
         total[job.dataset] += job.count * job.demand;
     }
-    return total;
 }
 
 uint64_t

@@ -60,6 +60,9 @@ struct StorageProblem
     /** \return per-dataset total demand R_k = sum of its readers' demands [bytes/s] */
     std::vector<double> DatasetDemand() const;
 
+    /** \param total set to DatasetDemand(), its buffer reused (for callers on a hot path) */
+    void DatasetDemand(std::vector<double>& total) const;
+
     /** \return the number of jobs (sum of the entries' counts) */
     uint64_t JobCount() const;
 };
