@@ -5,6 +5,8 @@
 // AutoCBA: utilities, the solver against CBA with fixed GPUs under the same budget, and the
 // engine's sizing hook.
 
+#include "uniform-random.h"
+
 #include "ns3/auto-cba.h"
 #include "ns3/cluster-engine.h"
 #include "ns3/double.h"
@@ -18,12 +20,6 @@ using namespace ns3;
 
 namespace
 {
-
-double
-U01(std::mt19937_64& rng)
-{
-    return double(rng() >> 11) / 9007199254740992.0;
-}
 
 AutoCbaJob
 ScalableJob(uint64_t id, uint32_t dataset, uint32_t requested, double ratePerGpu, JobUtility u)

@@ -5,6 +5,8 @@
 // Disaggregated storage: the throughput/cost model, LRU on shuffled epochs, the allocation
 // policies, CBA against an independent LP-vertex brute force, and the sharing trend.
 
+#include "uniform-random.h"
+
 #include "ns3/storage-policy.h"
 #include "ns3/storage-problem.h"
 
@@ -20,12 +22,6 @@ using namespace ns3;
 
 namespace
 {
-
-double
-U01(std::mt19937_64& rng)
-{
-    return double(rng() >> 11) / 9007199254740992.0;
-}
 
 /** A random small instance: prices and capacities chosen so that every regime occurs. */
 StorageProblem

@@ -5,6 +5,8 @@
 // The incremental solves behind AutoCBA's sizing of an arrival: CbaSolver::Trials against
 // CbaSolver::MaxScale, and AutoCbaJobSizer against evaluating every count, bit for bit.
 
+#include "uniform-random.h"
+
 #include "ns3/auto-cba.h"
 #include "ns3/storage-problem.h"
 
@@ -16,12 +18,6 @@ using namespace ns3;
 
 namespace
 {
-
-double
-U01(std::mt19937_64& rng)
-{
-    return double(rng() >> 11) / 9007199254740992.0;
-}
 
 /**
  * A random instance with shared datasets, a cache that holds part of them, sometimes a
