@@ -45,6 +45,7 @@ std::vector<std::vector<std::string>>
 ReadCsv(const std::string& path)
 {
     std::ifstream in(path);
+    INFO("cannot read " << path << " (../shared/traces must sit beside the repository)");
     REQUIRE(in.good());
     std::vector<std::vector<std::string>> rows;
     std::string line;
@@ -174,7 +175,9 @@ TEST_CASE("catalog numbers trace back to the Sia profiles and Gavel's table", "[
         CHECK(matched == 2);
     }
     // Gavel: one iteration on g GPUs = g / (isolated steps/s), steps summed over workers.
-    std::ifstream in(kTraces + "/gavel/simulation_throughputs.json");
+    std::string gavel = kTraces + "/gavel/simulation_throughputs.json";
+    std::ifstream in(gavel);
+    INFO("cannot read " << gavel << " (../shared/traces must sit beside the repository)");
     REQUIRE(in.good());
     auto table = nlohmann::json::parse(in)["v100"];
     double t1 = table["('ResNet-50 (batch size 64)', 1)"]["null"].get<double>();

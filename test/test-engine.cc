@@ -371,6 +371,7 @@ TEST_CASE("result files carry the configuration and seed, and repeat exactly", "
 
     auto slurp = [](const std::string& path) {
         std::ifstream in(path);
+        INFO("cannot read " << path);
         REQUIRE(in.good());
         std::stringstream s;
         s << in.rdbuf();
