@@ -24,6 +24,7 @@
 #include "ns3/ina-helper.h"
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -86,13 +87,25 @@ struct RunOut
     InaRunConfig cfg;
     std::vector<JobOut> jobs;
     InaSwitchStats sw;
-    double avgJct{0};
+    double avgJct{0};       //!< over finished jobs only (NaN if none)
+    uint32_t unfinished{0}; //!< jobs that did not finish by the stop time
     double makespan{0};
     double occupancy{0};
     double usefulOccupancy{0};
     uint64_t psBytes{0};
+    uint64_t psFallbackBytes{0};
+    double endSeconds{0}; //!< simulated time the run covered (last finish, or the stop time)
     double wallSeconds{0};
 };
+
+/// A bad option value: main() prints it as one line and exits 1.
+struct OptionError : std::invalid_argument
+{
+    using std::invalid_argument::invalid_argument;
+};
+
+/// The simulated time a run may take before unfinished jobs are reported [s].
+constexpr double STOP_SECONDS = 100;
 
 RunOut
 RunOnce(const InaRunConfig& cfg)
@@ -137,7 +150,15 @@ RunOnce(const InaRunConfig& cfg)
         jo.iterations = s.iterations;
         out.jobs.push_back(jo);
     }
-    helper.Install();
+    try
+    {
+        helper.Install();
+    }
+    catch (const std::exception&)
+    {
+        Simulator::Destroy();
+        throw;
+    }
     helper.AssignStreams(1000);
     for (uint32_t j = 0; j < cfg.jobs; ++j)
     {
@@ -147,28 +168,54 @@ RunOnce(const InaRunConfig& cfg)
             w->SetAttribute("Verify", BooleanValue(cfg.verify && w == helper.GetWorkers(j)[0]));
         }
     }
-    auto t0 = std::chrono::steady_clock::now();
-    Simulator::Stop(Seconds(100));
-    Simulator::Run();
-    out.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    for (uint32_t j = 0; j < cfg.jobs; ++j)
-    {
-        out.jobs[j].r = helper.GetResult(j);
-        out.avgJct += out.jobs[j].r.jct / cfg.jobs;
-        out.makespan = std::max(out.makespan, out.jobs[j].r.jct);
-        out.psBytes += out.jobs[j].r.psBytes;
-    }
-    // Counters and occupancy over every switch (one, or the ToRs and the spine), up to the last
-    // job's finish: the run itself goes on to its stop time, with SwitchML's last shadow
-    // copies still held.
-    Time end;
+    // The run ends when the last worker finishes its last iteration (or at the stop time, with
+    // jobs unfinished), so occupancy counts exactly the time simulated.
+    uint32_t running = 0;
     for (uint32_t j = 0; j < cfg.jobs; ++j)
     {
         for (const auto& worker : helper.GetWorkers(j))
         {
-            end = std::max(end, worker->GetFinishTime());
+            ++running;
+            worker->TraceConnectWithoutContext(
+                "IterationDone",
+                MakeBoundCallback(
+                    +[](uint32_t* left, uint32_t iterations, uint16_t, uint32_t, uint32_t it) {
+                        if (it + 1 == iterations && --*left == 0)
+                        {
+                            Simulator::Stop();
+                        }
+                    },
+                    &running,
+                    cfg.iterations));
         }
     }
+    auto t0 = std::chrono::steady_clock::now();
+    Simulator::Stop(Seconds(STOP_SECONDS));
+    Simulator::Run();
+    out.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const Time end = Simulator::Now();
+    out.endSeconds = end.GetSeconds();
+    uint32_t finished = 0;
+    for (uint32_t j = 0; j < cfg.jobs; ++j)
+    {
+        out.jobs[j].r = helper.GetResult(j);
+        if (out.jobs[j].r.jct < 0)
+        {
+            ++out.unfinished; // never averaged in
+            continue;
+        }
+        ++finished;
+        out.avgJct += out.jobs[j].r.jct;
+        out.makespan = std::max(out.makespan, out.jobs[j].r.jct);
+    }
+    out.avgJct = finished > 0 ? out.avgJct / finished : std::nan("");
+    for (uint32_t j = 0; j < cfg.jobs; ++j)
+    {
+        out.psBytes += out.jobs[j].r.psBytes;
+        out.psFallbackBytes += out.jobs[j].r.psFallbackBytes;
+    }
+    // Counters and occupancy over every switch (one, or the ToRs and the spine), over the
+    // simulated time.
     double busy = 0;
     double useful = 0;
     std::vector<Ptr<InaSwitch>> switches = helper.GetSwitches();
@@ -213,11 +260,16 @@ ToJson(const RunOut& o)
                    {"crossRack", o.cfg.crossRack},
                    {"hierarchical", o.cfg.hierarchical},
                    {"uplinkRate", o.cfg.uplinkRate}};
-    j["summary"] = {{"avgJctSeconds", o.avgJct},
+    j["summary"] = {{"avgJctSeconds", o.unfinished == 0 ? nlohmann::json(o.avgJct) : nullptr},
+                    {"avgJctFinishedSeconds",
+                     std::isnan(o.avgJct) ? nlohmann::json(nullptr) : nlohmann::json(o.avgJct)},
+                    {"unfinishedJobs", o.unfinished},
+                    {"simulatedSeconds", o.endSeconds},
                     {"makespanSeconds", o.makespan},
                     {"aggregatorOccupancy", o.occupancy},
                     {"usefulOccupancy", o.usefulOccupancy},
-                    {"psFallbackBytes", o.psBytes},
+                    {"psFallbackBytes", o.psFallbackBytes},
+                    {"psBytes", o.psBytes},
                     {"preemptions", o.sw.preemptions},
                     {"evictedPartials", o.sw.evictedPartials},
                     {"collisions", o.sw.collisions},
@@ -230,10 +282,13 @@ ToJson(const RunOut& o)
         j["jobs"].push_back({{"model", jo.model},
                              {"gradientValues", jo.values},
                              {"iterations", jo.iterations},
-                             {"jctSeconds", jo.r.jct},
+                             {"finished", jo.r.jct >= 0},
+                             {"jctSeconds", jo.r.jct >= 0 ? nlohmann::json(jo.r.jct) : nullptr},
+                             {"iterationsDone", jo.r.iterationsDone},
                              {"meanIterationSeconds", jo.r.meanIterationTime},
                              {"psPackets", jo.r.psPackets},
                              {"psBytes", jo.r.psBytes},
+                             {"psFallbackBytes", jo.r.psFallbackBytes},
                              {"psEvictedPartials", jo.r.psEvicted},
                              {"resends", jo.r.resends},
                              {"fallbackResults", jo.r.fallbackResults},
@@ -241,6 +296,24 @@ ToJson(const RunOut& o)
                              {"valuesWrong", jo.r.valuesWrong}});
     }
     return j;
+}
+
+/** \param x a number \param digits decimals \return it formatted */
+std::string
+Fixed(double x, int digits)
+{
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(digits) << x;
+    return os.str();
+}
+
+/** \param seconds a time [s] \return it in ms, 3 decimals */
+std::string
+Ms(double seconds)
+{
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(3) << seconds * 1e3;
+    return os.str();
 }
 
 void
@@ -256,18 +329,30 @@ Print(const RunOut& o)
     {
         const auto& jo = o.jobs[i];
         std::cout << std::setw(4) << i << std::setw(12) << jo.model << std::setw(10) << jo.values
-                  << std::setw(12) << std::fixed << std::setprecision(3) << jo.r.jct * 1e3
-                  << std::setw(10) << jo.r.psPackets << std::setw(9) << jo.r.resends
-                  << std::setw(10) << jo.r.fallbackResults << std::setw(8) << jo.r.valuesWrong
-                  << "\n";
+                  << std::setw(12) << std::fixed << std::setprecision(3)
+                  << (jo.r.jct >= 0 ? Ms(jo.r.jct) : "unfinished") << std::setw(10)
+                  << jo.r.psPackets << std::setw(9) << jo.r.resends << std::setw(10)
+                  << jo.r.fallbackResults << std::setw(8) << jo.r.valuesWrong << "\n";
     }
-    std::cout << "avg JCT " << o.avgJct * 1e3 << " ms, makespan " << o.makespan * 1e3
-              << " ms, occupancy " << std::setprecision(4) << o.occupancy << ", useful occupancy "
+    if (o.unfinished > 0)
+    {
+        std::cout << "avg JCT n/a: " << o.unfinished << " of " << o.jobs.size()
+                  << " jobs unfinished after " << o.endSeconds << " s simulated";
+        if (o.unfinished < o.jobs.size())
+        {
+            std::cout << " (finished jobs: avg " << Ms(o.avgJct) << " ms)";
+        }
+    }
+    else
+    {
+        std::cout << "avg JCT " << Ms(o.avgJct) << " ms, makespan " << Ms(o.makespan) << " ms";
+    }
+    std::cout << ", occupancy " << std::setprecision(4) << o.occupancy << ", useful occupancy "
               << std::defaultfloat << std::setprecision(3) << o.usefulOccupancy << std::fixed
-              << ", PS fallback " << o.psBytes << " B, preemptions " << o.sw.preemptions
-              << " (evicted partials " << o.sw.evictedPartials << "), collisions "
-              << o.sw.collisions << ", uplink packets " << o.sw.upPackets << ", wall "
-              << std::setprecision(2) << o.wallSeconds << " s\n";
+              << ", PS fallback " << o.psFallbackBytes << " B (PS total " << o.psBytes
+              << " B), preemptions " << o.sw.preemptions << " (evicted partials "
+              << o.sw.evictedPartials << "), collisions " << o.sw.collisions << ", uplink packets "
+              << o.sw.upPackets << ", wall " << std::setprecision(2) << o.wallSeconds << " s\n";
 }
 
 std::vector<uint32_t>
@@ -290,16 +375,120 @@ ParseList(const std::string& text)
         }
         catch (const std::exception&)
         {
-            NS_FATAL_ERROR("--sweep-pools: '" << item << "' is not a positive integer");
+            throw OptionError("--sweep-pools: '" + item + "' is not a positive integer");
         }
     }
     return out;
 }
 
+/**
+ * \brief Reject option values a run cannot mean (one line naming the option).
+ * \param cfg the configuration \param sweep whether --sweep runs (it skips SwitchML where a
+ *        pool cannot be partitioned)
+ */
+void
+Validate(const InaRunConfig& cfg, bool sweep)
+{
+    auto fail = [](const std::string& m) { throw OptionError(m); };
+    if (cfg.policy != "switchml" && cfg.policy != "atp" && cfg.policy != "esa")
+    {
+        fail("--policy=" + cfg.policy + ": expected switchml, atp or esa");
+    }
+    if (cfg.workers < 1 || cfg.workers > 32)
+    {
+        fail("--workers=" + std::to_string(cfg.workers) + ": expected 1..32 (bitmap width)");
+    }
+    if (cfg.jobs < 1 || cfg.jobs > 1000)
+    {
+        fail("--jobs=" + std::to_string(cfg.jobs) + ": expected 1..1000");
+    }
+    if (cfg.iterations < 1)
+    {
+        fail("--iterations=0: expected at least 1");
+    }
+    if (cfg.racks < 1 || cfg.racks > 32)
+    {
+        fail("--racks=" + std::to_string(cfg.racks) + ": expected 1..32");
+    }
+    if (cfg.crossRack && cfg.racks > cfg.workers)
+    {
+        fail("--cross-rack with --racks=" + std::to_string(cfg.racks) +
+             " needs --workers >= " + std::to_string(cfg.racks) + " (a worker in every rack)");
+    }
+    if (cfg.window < 1)
+    {
+        fail("--window=" + std::to_string(cfg.window) +
+             ": expected at least 1 outstanding chunk per worker (0 sends nothing)");
+    }
+    if (cfg.poolSize < 1)
+    {
+        fail("--pool-size=0: expected at least 1 aggregator");
+    }
+    if (!(cfg.loss >= 0 && cfg.loss < 1))
+    {
+        fail("--loss=" + std::to_string(cfg.loss) + ": expected a probability in [0, 1)");
+    }
+    if (!(cfg.modelScale > 0) || !std::isfinite(cfg.modelScale))
+    {
+        fail("--model-scale: expected a finite fraction > 0");
+    }
+    if (!(cfg.computeScale >= 0) || !std::isfinite(cfg.computeScale))
+    {
+        fail("--compute-scale: expected a finite fraction >= 0");
+    }
+    if (!(cfg.outlierProb >= 0 && cfg.outlierProb <= 1))
+    {
+        fail("--outliers: expected a probability in [0, 1]");
+    }
+    if (!(cfg.jitterUs >= 0) || !std::isfinite(cfg.jitterUs))
+    {
+        fail("--jitter-us: expected a finite time >= 0 [us]");
+    }
+    if (cfg.priorityRule != "Static" && cfg.priorityRule != "ShortestRemaining" &&
+        cfg.priorityRule != "LeastAttained")
+    {
+        fail("--priority-rule=" + cfg.priorityRule +
+             ": expected Static, ShortestRemaining or LeastAttained");
+    }
+    for (const auto& [name, text] :
+         {std::pair<std::string, std::string>{"--link-rate", cfg.linkRate},
+          {"--uplink-rate", cfg.uplinkRate}})
+    {
+        DataRateValue v;
+        if (!v.DeserializeFromString(text, MakeDataRateChecker()) || v.Get().GetBitRate() == 0)
+        {
+            fail(name + "=" + text + ": expected a positive data rate such as 100Gbps");
+        }
+    }
+    if (cfg.policy == "switchml" && !sweep)
+    {
+        // Jobs at the busiest switch: all of them (cross-rack jobs span every ToR and the
+        // spine), or those filling one rack.
+        uint32_t atSwitch =
+            cfg.crossRack || cfg.racks == 1 ? cfg.jobs : (cfg.jobs + cfg.racks - 1) / cfg.racks;
+        if (cfg.poolSize / atSwitch < 2)
+        {
+            fail("--pool-size=" + std::to_string(cfg.poolSize) +
+                 ": SwitchML needs a static partition of at least 2 aggregators (one slot, two "
+                 "shadow copies) for each of the " +
+                 std::to_string(atSwitch) + " jobs at a switch");
+        }
+    }
+}
+
+/**
+ * \param o a run \return its average JCT in ms, or "unfinished"
+ */
+std::string
+AvgCell(const RunOut& o)
+{
+    return o.unfinished > 0 ? "unfinished" : Ms(o.avgJct);
+}
+
 } // namespace
 
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     InaRunConfig cfg;
     bool sweep = false;
@@ -318,7 +507,7 @@ main(int argc, char* argv[])
                  "fraction of each model's compute time simulated (0: sync only)",
                  cfg.computeScale);
     cmd.AddValue("link-rate", "host link rate", cfg.linkRate);
-    cmd.AddValue("window", "outstanding chunks per worker", cfg.window);
+    cmd.AddValue("window", "outstanding chunks per worker (>= 1)", cfg.window);
     cmd.AddValue("priority-rule",
                  "ESA rule: Static, ShortestRemaining, LeastAttained",
                  cfg.priorityRule);
@@ -341,35 +530,29 @@ main(int argc, char* argv[])
     cmd.AddValue("sweep-pools", "pool sizes of --sweep, comma separated", pools);
     cmd.AddValue("output", "result JSON file", output);
     cmd.Parse(argc, argv);
-    if (cfg.policy != "switchml" && cfg.policy != "atp" && cfg.policy != "esa")
-    {
-        NS_FATAL_ERROR("--policy=" << cfg.policy << ": expected switchml, atp or esa");
-    }
-    if (cfg.workers < 1 || cfg.workers > 32 || cfg.jobs < 1 || cfg.iterations < 1 || cfg.racks < 1)
-    {
-        NS_FATAL_ERROR("--workers must be 1..32, --jobs, --iterations and --racks >= 1");
-    }
-    if (cfg.loss < 0 || cfg.loss >= 1 || cfg.modelScale <= 0 || cfg.computeScale < 0)
-    {
-        NS_FATAL_ERROR("--loss must be in [0,1), --model-scale > 0, --compute-scale >= 0");
-    }
+    Validate(cfg, sweep);
 
     nlohmann::json results;
+    uint32_t unfinishedRuns = 0;
     if (!sweep)
     {
         RunOut o = RunOnce(cfg);
         Print(o);
         results = ToJson(o);
+        unfinishedRuns += o.unfinished > 0 ? 1 : 0;
     }
     else
     {
+        std::vector<uint32_t> poolList = ParseList(pools);
         std::cout << "avg JCT [ms] over pool sizes (" << cfg.jobs << " jobs x " << cfg.workers
-                  << " workers, loss " << cfg.loss << ", seed " << cfg.seed << ")\n";
+                  << " workers, loss " << cfg.loss << ", seed " << cfg.seed
+                  << "; -: SwitchML cannot partition the pool)\n";
         std::cout << std::setw(8) << "pool" << std::setw(12) << "switchml" << std::setw(12) << "atp"
                   << std::setw(12) << "esa" << std::setw(12) << "atp/esa" << std::setw(12)
-                  << "esa preempt" << std::setw(14) << "atp PS MB" << std::setw(14) << "esa PS MB"
+                  << "esa preempt" << std::setw(14) << "atp fb MB" << std::setw(14) << "esa fb MB"
                   << "\n";
-        for (uint32_t pool : ParseList(pools))
+        size_t done = 0;
+        for (uint32_t pool : poolList)
         {
             std::map<std::string, RunOut> row;
             for (std::string p : {"switchml", "atp", "esa"})
@@ -377,28 +560,60 @@ main(int argc, char* argv[])
                 InaRunConfig c = cfg;
                 c.policy = p;
                 c.poolSize = pool;
-                if (p == "switchml" && pool < 2 * cfg.jobs)
+                try
                 {
+                    row[p] = RunOnce(c);
+                }
+                catch (const std::invalid_argument&)
+                {
+                    if (p != "switchml")
+                    {
+                        throw;
+                    }
                     continue; // no room for a partition per job
                 }
-                row[p] = RunOnce(c);
+                unfinishedRuns += row[p].unfinished > 0 ? 1 : 0;
                 results["runs"].push_back(ToJson(row[p]));
             }
+            const bool both = row["atp"].unfinished == 0 && row["esa"].unfinished == 0;
             std::cout << std::setw(8) << pool << std::fixed << std::setprecision(3) << std::setw(12)
-                      << (row.count("switchml") ? row["switchml"].avgJct * 1e3 : 0.0)
-                      << std::setw(12) << row["atp"].avgJct * 1e3 << std::setw(12)
-                      << row["esa"].avgJct * 1e3 << std::setw(12)
-                      << row["atp"].avgJct / row["esa"].avgJct << std::setw(12)
-                      << row["esa"].sw.preemptions << std::setw(14) << row["atp"].psBytes / 1e6
-                      << std::setw(14) << row["esa"].psBytes / 1e6 << "\n";
+                      << (row.count("switchml") ? AvgCell(row["switchml"]) : "-") << std::setw(12)
+                      << AvgCell(row["atp"]) << std::setw(12) << AvgCell(row["esa"])
+                      << std::setw(12)
+                      << (both ? Fixed(row["atp"].avgJct / row["esa"].avgJct, 2) : "-")
+                      << std::setw(12) << row["esa"].sw.preemptions << std::setw(14)
+                      << row["atp"].psFallbackBytes / 1e6 << std::setw(14)
+                      << row["esa"].psFallbackBytes / 1e6 << "\n";
+            std::cerr << "sweep: " << ++done << "/" << poolList.size() << " pools done\n";
         }
     }
     std::ofstream f(output);
     if (!f)
     {
-        NS_FATAL_ERROR("cannot write " << output);
+        throw OptionError("--output=" + output + ": cannot write the file");
     }
     f << results.dump(2) << "\n";
     std::cout << "results written to " << output << "\n";
+    if (unfinishedRuns > 0)
+    {
+        std::cerr << "ina-shared-aggregation: error: " << unfinishedRuns
+                  << " run(s) left jobs unfinished after " << STOP_SECONDS
+                  << " s simulated (see the JCT column)" << std::endl;
+        return 1;
+    }
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    try
+    {
+        return Main(argc, argv);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "ina-shared-aggregation: error: " << e.what() << std::endl;
+        return 1;
+    }
 }

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace ns3
 {
@@ -108,10 +109,13 @@ SwitchMlPolicy::Layout(uint32_t poolSize, uint32_t numJobs, uint32_t jobRank, ui
 {
     // Equal static partitions; each slot takes two aggregators (the shadow copies).
     uint32_t partition = poolSize / std::max(numJobs, 1u);
-    NS_ABORT_MSG_IF(partition < 2,
-                    "SwitchML: PoolSize "
-                        << poolSize << " leaves fewer than 2 aggregators for each of " << numJobs
-                        << " jobs");
+    if (partition < 2)
+    {
+        // A slot is two aggregators (the shadow copies): a smaller partition cannot run.
+        throw std::invalid_argument("SwitchML: PoolSize " + std::to_string(poolSize) +
+                                    " leaves fewer than 2 aggregators for each of " +
+                                    std::to_string(numJobs) + " jobs at a switch");
+    }
     InaJobSlots s;
     s.poolSize = poolSize;
     s.window = std::min(window, partition / 2);

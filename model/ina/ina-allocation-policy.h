@@ -78,6 +78,8 @@ class InaAllocationPolicy : public Object
      * \param jobRank rank of this job among them (0-based)
      * \param window outstanding chunks a worker wants
      * \return the job's slots
+     * \throws std::invalid_argument if the job cannot get a usable layout (SwitchML: a
+     *         partition below 2 aggregators)
      */
     virtual InaJobSlots Layout(uint32_t poolSize,
                                uint32_t numJobs,

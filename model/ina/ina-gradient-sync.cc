@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <stdexcept>
+#include <string>
 
 namespace ns3
 {
@@ -155,6 +157,19 @@ EsaAhead(const InaRateJob& a, size_t ia, const InaRateJob& b, size_t ib)
         return a.id < b.id;
     }
     return ia < ib;
+}
+
+/**
+ * \param pool aggregators per switch \param parts SwitchML partitions at the switch
+ * \return the error for a partition that cannot hold one slot (two shadow copies)
+ */
+std::string
+SwitchMlTooSmall(uint32_t pool, uint32_t parts)
+{
+    return "InaGradientSync: SwitchML PoolSize " + std::to_string(pool) + " split into " +
+           std::to_string(parts) +
+           " static partitions leaves fewer than 2 aggregators (one slot) per job; "
+           "expected PoolSize >= 2 x jobs at a switch (or SwitchMlPartitions)";
 }
 
 /// Iterations a job has left now: the engine advances remainingIterations lazily.
@@ -306,16 +321,13 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
         hold = rtt;
         uint32_t parts = m_switchMlPartitions > 0 ? m_switchMlPartitions : static_cast<uint32_t>(n);
         uint32_t partition = m_poolSize / parts;
+        if (partition < 2)
+        {
+            throw std::invalid_argument(SwitchMlTooSmall(m_poolSize, parts));
+        }
         for (size_t j = 0; j < n; ++j)
         {
-            if (partition < 2)
-            {
-                f[j] = 1.0; // no slot of its own: everything through the PS
-            }
-            else
-            {
-                window[j] = std::min<double>(m_window, partition / 2);
-            }
+            window[j] = std::min<double>(m_window, partition / 2);
         }
     }
     else
@@ -873,12 +885,9 @@ InaGradientSync::SwitchMlWindows(std::vector<TieredJob>& tj,
             uint32_t partition = m_poolSize / parts;
             if (partition < 2)
             {
-                t.f = 1.0; // no slot of its own: everything through the PS
+                throw std::invalid_argument(SwitchMlTooSmall(m_poolSize, parts));
             }
-            else
-            {
-                t.window = std::min<double>(t.window, partition / 2);
-            }
+            t.window = std::min<double>(t.window, partition / 2);
         }
     }
 }

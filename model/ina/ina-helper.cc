@@ -572,6 +572,8 @@ InaHelper::GetResult(uint32_t job) const
     Ptr<InaParameterServer> ps = m_ps.at(job);
     r.psPackets = ps->GetPacketsReceived();
     r.psBytes = ps->GetBytesReceived();
+    r.psFallbackBytes = ps->GetFallbackBytesReceived();
+    r.psFallbackPackets = ps->GetFallbackPacketsReceived();
     r.psEvicted = ps->GetEvictedReceived();
     return r;
 }

@@ -54,9 +54,13 @@ struct InaJobResult
     uint64_t resends{0};         //!< chunk resends (all workers)
     uint64_t fallbackResults{0}; //!< results completed at the PS (worker 0's view)
     uint64_t overflowChunks{0};  //!< chunks sent as float (all workers)
-    uint64_t psPackets{0};       //!< packets the PS received
-    uint64_t psBytes{0};         //!< bytes the PS received
-    uint64_t psEvicted{0};       //!< evicted partial aggregates the PS received
+    uint64_t psPackets{0};       //!< packets the PS received (normal results included)
+    uint64_t psBytes{0};         //!< bytes the PS received (normal results included)
+    /// bytes the PS received besides complete in-switch aggregates (ATP's and ESA's normal
+    /// result path): collisions, evictions, flushes, resends, overflow
+    uint64_t psFallbackBytes{0};
+    uint64_t psFallbackPackets{0}; //!< packets counted in psFallbackBytes
+    uint64_t psEvicted{0};         //!< evicted partial aggregates the PS received
 };
 
 /**
@@ -117,7 +121,11 @@ class InaHelper
     /** \param job the job to add \return its index */
     uint32_t AddJob(const InaJobSpec& job);
 
-    /** \brief Create nodes, links, the switch and the applications. */
+    /**
+     * \brief Create nodes, links, the switch and the applications.
+     * \throws std::invalid_argument if a job cannot be laid out on a pool (SwitchML: a
+     *         partition below 2 aggregators)
+     */
     void Install();
 
     /**

@@ -129,6 +129,14 @@ InaParameterServer::Receive(Ptr<NetDevice> /*device*/,
     }
     ++m_rxPackets;
     m_rxBytes += packet->GetSize();
+    const uint32_t allBits = m_fanIn == 32 ? 0xffffffffu : (1u << m_fanIn) - 1;
+    if (!h.Has(InaHeader::FLAG_AGGREGATE) || h.Has(InaHeader::FLAG_EVICTED) ||
+        (h.bitmap & allBits) != allBits)
+    {
+        // Not a complete in-switch aggregate (ATP's normal result path): fallback traffic.
+        ++m_fallbackPackets;
+        m_fallbackBytes += packet->GetSize();
+    }
     if (h.seq < m_pruned)
     {
         return; // older than anything a worker can still be waiting for
@@ -316,6 +324,18 @@ uint64_t
 InaParameterServer::GetBytesReceived() const
 {
     return m_rxBytes;
+}
+
+uint64_t
+InaParameterServer::GetFallbackBytesReceived() const
+{
+    return m_fallbackBytes;
+}
+
+uint64_t
+InaParameterServer::GetFallbackPacketsReceived() const
+{
+    return m_fallbackPackets;
 }
 
 uint64_t

@@ -53,6 +53,13 @@ class InaParameterServer : public Application
     uint64_t GetPacketsReceived() const;
     /** \return bytes received */
     uint64_t GetBytesReceived() const;
+    /**
+     * \return bytes received besides complete in-switch aggregates (the normal result path
+     *         of ATP and ESA): collided, evicted, flushed, resent and overflow packets
+     */
+    uint64_t GetFallbackBytesReceived() const;
+    /** \return packets counted in GetFallbackBytesReceived */
+    uint64_t GetFallbackPacketsReceived() const;
     /** \return chunks this PS completed */
     uint64_t GetChunksCompleted() const;
     /** \return chunks that needed the PS (not a single complete switch aggregate) */
@@ -118,6 +125,8 @@ class InaParameterServer : public Application
 
     uint64_t m_rxPackets{0};
     uint64_t m_rxBytes{0};
+    uint64_t m_fallbackBytes{0};   //!< bytes of fallback packets received
+    uint64_t m_fallbackPackets{0}; //!< fallback packets received
     uint64_t m_completed{0};
     uint64_t m_fallbackChunks{0};
     uint64_t m_evicted{0};
