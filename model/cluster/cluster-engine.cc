@@ -117,6 +117,14 @@ ClusterEngine::DoDispose()
     m_dataModel = nullptr;
     m_syncModel = nullptr;
     m_sizer = nullptr;
+    for (const auto& job : m_jobs)
+    {
+        // Drop each pending event (and the job's handle on it) before the jobs go.
+        Simulator::Cancel(job->priorityEvent);
+        job->priorityEvent = EventId();
+    }
+    m_jobs.clear();
+    m_startedThisPass.clear();
     m_finishes.Clear();
     m_running.clear();
     m_coupled.clear();
@@ -556,14 +564,14 @@ ClusterEngine::FinishJob(ClusterJob* job)
 }
 
 void
-ClusterEngine::OnPriorityChange(Ptr<ClusterJob> job)
+ClusterEngine::OnPriorityChange(ClusterJob* job)
 {
     double now = Simulator::Now().GetSeconds();
     AdvanceProgress(*job);
-    Untrack(PeekPointer(job));
+    Untrack(job);
     m_scheduler->Update(*job, now);
-    Track(PeekPointer(job));
-    SchedulePriorityEvent(PeekPointer(job));
+    Track(job);
+    SchedulePriorityEvent(job);
     RequestPass();
 }
 
@@ -574,10 +582,13 @@ ClusterEngine::SchedulePriorityEvent(ClusterJob* job)
     double at = m_scheduler->NextKeyChange(*job, now);
     if (std::isfinite(at))
     {
+        // A plain pointer: the job holds this event, so a Ptr here would be a reference cycle
+        // that outlives the run. m_jobs owns every job for the engine's lifetime, and
+        // DoDispose cancels what is still pending.
         job->priorityEvent = Simulator::Schedule(Seconds(std::max(0.0, at - now)),
                                                  &ClusterEngine::OnPriorityChange,
                                                  this,
-                                                 Ptr<ClusterJob>(job));
+                                                 job);
     }
 }
 

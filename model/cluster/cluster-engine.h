@@ -139,7 +139,7 @@ class ClusterEngine : public Object
     /** The finish queue's event: the job's finish is due. */
     void OnFinish(ClusterJob* job);
     void FinishJob(ClusterJob* job);
-    void OnPriorityChange(Ptr<ClusterJob> job);
+    void OnPriorityChange(ClusterJob* job);
     void RequestPass();
     void Resize(ClusterJob& job, uint32_t gpus);
     void Reschedule();
