@@ -26,6 +26,7 @@
 #include "ns3/provisioning-data-loading.h"
 #include "ns3/storage-backend.h"
 #include "ns3/storage-helper.h"
+#include "ns3/sweep-runner.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
 #include "ns3/workload-catalog.h"
@@ -210,6 +211,13 @@ main(int argc, char* argv[])
 {
     try
     {
+        // An option with a list of values (or a scenario's sweep block) makes this a sweep:
+        // one child process per point (doc/sweeps.md).
+        SweepRunner sweep("trace-replay", argc, argv, {"policy", "vc"}, "results/trace-replay");
+        if (sweep.IsSweep())
+        {
+            return sweep.Run();
+        }
         return Replay(argc, argv);
     }
     catch (const std::exception& e)

@@ -233,7 +233,8 @@ ClusterScenario::Load(const std::string& path)
                     "seed",
                     "run",
                     "output",
-                    "attributes"});
+                    "attributes",
+                    "sweep"}); // "sweep" is the sweep runner's (helper/sweep-runner.h)
 
     FieldReader cluster(path, top.Object("cluster"), "cluster.");
     cluster.CheckKnown({"nodes", "gpus_per_node", "nodes_per_rack"});

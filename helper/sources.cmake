@@ -2,8 +2,10 @@
 list(APPEND AICLUSTER_SOURCES
   helper/cluster-engine-helper.cc
   helper/cluster-scenario.cc
+  helper/sweep-runner.cc
 )
 list(APPEND AICLUSTER_HEADERS
   helper/cluster-engine-helper.h
   helper/cluster-scenario.h
+  helper/sweep-runner.h
 )
