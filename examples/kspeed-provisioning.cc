@@ -142,19 +142,19 @@ int
 Main(int argc, char* argv[])
 {
     std::string mode = "all";
-    uint32_t nodes = 12;
-    uint32_t gpusPerNode = 8;
+    int64_t nodesArg = 12; // signed: a negative value is an error, not a wrapped huge count
+    int64_t gpusArg = 8;
     std::string workloadsText =
         "resnet50-imagenet,yolov3-voc,deepspeech2-arctic,cyclegan-monet2photo-gavel,bert-squad,"
         "neumf-movielens";
     std::string scalingWorkload = "resnet50-imagenet";
-    uint32_t maxGpus = 512;
+    int64_t maxGpus = 512;
     uint64_t seed = 1;
     std::string output = "results/kspeed-provisioning";
     CommandLine cmd(__FILE__);
     cmd.AddValue("mode", "table | mix | scaling | all", mode);
-    cmd.AddValue("nodes", "training nodes (table and mix)", nodes);
-    cmd.AddValue("gpus-per-node", "GPUs (and rail NICs) per node", gpusPerNode);
+    cmd.AddValue("nodes", "training nodes (table and mix), 1..4096", nodesArg);
+    cmd.AddValue("gpus-per-node", "GPUs (and rail NICs) per node, 1..64", gpusArg);
     cmd.AddValue("workloads", "comma-separated catalog workloads", workloadsText);
     cmd.AddValue("scaling-workload", "workload of the scaling mode", scalingWorkload);
     cmd.AddValue("max-gpus", "largest GPU count of the scaling mode", maxGpus);
@@ -166,9 +166,18 @@ Main(int argc, char* argv[])
         std::cerr << "--mode: expected table, mix, scaling or all, got '" << mode << "'\n";
         return 1;
     }
-    if (nodes == 0 || gpusPerNode == 0)
+    if (nodesArg < 1 || nodesArg > 4096 || gpusArg < 1 || gpusArg > 64)
     {
-        std::cerr << "--nodes and --gpus-per-node: expected > 0\n";
+        std::cerr << "--nodes and --gpus-per-node: expected 1..4096 and 1..64, got " << nodesArg
+                  << " and " << gpusArg << "\n";
+        return 1;
+    }
+    auto nodes = static_cast<uint32_t>(nodesArg);
+    auto gpusPerNode = static_cast<uint32_t>(gpusArg);
+    if ((mode == "scaling" || mode == "all") && (maxGpus < gpusPerNode || maxGpus > 65536))
+    {
+        std::cerr << "--max-gpus: expected " << gpusPerNode
+                  << " (one node of --gpus-per-node GPUs) to 65536, got " << maxGpus << "\n";
         return 1;
     }
     RngSeedManager::SetSeed(seed);
@@ -244,9 +253,29 @@ Main(int argc, char* argv[])
                                       {"utilization", UtilJson(o.trainingUtil)},
                                       {"capacityUtilization", UtilJson(o.capacityUtil)}};
             }
-            std::cout << std::setprecision(2) << "  loading capacity: KSpeed/DPP "
-                      << capacity["kspeed"] / capacity["dpp"] << "x, KSpeed/Alluxio "
-                      << capacity["kspeed"] / capacity["alluxio"] << "x\n";
+            // a workload that reads no data (RL, synthetic) has unbounded loading capacity
+            // under every loader: there is no ratio to print
+            auto ratio = [&](const char* a, const char* b) -> std::string {
+                double x = capacity[a];
+                double y = capacity[b];
+                if (!std::isfinite(x) || !std::isfinite(y) || !(y > 0))
+                {
+                    return "n/a";
+                }
+                std::ostringstream os;
+                os << std::fixed << std::setprecision(2) << x / y << "x";
+                return os.str();
+            };
+            if (!std::isfinite(capacity["kspeed"]) && !std::isfinite(capacity["dpp"]))
+            {
+                std::cout << "  loading capacity: unbounded for every loader (the workload "
+                             "reads no data per sample)\n";
+            }
+            else
+            {
+                std::cout << "  loading capacity: KSpeed/DPP " << ratio("kspeed", "dpp")
+                          << ", KSpeed/Alluxio " << ratio("kspeed", "alluxio") << "\n";
+            }
         }
     }
     if (mode == "mix" || mode == "all")

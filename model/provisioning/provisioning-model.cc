@@ -201,7 +201,23 @@ ProvisioningModel::GetTypeId()
                           "whole-cluster replays) instead of one flow per GPU.",
                           BooleanValue(false),
                           MakeBooleanAccessor(&ProvisioningModel::m_aggregate),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute(
+                "Fairness",
+                "How GPUs of jobs that contend for a resource share it: DominantShare (max-min "
+                "on each GPU's dominant share of the resources it uses per sample: "
+                "dominant-resource fairness), DemandFraction (max-min on the fraction of its "
+                "demand each GPU receives; a loading benchmark uses the catalog's compute rate "
+                "as the demand) or Samples (max-min in samples/s, which starves jobs with "
+                "cheap samples when they share with jobs of expensive ones).",
+                EnumValue(ProvisioningModel::DOMINANT_SHARE),
+                MakeEnumAccessor(&ProvisioningModel::m_fairness),
+                MakeEnumChecker(ProvisioningModel::DOMINANT_SHARE,
+                                "DominantShare",
+                                ProvisioningModel::DEMAND_FRACTION,
+                                "DemandFraction",
+                                ProvisioningModel::SAMPLES,
+                                "Samples"));
     return tid;
 }
 
@@ -282,37 +298,62 @@ ProvisioningModel::GetUtilization() const
 }
 
 uint32_t
-ProvisioningModel::AddResource(double capacity, const std::string& kind)
+ProvisioningModel::AddResource(double capacity, const std::string& kind) const
 {
     m_caps.push_back(Finite(std::max(capacity, 1e-12)));
     m_kinds.push_back(kind);
     return static_cast<uint32_t>(m_caps.size() - 1);
 }
 
-double
-ProvisioningModel::ClientCapacity(const std::vector<ProvisioningJob>& jobs) const
+uint32_t
+ProvisioningModel::JobIndex(const ProvisioningJob& job) const
 {
-    // A storage client keeps depth x local batch sample reads in flight (DataLoader workers
-    // fetching the prefetched batches); below the per-client cap it is latency bound.
-    double request = 0;
-    uint32_t batch = 1;
-    for (const auto& j : jobs)
+    if (!m_jobs || m_jobs->empty() || &job < m_jobs->data() ||
+        &job >= m_jobs->data() + m_jobs->size())
     {
-        request = std::max(request, j.profile->rawBytesPerSample);
-        batch = std::max(batch, j.profile->localBatch);
+        throw std::logic_error("ProvisioningModel: a loader asked for a storage client of a job "
+                               "outside the current Solve");
     }
-    if (request <= 0)
+    return static_cast<uint32_t>(&job - m_jobs->data());
+}
+
+uint32_t
+ProvisioningModel::Client(const ProvisioningJob& job, uint32_t node, double samples) const
+{
+    uint32_t k = JobIndex(job);
+    auto [it, fresh] = m_clientIndex.emplace(std::make_pair(k, node), m_clients.size());
+    if (fresh)
     {
-        return kUnbounded;
+        // capacity set by SizeClients once every flow has said what it reads through it
+        m_clients.push_back({k, node, AddResource(kUnbounded, "storage-client"), 0.0});
     }
-    return m_storage->ClientThroughput(request, m_prefetchDepth * batch);
+    m_clients[it->second].inFlight += samples;
+    return m_clients[it->second].res;
 }
 
 void
-ProvisioningModel::BuildResources(const std::vector<ProvisioningJob>& jobs)
+ProvisioningModel::SizeClients()
+{
+    // A GPU's loader keeps PrefetchDepth x localBatch samples in flight; a client serving a
+    // share s of the raw reads of n GPUs has depth x batch x (sum of s) reads outstanding and,
+    // below its bandwidth cap, is latency bound (StorageBackend::ClientThroughput).
+    for (const auto& c : m_clients)
+    {
+        const WorkloadProfile& p = *m_jobs->at(c.job).profile;
+        double outstanding = m_prefetchDepth * std::max(1u, p.localBatch) * c.inFlight;
+        double cap = m_storage->ClientThroughput(p.rawBytesPerSample,
+                                                 static_cast<uint32_t>(std::ceil(outstanding)));
+        m_caps[c.res] = Finite(std::max(cap, 1e-12));
+    }
+}
+
+void
+ProvisioningModel::BuildResources()
 {
     m_caps.clear();
     m_kinds.clear();
+    m_clients.clear();
+    m_clientIndex.clear();
     const RailTopology& t = Topology();
     for (uint32_t l = 0; l < t.GetLinks().size(); ++l)
     {
@@ -337,13 +378,11 @@ ProvisioningModel::BuildResources(const std::vector<ProvisioningJob>& jobs)
         AddResource(link.bytesPerSec, kind);
     }
     uint32_t n = m_cluster.nodes;
-    double client = ClientCapacity(jobs);
     m_res = Resources{};
     for (uint32_t i = 0; i < n; ++i)
     {
         m_res.cpu.push_back(AddResource(m_cpuCores, "cpu"));
         m_res.frontend.push_back(AddResource(m_frontendBandwidth, "storage-nic"));
-        m_res.client.push_back(AddResource(client, "storage-client"));
     }
     for (uint32_t i = 0; i < n + m_dppNodes; ++i)
     {
@@ -351,7 +390,6 @@ ProvisioningModel::BuildResources(const std::vector<ProvisioningJob>& jobs)
     }
     m_res.storage = AddResource(m_storage->AggregateBandwidth(), "storage");
     m_res.dppCpu = AddResource(m_dppNodes * m_dppCores, "dpp-cpu");
-    m_res.dppClient = AddResource(m_dppNodes * client, "storage-client");
 }
 
 void
@@ -376,7 +414,10 @@ ProvisioningModel::AddPath(uint32_t src, uint32_t dst, uint32_t rail, double byt
 }
 
 void
-ProvisioningModel::AddStorageToHost(uint32_t node, double bytes, UsageBuilder& u) const
+ProvisioningModel::AddStorageToHost(const ProvisioningJob& job,
+                                    uint32_t node,
+                                    double bytes,
+                                    UsageBuilder& u) const
 {
     if (bytes <= 0)
     {
@@ -384,7 +425,7 @@ ProvisioningModel::AddStorageToHost(uint32_t node, double bytes, UsageBuilder& u
     }
     const RailTopology& t = Topology();
     u.Add(m_res.storage, bytes);
-    u.Add(m_res.client.at(node), bytes);
+    u.Add(Client(job, node, bytes / job.profile->rawBytesPerSample), bytes);
     u.Add(m_res.frontend.at(node), bytes);
     // The storage NIC sits on its own root port: its DMA enters host memory through the
     // memory port (root complex -> memory), not through the GPUs' PCIe switches.
@@ -435,17 +476,17 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
             used[node] += g;
         }
     }
-    BuildResources(jobs);
-    m_solver = std::make_unique<MaxMinSolver>(m_caps);
+    m_jobs = &jobs;
+    BuildResources();
     std::vector<CachePlan> plans = m_loader->PlanCaches(*this, jobs);
     std::fill(used.begin(), used.end(), 0);
     m_flows.clear();
 
     std::vector<ProvisioningJobResult> out;
     std::vector<std::vector<uint32_t>> flowsOf(jobs.size());
-    std::vector<std::vector<MaxMinSolver::Usage>> usageOf;
-    std::vector<double> flowScale; //!< GPUs per flow
-    std::vector<int64_t> solverId; //!< solver handle per flow, -1 if it uses no resource
+    std::vector<std::vector<MaxMinSolver::Usage>> usageOf; //!< per flow: summed over its GPUs
+    std::vector<uint32_t> jobOf;                           //!< per flow: its job
+    std::vector<uint32_t> groupSize;                       //!< per flow: its GPUs
     std::vector<double> demand(jobs.size());
     for (size_t k = 0; k < jobs.size(); ++k)
     {
@@ -454,8 +495,7 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
         demand[k] = j.gpuRate >= 0 ? j.gpuRate : j.profile->SamplesPerSecond(g) / g;
         for (const auto& [node, count] : j.gpusOnNode)
         {
-            // aggregated: the flow's rate is the node's samples/s (count GPUs), so weights
-            // are the GPUs' usages summed and divided by count
+            // aggregated: one flow carries the node's GPUs of the job (usages summed)
             uint32_t groups = m_aggregate ? 1 : count;
             uint32_t perGroup = m_aggregate ? count : 1;
             for (uint32_t c = 0; c < groups; ++c)
@@ -480,25 +520,63 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
                 {
                     m_flows.back().usage = usage;
                 }
-                for (auto& [res, w] : usage)
-                {
-                    w /= perGroup;
-                }
-                // a sample that uses nothing (no data) is bounded by its GPU alone
                 flowsOf[k].push_back(static_cast<uint32_t>(usageOf.size()));
-                solverId.push_back(
-                    usage.empty() ? -1
-                                  : static_cast<int64_t>(
-                                        m_solver->AddFlow(usage, Finite(demand[k] * perGroup))));
                 usageOf.push_back(std::move(usage));
-                flowScale.push_back(perGroup);
+                jobOf.push_back(static_cast<uint32_t>(k));
+                groupSize.push_back(perGroup);
             }
         }
     }
+    SizeClients();
+    m_solver = std::make_unique<MaxMinSolver>(m_caps);
+    // Every flow rises in units x of its own: one GPU of it receives x * unit[f] samples/s.
+    // The unit sets the fairness between unlike jobs: 1 sample/s (Samples), the GPU's demand
+    // (DemandFraction) or the samples/s that take all of its dominant resource
+    // (DominantShare: x is the dominant share, DRF's progressive filling).
+    std::vector<int64_t> solverId(usageOf.size(), -1); //!< -1: uses no resource
+    std::vector<double> unit(usageOf.size(), 1.0);
+    for (size_t f = 0; f < usageOf.size(); ++f)
+    {
+        uint32_t k = jobOf[f];
+        const auto& usage = usageOf[f];
+        if (usage.empty())
+        {
+            continue; // a sample that uses nothing (no data) is bounded by its GPU alone
+        }
+        double perGpu = 1.0;
+        if (m_fairness == DEMAND_FRACTION)
+        {
+            const auto& j = jobs[k];
+            uint32_t g = std::max(1u, j.TotalGpus());
+            double ref = std::isfinite(demand[k]) && demand[k] > 0
+                             ? demand[k]
+                             : j.profile->SamplesPerSecond(g) / g;
+            perGpu = std::isfinite(ref) && ref > 0 ? ref : 1.0;
+        }
+        else if (m_fairness == DOMINANT_SHARE)
+        {
+            double share = 0; // of one GPU's sample: usages are summed over the flow's GPUs
+            for (const auto& [res, w] : usage)
+            {
+                share = std::max(share, w / groupSize[f] / m_caps[res]);
+            }
+            perGpu = share > 0 ? 1.0 / share : 1.0;
+        }
+        unit[f] = perGpu;
+        std::vector<MaxMinSolver::Usage> scaled = usage;
+        for (auto& [res, w] : scaled)
+        {
+            w *= perGpu;
+        }
+        solverId[f] = m_solver->AddFlow(scaled, Finite(demand[k] / perGpu));
+    }
     m_solver->SolveAll();
+    auto perGpuRate = [&](size_t f) {
+        return solverId[f] < 0 ? demand[jobOf[f]] : m_solver->GetRate(solverId[f]) * unit[f];
+    };
     for (size_t f = 0; f < m_flows.size(); ++f)
     {
-        m_flows[f].rate = solverId[f] < 0 ? m_flows[f].demand : m_solver->GetRate(solverId[f]);
+        m_flows[f].rate = perGpuRate(f);
     }
     for (size_t k = 0; k < jobs.size(); ++k)
     {
@@ -511,8 +589,7 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
         uint32_t slowest = 0;
         for (uint32_t f : flowsOf[k])
         {
-            double perGpu =
-                solverId[f] < 0 ? demand[k] : m_solver->GetRate(solverId[f]) / flowScale[f];
+            double perGpu = perGpuRate(f);
             if (perGpu < r.perGpu)
             {
                 r.perGpu = perGpu;
@@ -546,6 +623,7 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
         out.push_back(r);
     }
     ComputeUtilization();
+    m_jobs = nullptr;
     return out;
 }
 
@@ -620,7 +698,7 @@ LocalLoader::AddSampleUsage(const ProvisioningModel& m,
                             UsageBuilder& u) const
 {
     const WorkloadProfile& p = *job.profile;
-    m.AddStorageToHost(node, p.rawBytesPerSample, u);
+    m.AddStorageToHost(job, node, p.rawBytesPerSample, u);
     u.Add(m.Res().cpu.at(node), p.cpuSecondsPerSample);
     u.Add(m.Res().dram.at(node), p.rawBytesPerSample + p.decodedBytesPerSample); // decode r/w
     m.AddHostToGpu(node, gpu, p.decodedBytesPerSample, u);
@@ -663,9 +741,13 @@ DppLoader::AddSampleUsage(const ProvisioningModel& m,
     uint32_t rail = gpu % t.GetConfig().node.nics;
     double raw = p.rawBytesPerSample;
     double dec = p.decodedBytesPerSample;
-    // pool side: read from storage, preprocess (the pool balances across its nodes)
+    // pool side: read from storage through the job's client on each pool node (the pool
+    // balances across its nodes), preprocess
     u.Add(res.storage, raw);
-    u.Add(res.dppClient, raw);
+    for (uint32_t q = 0; q < m.DppNodes(); ++q)
+    {
+        u.Add(m.Client(job, m.DppNode(q), 1.0 / m.DppNodes()), raw / m.DppNodes());
+    }
     u.Add(res.dppCpu, p.cpuSecondsPerSample);
     // tensors go from every pool node (1/P each) over the GPU's rail into the trainer's
     // host memory - through its PCIe switch uplink, the incast of DPP - then to the GPU
@@ -744,7 +826,7 @@ AlluxioLoader::AddSampleUsage(const ProvisioningModel& m,
     uint32_t nodes = m.TrainingNodes();
     uint32_t rail = gpu % t.GetConfig().node.nics;
     double raw = p.rawBytesPerSample;
-    m.AddStorageToHost(node, raw * (1 - cache.rawHit), u);
+    m.AddStorageToHost(job, node, raw * (1 - cache.rawHit), u);
     // blocks are spread evenly: a hit is on each node with probability 1/N
     double remote = raw * cache.rawHit / nodes;
     for (uint32_t src = 0; src < nodes; ++src)
@@ -870,7 +952,7 @@ KSpeedLoader::AddSampleUsage(const ProvisioningModel& m,
     double w = 1.0 / count;
     for (uint32_t src = first; src < first + count; ++src)
     {
-        m.AddStorageToHost(src, w * miss * p.rawBytesPerSample, u);
+        m.AddStorageToHost(job, src, w * miss * p.rawBytesPerSample, u);
         u.Add(m.Res().cpu.at(src), w * cpu);
         u.Add(m.Res().dram.at(src), w * dram);
         // RDMA WRITE (GPUDirect) from the pool node's memory into the GPU, on the GPU's rail

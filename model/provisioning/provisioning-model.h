@@ -260,10 +260,16 @@ class ProvisioningModel : public Object
         std::vector<uint32_t> cpu;      //!< per training node, core-seconds/s
         std::vector<uint32_t> dram;     //!< per node (training, then DPP), DRAM bytes/s
         std::vector<uint32_t> frontend; //!< per training node, storage NIC bytes/s
-        std::vector<uint32_t> client;   //!< per training node, storage client bytes/s
         uint32_t storage{0};            //!< backend aggregate, bytes/s
         uint32_t dppCpu{0};             //!< DPP pool cores
-        uint32_t dppClient{0};          //!< DPP pool storage clients, bytes/s
+    };
+
+    /** How jobs that contend for a resource share it. */
+    enum Fairness
+    {
+        DOMINANT_SHARE,  //!< max-min on each GPU's dominant share (DRF)
+        DEMAND_FRACTION, //!< max-min on the fraction of each GPU's demand it receives
+        SAMPLES          //!< max-min in samples/s (unlike jobs get equal samples/s)
     };
 
     /** \return resource ids of the current Solve */
@@ -302,10 +308,23 @@ class ProvisioningModel : public Object
 
     /**
      * Add a raw read from backend storage into a training node's host memory (aggregate,
-     * that node's client and storage NIC, its memory DMA port and DRAM).
-     * \param node reader \param bytes per sample \param u output
+     * the job's storage client on that node, the node's storage NIC, its memory DMA port and
+     * DRAM).
+     * \param job the job reading \param node reader \param bytes per sample \param u output
      */
-    void AddStorageToHost(uint32_t node, double bytes, UsageBuilder& u) const;
+    void AddStorageToHost(const ProvisioningJob& job,
+                          uint32_t node,
+                          double bytes,
+                          UsageBuilder& u) const;
+    /**
+     * The storage client of one job on one node (created on first use in a Solve). Its
+     * capacity is StorageBackend::ClientThroughput(the job's raw sample size, PrefetchDepth x
+     * the job's local batch x the reads in flight it serves), so every job's client is sized
+     * by its own samples and batch.
+     * \param job the job \param node the node whose client reads \param samples raw samples
+     * read through it per sample delivered to the calling GPU \return resource id
+     */
+    uint32_t Client(const ProvisioningJob& job, uint32_t node, double samples) const;
     /**
      * Add the trainer-side staging of decoded samples in host memory and their copy to the
      * GPU: the pinned-buffer copy (CPU, 2x DRAM), the DMA read (DRAM) and the PCIe path.
@@ -348,10 +367,25 @@ class ProvisioningModel : public Object
     double m_dppCores;          //!< cores per DPP node
     double m_cacheableFraction; //!< share of preprocessing CPU that is deterministic (cacheable)
     bool m_aggregate;           //!< one flow per (job, node) instead of per GPU
+    Fairness m_fairness;        //!< how contending jobs share a resource
 
-    void BuildResources(const std::vector<ProvisioningJob>& jobs);
-    uint32_t AddResource(double capacity, const std::string& kind);
-    double ClientCapacity(const std::vector<ProvisioningJob>& jobs) const;
+    /** A storage client of one job on one node. */
+    struct ClientRec
+    {
+        uint32_t job;    //!< job index
+        uint32_t node;   //!< node
+        uint32_t res;    //!< resource id
+        double inFlight; //!< raw samples in flight per unit of PrefetchDepth x local batch
+    };
+
+    const std::vector<ProvisioningJob>* m_jobs{nullptr}; //!< jobs of the current Solve
+    mutable std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_clientIndex;
+    mutable std::vector<ClientRec> m_clients;
+
+    void BuildResources();
+    uint32_t AddResource(double capacity, const std::string& kind) const;
+    void SizeClients();
+    uint32_t JobIndex(const ProvisioningJob& job) const;
     void ComputeUtilization();
     void EnsureTopology();
 
@@ -362,8 +396,8 @@ class ProvisioningModel : public Object
     double m_wireFactor{1.062};
     Resources m_res;
     std::unique_ptr<MaxMinSolver> m_solver;
-    std::vector<double> m_caps;
-    std::vector<std::string> m_kinds; //!< per resource: its class
+    mutable std::vector<double> m_caps;
+    mutable std::vector<std::string> m_kinds; //!< per resource: its class
     ProvisioningUtilization m_util;
     std::vector<ProvisioningFlow> m_flows;
 };

@@ -3,6 +3,7 @@
  */
 #include "rail-topology.h"
 
+#include <cmath>
 #include <deque>
 #include <limits>
 #include <sstream>
@@ -81,8 +82,12 @@ RailNodeTemplate::Validate() const
     RAIL_REQUIRE(
         pcieLanes == 1 || pcieLanes == 2 || pcieLanes == 4 || pcieLanes == 8 || pcieLanes == 16,
         "RailNodeTemplate.pcieLanes: expected 1, 2, 4, 8 or 16, got " + std::to_string(pcieLanes));
-    RAIL_REQUIRE(nicDmaBandwidth > 0, "RailNodeTemplate.nicDmaBandwidth: expected > 0 bytes/s");
-    RAIL_REQUIRE(memoryBandwidth > 0, "RailNodeTemplate.memoryBandwidth: expected > 0 bytes/s");
+    RAIL_REQUIRE(nicDmaBandwidth >= 0 && std::isfinite(nicDmaBandwidth),
+                 "RailNodeTemplate.nicDmaBandwidth: expected >= 0 bytes/s (0: from the rail rate)");
+    RAIL_REQUIRE(nicDmaEfficiency > 0 && nicDmaEfficiency <= 1,
+                 "RailNodeTemplate.nicDmaEfficiency: expected in (0, 1]");
+    RAIL_REQUIRE(memoryBandwidth > 0 && std::isfinite(memoryBandwidth),
+                 "RailNodeTemplate.memoryBandwidth: expected > 0 bytes/s");
     RAIL_REQUIRE(pcieLatency >= 0, "RailNodeTemplate.pcieLatency: expected >= 0 s");
     RAIL_REQUIRE(memoryLatency >= 0, "RailNodeTemplate.memoryLatency: expected >= 0 s");
     RAIL_REQUIRE(pfcXoffInNode >= 2048, "RailNodeTemplate.pfcXoffInNode: expected >= 2048 bytes");
@@ -94,13 +99,21 @@ RailClusterConfig::Validate() const
     node.Validate();
     RAIL_REQUIRE(nodes >= 1,
                  "RailClusterConfig.nodes: expected >= 1, got " + std::to_string(nodes));
-    RAIL_REQUIRE(railRateBps > 0, "RailClusterConfig.railRateBps: expected > 0 bit/s");
+    RAIL_REQUIRE(railRateBps > 0 && std::isfinite(railRateBps),
+                 "RailClusterConfig.railRateBps: expected > 0 bit/s");
     RAIL_REQUIRE(spineRateBps >= 0, "RailClusterConfig.spineRateBps: expected >= 0 bit/s");
     RAIL_REQUIRE(linkDelay >= 0, "RailClusterConfig.linkDelay: expected >= 0 s");
     RAIL_REQUIRE(pfcXoffFabric >= 2048, "RailClusterConfig.pfcXoffFabric: expected >= 2048 bytes");
     uint32_t perLeaf = nodesPerLeaf == 0 ? nodes : nodesPerLeaf;
     RAIL_REQUIRE(spines > 0 || perLeaf >= nodes,
                  "RailClusterConfig.spines: expected >= 1 when nodes span several leaf groups");
+}
+
+double
+RailClusterConfig::NicDmaBandwidth() const
+{
+    return node.nicDmaBandwidth > 0 ? node.nicDmaBandwidth
+                                    : node.nicDmaEfficiency * railRateBps / 8;
 }
 
 RailTopology::RailTopology(const RailClusterConfig& config)
@@ -172,7 +185,7 @@ RailTopology::BuildNode(uint32_t n)
     AddVertex(RailVertexKind::ROOT_COMPLEX, node, 0);
 
     double pcie = t.PcieBandwidth();
-    double nicPcie = std::min(pcie, t.nicDmaBandwidth);
+    double nicPcie = std::min(pcie, m_config.NicDmaBandwidth());
     // GPU g and NIC i sit on switch floor(g * switches / gpus): pairs (GPU i, NIC i) share one.
     for (uint32_t g = 0; g < t.gpus; ++g)
     {

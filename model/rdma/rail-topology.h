@@ -38,16 +38,25 @@ std::string RailVertexKindName(RailVertexKind kind);
  */
 struct RailNodeTemplate
 {
-    uint32_t gpus{8};               //!< GPUs per node
-    uint32_t nics{8};               //!< RDMA NICs per node (one per rail)
-    uint32_t pcieSwitches{4};       //!< PCIe switches; GPUs and NICs are spread evenly over them
-    uint32_t pcieGen{4};            //!< PCIe generation (3..6)
-    uint32_t pcieLanes{16};         //!< lanes of every PCIe link (GPU, NIC and switch uplink)
-    double nicDmaBandwidth{23.5e9}; //!< bytes/s a NIC moves over PCIe (CX6 ~23.5 GB/s)
-    double memoryBandwidth{200e9};  //!< bytes/s host memory accepts from DMA (assumption)
-    double pcieLatency{150e-9};     //!< s, one-way latency of each PCIe hop
-    double memoryLatency{100e-9};   //!< s, root complex to host memory
-    uint64_t pfcXoffInNode{32768};  //!< bytes, XOFF threshold of in-node ingress queues
+    uint32_t gpus{8};         //!< GPUs per node
+    uint32_t nics{8};         //!< RDMA NICs per node (one per rail)
+    uint32_t pcieSwitches{4}; //!< PCIe switches; GPUs and NICs are spread evenly over them
+    uint32_t pcieGen{4};      //!< PCIe generation (3..6)
+    uint32_t pcieLanes{16};   //!< lanes of every PCIe link (GPU, NIC and switch uplink)
+    /**
+     * bytes/s a NIC moves over PCIe; 0 (default): tied to the NIC's generation, i.e. its line
+     * rate, as nicDmaEfficiency x rail rate / 8 (RailClusterConfig::NicDmaBandwidth)
+     */
+    double nicDmaBandwidth{0};
+    /**
+     * DMA bytes/s per byte/s of line rate when nicDmaBandwidth is 0: 0.94, a ConnectX-6's
+     * ~23.5 GB/s at 200 Gb/s (DESIGN.md)
+     */
+    double nicDmaEfficiency{0.94};
+    double memoryBandwidth{200e9}; //!< bytes/s host memory accepts from DMA (assumption)
+    double pcieLatency{150e-9};    //!< s, one-way latency of each PCIe hop
+    double memoryLatency{100e-9};  //!< s, root complex to host memory
+    uint64_t pfcXoffInNode{32768}; //!< bytes, XOFF threshold of in-node ingress queues
 
     /** \return effective bytes/s of one PCIe link of this template */
     double PcieBandwidth() const;
@@ -73,6 +82,11 @@ struct RailClusterConfig
 
     /** Check the config; throws std::invalid_argument naming the field on bad values. */
     void Validate() const;
+    /**
+     * \return bytes/s one NIC moves over PCIe: node.nicDmaBandwidth if set, else
+     * node.nicDmaEfficiency x railRateBps / 8 (the NIC generation that drives the rail)
+     */
+    double NicDmaBandwidth() const;
 };
 
 /**
