@@ -14,6 +14,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 
+#include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -80,21 +81,30 @@ WatchedLinks(const RailTopology& t)
     return w;
 }
 
+/** Where the senders write. */
+enum class Dest
+{
+    HOST_MEMORY, //!< node 0's host memory, sender i on rail i % 8 (bounce path)
+    GPU_DIRECT,  //!< node 0's GPU i % 8, sender i on rail i % 8 (GPUDirect)
+    SAME_RAIL    //!< node 0's GPU 0, every sender on rail 0 (a fabric incast: ECN, DCQCN)
+};
+
 template <typename Fabric>
 void
 Post(Fabric& fabric,
-     bool toGpu,
+     Dest dest,
      uint32_t senders,
      uint64_t bytes,
      std::vector<RdmaTransferResult>& results)
 {
     const RailTopology& t = fabric.GetTopology();
     uint32_t rails = t.GetConfig().node.nics;
+    uint32_t gpus = t.GetConfig().node.gpus;
     for (uint32_t i = 0; i < senders; ++i)
     {
-        uint32_t rail = i % rails;
-        uint32_t dst = toGpu ? t.Gpu(0, rail % t.GetConfig().node.gpus) : t.HostMemory(0);
-        fabric.Write(t.Gpu(1 + i, rail % t.GetConfig().node.gpus),
+        uint32_t rail = dest == Dest::SAME_RAIL ? 0 : i % rails;
+        uint32_t dst = dest == Dest::HOST_MEMORY ? t.HostMemory(0) : t.Gpu(0, rail % gpus);
+        fabric.Write(t.Gpu(1 + i, rail % gpus),
                      dst,
                      bytes,
                      [&results](const RdmaTransferResult& r) { results.push_back(r); });
@@ -135,13 +145,13 @@ MeanUtil(const std::vector<uint32_t>& links,
 }
 
 Outcome
-RunPacket(const RailClusterConfig& c, bool toGpu, uint32_t senders, uint64_t bytes)
+RunPacket(const RailClusterConfig& c, Dest dest, uint32_t senders, uint64_t bytes)
 {
     auto fabric = CreateObject<RdmaPacketFabric>();
     fabric->Build(c);
     fabric->AssignStreams(1);
     std::vector<RdmaTransferResult> results;
-    Post(*fabric, toGpu, senders, bytes, results);
+    Post(*fabric, dest, senders, bytes, results);
     Simulator::Run();
     Outcome o;
     Summarise(results, o);
@@ -165,12 +175,12 @@ RunPacket(const RailClusterConfig& c, bool toGpu, uint32_t senders, uint64_t byt
 }
 
 Outcome
-RunRate(const RailClusterConfig& c, bool toGpu, uint32_t senders, uint64_t bytes)
+RunRate(const RailClusterConfig& c, Dest dest, uint32_t senders, uint64_t bytes)
 {
     auto fabric = CreateObject<RdmaRateFabric>();
     fabric->Build(c);
     std::vector<RdmaTransferResult> results;
-    Post(*fabric, toGpu, senders, bytes, results);
+    Post(*fabric, dest, senders, bytes, results);
     Simulator::Run();
     Outcome o;
     Summarise(results, o);
@@ -211,38 +221,85 @@ ToJson(const Outcome& o)
 
 } // namespace
 
+int Main(int argc, char* argv[]);
+
 int
 main(int argc, char* argv[])
 {
+    try
+    {
+        return Main(argc, argv);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "rail-incast: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+int
+Main(int argc, char* argv[])
+{
     uint32_t seed = 1;
-    uint32_t senders = 8;
-    uint64_t bytes = 4000000;
+    int64_t senders = 8; // signed: a negative value is an error, not a wrapped huge count
+    int64_t bytes = 4000000;
     double railGbps = 200;
     double memoryGBps = 200;
-    uint32_t pcieGen = 4;
+    int64_t pcieGen = 4;
+    double nicDmaGBps = 0;
     std::string out = "rail-incast-results.json";
     CommandLine cmd(__FILE__);
     cmd.AddValue("seed", "random seed (ECN marking)", seed);
-    cmd.AddValue("senders", "sender nodes; sender i writes from GPU i%8 over rail i%8", senders);
-    cmd.AddValue("bytes", "bytes per sender", bytes);
-    cmd.AddValue("rail-gbps", "rail rate, Gbit/s", railGbps);
-    cmd.AddValue("memory-gbps", "host memory bandwidth available to DMA, GB/s", memoryGBps);
+    cmd.AddValue("senders",
+                 "sender nodes (1..1024); sender i writes from GPU i%8 over rail i%8",
+                 senders);
+    cmd.AddValue("bytes", "bytes per sender (1..1e10)", bytes);
+    cmd.AddValue("rail-gbps", "rail rate, Gbit/s (> 0)", railGbps);
+    cmd.AddValue("memory-gbps", "host memory bandwidth available to DMA, GB/s (> 0)", memoryGBps);
     cmd.AddValue("pcie-gen", "PCIe generation of every link in a node (3..6)", pcieGen);
+    cmd.AddValue("nic-dma-gbps",
+                 "NIC DMA rate over PCIe, GB/s; 0: from the NIC generation (0.94 x rail rate)",
+                 nicDmaGBps);
     cmd.AddValue("out", "results JSON", out);
     cmd.Parse(argc, argv);
-    if (senders == 0 || bytes == 0)
-    {
-        std::cerr << "rail-incast: --senders and --bytes must be > 0\n";
+    auto bad = [](const std::string& what) {
+        std::cerr << "rail-incast: " << what << "\n";
         return 1;
+    };
+    if (senders < 1 || senders > 1024)
+    {
+        return bad("--senders: expected 1..1024, got " + std::to_string(senders));
+    }
+    if (bytes < 1 || bytes > 10000000000LL)
+    {
+        return bad("--bytes: expected 1..1e10, got " + std::to_string(bytes));
+    }
+    if (!(railGbps > 0) || !std::isfinite(railGbps))
+    {
+        return bad("--rail-gbps: expected > 0 Gbit/s");
+    }
+    if (!(memoryGBps > 0) || !std::isfinite(memoryGBps))
+    {
+        return bad("--memory-gbps: expected > 0 GB/s");
+    }
+    if (pcieGen < 3 || pcieGen > 6)
+    {
+        return bad("--pcie-gen: expected 3..6, got " + std::to_string(pcieGen));
+    }
+    if (!(nicDmaGBps >= 0) || !std::isfinite(nicDmaGBps))
+    {
+        return bad("--nic-dma-gbps: expected >= 0 GB/s (0: from the rail rate)");
     }
     RngSeedManager::SetSeed(seed);
 
     RailClusterConfig c;
-    c.nodes = senders + 1;
+    c.nodes = static_cast<uint32_t>(senders + 1);
     c.railRateBps = railGbps * 1e9;
     c.node.memoryBandwidth = memoryGBps * 1e9;
-    c.node.pcieGen = pcieGen;
+    c.node.pcieGen = static_cast<uint32_t>(pcieGen);
+    c.node.nicDmaBandwidth = nicDmaGBps * 1e9;
     c.spines = 2;
+    c.Validate();
 
     nlohmann::json results;
     results["config"] = {{"senders", senders},
@@ -252,7 +309,7 @@ main(int argc, char* argv[])
                          {"pcieGen", pcieGen},
                          {"pcieLanes", c.node.pcieLanes},
                          {"pcieGBps", c.node.PcieBandwidth() / 1e9},
-                         {"nicDmaGBps", c.node.nicDmaBandwidth / 1e9},
+                         {"nicDmaGBps", c.NicDmaBandwidth() / 1e9},
                          {"gpusPerNode", c.node.gpus},
                          {"nicsPerNode", c.node.nics},
                          {"pcieSwitches", c.node.pcieSwitches}};
@@ -262,24 +319,39 @@ main(int argc, char* argv[])
     std::cout << senders << " senders x " << bytes / 1e6 << " MB into node 0, rails " << railGbps
               << " Gb/s, PCIe Gen" << pcieGen << " x" << c.node.pcieLanes << " ("
               << c.node.PcieBandwidth() / 1e9 << " GB/s), memory " << memoryGBps << " GB/s\n\n";
-    std::cout << std::left << std::setw(14) << "destination" << std::setw(8) << "level"
-              << std::right << std::setw(12) << "GB/s" << std::setw(12) << "meanFCT us"
-              << std::setw(10) << "pauses" << std::setw(13) << "NICpaused us" << std::setw(10)
-              << "uplink%" << std::setw(10) << "memory%" << std::setw(10) << "GPUlink%"
+    std::cout << std::left << std::setw(12) << "destination" << std::setw(8) << "level"
+              << std::right << std::setw(9) << "GB/s" << std::setw(11) << "meanFCT us"
+              << std::setw(9) << "pauses" << std::setw(13) << "NICpaused us" << std::setw(9)
+              << "ECN" << std::setw(9) << "uplink%" << std::setw(9) << "memory%" << std::setw(10)
+              << "GPUlink%" << std::setw(18) << "rate vs packet"
               << "\n";
-    for (bool toGpu : {false, true})
+    const std::pair<Dest, const char*> scenarios[] = {{Dest::HOST_MEMORY, "host-memory"},
+                                                      {Dest::GPU_DIRECT, "gpu-direct"},
+                                                      {Dest::SAME_RAIL, "same-rail"}};
+    for (const auto& [dest, name] : scenarios)
     {
-        std::string name = toGpu ? "gpu-direct" : "host-memory";
-        Outcome p = RunPacket(c, toGpu, senders, bytes);
-        Outcome r = RunRate(c, toGpu, senders, bytes);
-        results["scenarios"][name] = {{"packet", ToJson(p)}, {"rate", ToJson(r)}};
+        Outcome p = RunPacket(c, dest, static_cast<uint32_t>(senders), bytes);
+        Outcome r = RunRate(c, dest, static_cast<uint32_t>(senders), bytes);
+        // relative error of the rate level against the packet level (the referee)
+        double errGoodput = r.goodput / p.goodput - 1;
+        double errFct = r.meanFct / p.meanFct - 1;
+        results["scenarios"][name] = {{"packet", ToJson(p)},
+                                      {"rate", ToJson(r)},
+                                      {"rateVsPacketGoodput", errGoodput},
+                                      {"rateVsPacketMeanFct", errFct}};
         for (auto [level, o] : {std::make_pair("packet", p), std::make_pair("rate", r)})
         {
-            std::cout << std::left << std::setw(14) << name << std::setw(8) << level << std::right
-                      << std::setw(12) << o.goodput / 1e9 << std::setw(12) << o.meanFct * 1e6
-                      << std::setw(10) << o.pauses << std::setw(13) << o.pausedUs << std::setw(10)
-                      << o.uplinkUtil * 100 << std::setw(10) << o.memoryUtil * 100 << std::setw(10)
-                      << o.gpuLinkUtil * 100 << "\n";
+            std::cout << std::left << std::setw(12) << name << std::setw(8) << level << std::right
+                      << std::setw(9) << o.goodput / 1e9 << std::setw(11) << o.meanFct * 1e6
+                      << std::setw(9) << o.pauses << std::setw(13) << o.pausedUs << std::setw(9)
+                      << o.ecnMarks << std::setw(9) << o.uplinkUtil * 100 << std::setw(9)
+                      << o.memoryUtil * 100 << std::setw(10) << o.gpuLinkUtil * 100;
+            if (std::string(level) == "rate")
+            {
+                std::cout << std::showpos << std::setw(8) << errGoodput * 100 << "% GB/s "
+                          << std::setw(6) << errFct * 100 << "% FCT" << std::noshowpos;
+            }
+            std::cout << "\n";
         }
     }
     std::ofstream(out) << results.dump(2) << "\n";

@@ -19,6 +19,7 @@
 #include "ns3/simulator.h"
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -100,16 +101,32 @@ RunOne(const RailClusterConfig& c, bool full, uint64_t bytes)
 
 } // namespace
 
+int Main(int argc, char* argv[]);
+
 int
 main(int argc, char* argv[])
 {
+    try
+    {
+        return Main(argc, argv);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "rail-scaling: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+int
+Main(int argc, char* argv[])
+{
     uint32_t seed = 1;
-    uint32_t maxNodes = 64;
-    uint64_t bytes = 1000000;
+    int64_t maxNodes = 64; // signed: a negative value is an error, not a wrapped huge count
+    int64_t bytes = 1000000;
     std::string pattern = "hierarchical";
     std::string level = "rate";
     double railGbps = 200;
-    uint32_t spines = 8;
+    int64_t spines = 8;
     std::string out = "rail-scaling-results.json";
     CommandLine cmd(__FILE__);
     cmd.AddValue("seed", "random seed (ECN marking at the packet level)", seed);
@@ -119,16 +136,25 @@ main(int argc, char* argv[])
                  "hierarchical (GPUs of the own node and same-rail GPUs of other nodes) or full "
                  "(every GPU pair)",
                  pattern);
-    cmd.AddValue("level", "rate or packet", level);
+    cmd.AddValue("level",
+                 "rate, packet or both (both: each size at both levels and the rate level's "
+                 "error against the packet level)",
+                 level);
     cmd.AddValue("rail-gbps", "rail rate, Gbit/s", railGbps);
     cmd.AddValue("spines", "spine switches", spines);
     cmd.AddValue("out", "results JSON", out);
     cmd.Parse(argc, argv);
     if ((pattern != "full" && pattern != "hierarchical") ||
-        (level != "rate" && level != "packet") || maxNodes == 0 || bytes == 0)
+        (level != "rate" && level != "packet" && level != "both") || maxNodes < 1 ||
+        maxNodes > 4096 || bytes < 1 || bytes > 10000000000LL || !(railGbps > 0) ||
+        !std::isfinite(railGbps) || spines < 1 || spines > 1024)
     {
-        std::cerr << "rail-scaling: expected --pattern=hierarchical|full, --level=rate|packet, "
-                     "--max-nodes > 0, --bytes > 0\n";
+        std::cerr
+            << "rail-scaling: expected --pattern=hierarchical|full, --level=rate|packet|both, "
+               "--max-nodes in 1..4096, --bytes in 1..1e10, --rail-gbps > 0, --spines in 1..1024 "
+               "(got "
+            << pattern << ", " << level << ", " << maxNodes << ", " << bytes << ", " << railGbps
+            << ", " << spines << ")\n";
         return 1;
     }
     RngSeedManager::SetSeed(seed);
@@ -147,31 +173,53 @@ main(int argc, char* argv[])
     std::cout << std::setw(6) << "nodes" << std::setw(6) << "GPUs" << std::setw(9) << "flows"
               << std::setw(14) << "makespan us" << std::setw(14) << "aggr GB/s" << std::setw(14)
               << "per-GPU GB/s" << std::setw(10) << "pauses" << std::setw(9) << "reallocs"
-              << std::setw(10) << "wall s"
-              << "\n";
+              << std::setw(10) << "wall s" << std::setw(8) << "level"
+              << (level == "both" ? "  rate vs packet" : "") << "\n";
     std::cout << std::fixed;
-    for (uint32_t n = 1; n <= maxNodes; n *= 2)
+    for (int64_t n = 1; n <= maxNodes; n *= 2)
     {
         RailClusterConfig c;
-        c.nodes = n;
+        c.nodes = static_cast<uint32_t>(n);
         c.railRateBps = railGbps * 1e9;
-        c.spines = spines;
-        Point p = level == "rate" ? RunOne<RdmaRateFabric>(c, full, bytes)
-                                  : RunOne<RdmaPacketFabric>(c, full, bytes);
-        results["points"].push_back({{"nodes", p.nodes},
-                                     {"gpus", p.nodes * c.node.gpus},
-                                     {"flows", p.flows},
-                                     {"makespanSeconds", p.makespan},
-                                     {"aggregateBytesPerSec", p.aggregate},
-                                     {"perGpuBytesPerSec", p.perGpu},
-                                     {"pfcPauseFrames", p.pauses},
-                                     {"reallocations", p.reallocations},
-                                     {"wallSeconds", p.wall}});
-        std::cout << std::setw(6) << p.nodes << std::setw(6) << p.nodes * c.node.gpus
-                  << std::setw(9) << p.flows << std::setprecision(1) << std::setw(14)
-                  << p.makespan * 1e6 << std::setprecision(2) << std::setw(14) << p.aggregate / 1e9
-                  << std::setw(14) << p.perGpu / 1e9 << std::setw(10) << p.pauses << std::setw(9)
-                  << p.reallocations << std::setw(10) << p.wall << std::endl;
+        c.spines = static_cast<uint32_t>(spines);
+        std::vector<std::pair<std::string, Point>> points;
+        if (level != "rate")
+        {
+            points.emplace_back("packet", RunOne<RdmaPacketFabric>(c, full, bytes));
+        }
+        if (level != "packet")
+        {
+            points.emplace_back("rate", RunOne<RdmaRateFabric>(c, full, bytes));
+        }
+        for (const auto& [lvl, p] : points)
+        {
+            nlohmann::json point = {{"level", lvl},
+                                    {"nodes", p.nodes},
+                                    {"gpus", p.nodes * c.node.gpus},
+                                    {"flows", p.flows},
+                                    {"makespanSeconds", p.makespan},
+                                    {"aggregateBytesPerSec", p.aggregate},
+                                    {"perGpuBytesPerSec", p.perGpu},
+                                    {"pfcPauseFrames", p.pauses},
+                                    {"reallocations", p.reallocations},
+                                    {"wallSeconds", p.wall}};
+            std::cout << std::setw(6) << p.nodes << std::setw(6) << p.nodes * c.node.gpus
+                      << std::setw(9) << p.flows << std::setprecision(1) << std::setw(14)
+                      << p.makespan * 1e6 << std::setprecision(2) << std::setw(14)
+                      << p.aggregate / 1e9 << std::setw(14) << p.perGpu / 1e9 << std::setw(10)
+                      << p.pauses << std::setw(9) << p.reallocations << std::setw(10) << p.wall
+                      << std::setw(8) << lvl;
+            if (points.size() == 2 && lvl == "rate" && points[0].second.makespan > 0)
+            {
+                // the packet level is the referee
+                double err = p.makespan / points[0].second.makespan - 1;
+                point["rateVsPacketMakespan"] = err;
+                std::cout << std::showpos << std::setprecision(1) << std::setw(9) << err * 100
+                          << "% makespan" << std::noshowpos;
+            }
+            std::cout << std::endl;
+            results["points"].push_back(point);
+        }
         if (n * 2 > maxNodes)
         {
             break;

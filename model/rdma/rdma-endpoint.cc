@@ -94,15 +94,40 @@ RdmaEndpoint::GetTypeId()
                           MakeTimeAccessor(&RdmaEndpoint::m_decreaseInterval),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RateIncreaseInterval",
-                          "Rate-increase timer (s); HPCC RP_TIMER 300 us.",
+                          "DCQCN rate-increase timer T (s): Mellanox RPG_TIME_RESET and HPCC "
+                          "RP_TIMER 300 us (SIGCOMM'15: 55 us).",
                           TimeValue(MicroSeconds(300)),
                           MakeTimeAccessor(&RdmaEndpoint::m_increaseInterval),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("FastRecoveryTimes",
-                          "Increase events spent in fast recovery (HPCC: 1).",
+                          "F: expiries of the timer or the byte counter after a rate cut spent "
+                          "in fast recovery; additive increase once either counter passes F, "
+                          "hyper increase once both do (DCQCN, SIGCOMM'15: F = 5; Mellanox "
+                          "RPG_THRESHOLD and HPCC FAST_RECOVERY_TIMES: 1).",
                           UintegerValue(1),
                           MakeUintegerAccessor(&RdmaEndpoint::m_fastRecoveryTimes),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ByteCounter",
+                          "DCQCN byte counter B: a rate-increase event every B bytes sent "
+                          "while rate limited [bytes]; 0 disables it (timer only, as HPCC's "
+                          "simulator). Default: Mellanox ConnectX RPG_BYTE_RESET 32767 "
+                          "(SIGCOMM'15 used 10 MB at 40 Gb/s).",
+                          UintegerValue(32767),
+                          MakeUintegerAccessor(&RdmaEndpoint::m_byteCounter),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("HyperIncreaseScaled",
+                          "Hyper increase adds i x RateHai, i = min(T, BC) - F (QCN/DCQCN "
+                          "rule), instead of a fixed RateHai per event.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaEndpoint::m_hyperIncreaseScaled),
+                          MakeBooleanChecker())
+            .AddAttribute("CnpInterval",
+                          "Notification point: at most one congestion notification (ECE on an "
+                          "ACK) per queue pair per interval [s]; 0 echoes every CE mark (HPCC). "
+                          "Default: Mellanox MIN_TIME_BETWEEN_CNPS 4 us.",
+                          TimeValue(MicroSeconds(4)),
+                          MakeTimeAccessor(&RdmaEndpoint::m_cnpInterval),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("RateOnFirstCnp",
                           "Fraction of the current rate kept on the first CNP (HPCC: 1.0).",
                           DoubleValue(1.0),
@@ -273,6 +298,17 @@ RdmaEndpoint::Pull(uint8_t pausedMask, uint8_t* prio)
         ++q.sndNxt;
         q.highestSent = std::max(q.highestSent, q.sndNxt);
         q.nextAvail = now + Seconds(WireBytes(payload) / q.rate);
+        if (q.limited && m_byteCounter > 0)
+        {
+            // DCQCN byte counter: one increase event per B bytes sent while rate limited
+            q.bytesSinceEvent += WireBytes(payload);
+            if (q.bytesSinceEvent >= static_cast<double>(m_byteCounter))
+            {
+                q.bytesSinceEvent -= static_cast<double>(m_byteCounter);
+                ++q.byteStage;
+                RateIncrease(q);
+            }
+        }
         if (!q.rtoEvent.IsRunning())
         {
             q.lastProgress = now;
@@ -373,8 +409,7 @@ RdmaEndpoint::ReceiveData(const RdmaHeader& h)
     if (r.done || h.psn < r.expected)
     {
         // Duplicate (a retransmission after a lost ACK): re-acknowledge.
-        SendControl(RdmaHeader::ACK, h.qp, r.expected, h.src, h.srcNic, h.dstNic, r.cePending, 0);
-        r.cePending = false;
+        SendControl(RdmaHeader::ACK, h.qp, r.expected, h.src, h.srcNic, h.dstNic, EchoCe(r), 0);
         return;
     }
     if (h.psn > r.expected)
@@ -388,9 +423,8 @@ RdmaEndpoint::ReceiveData(const RdmaHeader& h)
                         h.src,
                         h.srcNic,
                         h.dstNic,
-                        r.cePending,
+                        EchoCe(r),
                         0);
-            r.cePending = false;
             r.nackSent = true;
         }
         return;
@@ -402,8 +436,7 @@ RdmaEndpoint::ReceiveData(const RdmaHeader& h)
     bool last = r.bytes >= r.length;
     if (last || r.expected % m_ackInterval == 0)
     {
-        SendControl(RdmaHeader::ACK, h.qp, r.expected, h.src, h.srcNic, h.dstNic, r.cePending, 0);
-        r.cePending = false;
+        SendControl(RdmaHeader::ACK, h.qp, r.expected, h.src, h.srcNic, h.dstNic, EchoCe(r), 0);
     }
     if (last)
     {
@@ -419,6 +452,25 @@ RdmaEndpoint::ReceiveData(const RdmaHeader& h)
             m_deliveredHook(h.qp, r.length);
         }
     }
+}
+
+bool
+RdmaEndpoint::EchoCe(RecvQp& r)
+{
+    // Notification point: a pending CE mark rides the next ACK as ECE (the CNP), at most one
+    // per CnpInterval per queue pair; marks in between are covered by that notification.
+    if (!r.cePending)
+    {
+        return false;
+    }
+    Time now = Simulator::Now();
+    if (r.lastCnp >= Time(0) && now - r.lastCnp < m_cnpInterval)
+    {
+        return false; // stays pending: echoed by the first ACK after the interval
+    }
+    r.lastCnp = now;
+    r.cePending = false;
+    return true;
 }
 
 void
@@ -586,12 +638,17 @@ RdmaEndpoint::DecreaseCheck(uint32_t qp)
         return;
     }
     AdvanceAlpha(q);
-    if (m_clampTargetRate || q.stage != 0)
+    // The target follows the rate unless no increase happened since the last cut (Mellanox
+    // CLAMP_TGT_RATE 0; ClampTargetRate resets it on every cut).
+    if (m_clampTargetRate || q.timeStage != 0 || q.byteStage != 0)
     {
         q.target = q.rate;
     }
     q.rate = std::max(m_minRate.GetBitRate() / 8.0, q.rate * (1 - q.alpha / 2));
-    q.stage = 0;
+    q.timeStage = 0;
+    q.byteStage = 0;
+    q.bytesSinceEvent = 0;
+    q.limited = true;
     q.decreasePending = false;
     ++m_rateDecreases;
     m_rateTrace(qp, q.rate);
@@ -609,31 +666,48 @@ RdmaEndpoint::IncreaseTimer(uint32_t qp)
         return;
     }
     SendQp& q = *it->second;
-    double line = q.spec.lineRate;
-    if (q.stage < m_fastRecoveryTimes)
-    {
-        // fast recovery: halve the distance to the target
-    }
-    else if (q.stage == m_fastRecoveryTimes)
-    {
-        q.target = std::min(line, q.target + m_rai.GetBitRate() / 8.0);
-    }
-    else
-    {
-        q.target = std::min(line, q.target + m_rhai.GetBitRate() / 8.0);
-    }
-    q.rate = (q.rate + q.target) / 2;
-    ++q.stage;
-    if (q.target >= line && q.rate >= line * (1 - 1e-6))
-    {
-        q.rate = line; // back at line rate: the timer has nothing left to do
-    }
-    else
+    ++q.timeStage;
+    RateIncrease(q);
+    if (q.limited)
     {
         q.increaseEvent =
             Simulator::Schedule(m_increaseInterval, &RdmaEndpoint::IncreaseTimer, this, qp);
     }
-    m_rateTrace(qp, q.rate);
+}
+
+void
+RdmaEndpoint::RateIncrease(SendQp& q)
+{
+    // DCQCN reaction point (SIGCOMM'15, Fig. 5): after a cut the timer (T) and the byte
+    // counter (BC) count expiries; both at most F: fast recovery towards the target; either
+    // beyond F: additive increase of the target; both beyond F: hyper increase. Every event
+    // moves the rate halfway to the target.
+    double line = q.spec.lineRate;
+    uint32_t f = m_fastRecoveryTimes;
+    uint32_t t = q.timeStage;
+    uint32_t bc = m_byteCounter > 0 ? q.byteStage : q.timeStage; // timer only: T counts twice
+    if (std::max(t, bc) <= f)
+    {
+        // fast recovery: the target stays, the rate halves its distance to it
+    }
+    else if (std::min(t, bc) > f)
+    {
+        double i = m_hyperIncreaseScaled ? static_cast<double>(std::min(t, bc) - f) : 1.0;
+        q.target = std::min(line, q.target + i * m_rhai.GetBitRate() / 8.0);
+    }
+    else
+    {
+        q.target = std::min(line, q.target + m_rai.GetBitRate() / 8.0);
+    }
+    q.rate = std::min(line, (q.rate + q.target) / 2);
+    ++m_rateIncreases;
+    if (q.target >= line && q.rate >= line * (1 - 1e-6))
+    {
+        q.rate = line; // back at line rate: nothing left to increase
+        q.limited = false;
+        q.increaseEvent.Cancel();
+    }
+    m_rateTrace(q.spec.qp, q.rate);
 }
 
 } // namespace ns3

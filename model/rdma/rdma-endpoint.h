@@ -114,6 +114,12 @@ class RdmaEndpoint : public Object
         return m_rateDecreases;
     }
 
+    /** \return number of DCQCN rate-increase events (timer and byte counter) */
+    uint64_t GetRateIncreases() const
+    {
+        return m_rateIncreases;
+    }
+
     /** \param qp queue pair \return its current DCQCN rate (bytes/s), 0 if not sending */
     double GetQpRate(uint32_t qp) const;
 
@@ -143,7 +149,10 @@ class RdmaEndpoint : public Object
         bool decreasePending{false}; //!< a CNP arrived since the last decrease check
         EventId decreaseEvent;       //!< next decrease check
         EventId increaseEvent;       //!< rate-increase timer
-        uint32_t stage{0};           //!< rate-increase stage counter
+        uint32_t timeStage{0};       //!< timer expiries since the last rate cut (T)
+        uint32_t byteStage{0};       //!< byte-counter expiries since the last rate cut (BC)
+        double bytesSinceEvent{0};   //!< wire bytes sent since the byte counter last expired
+        bool limited{false};         //!< below line rate: the increase machinery runs
     };
 
     /** Receiver side of a queue pair */
@@ -155,6 +164,7 @@ class RdmaEndpoint : public Object
         bool nackSent{false};  //!< a NACK for `expected` is outstanding
         bool cePending{false}; //!< a CE mark waits for the next ACK
         bool done{false};      //!< whole message delivered
+        Time lastCnp{-1};      //!< when an ECE was last echoed (CNP pacing); < 0: never
     };
 
     /** A READ we issued and wait for */
@@ -189,6 +199,8 @@ class RdmaEndpoint : public Object
     void AdvanceAlpha(SendQp& q);
     void DecreaseCheck(uint32_t qp);
     void IncreaseTimer(uint32_t qp);
+    void RateIncrease(SendQp& q);
+    bool EchoCe(RecvQp& r);
     double WireBytes(uint32_t payload) const;
 
     uint32_t m_vertex{0};
@@ -220,6 +232,9 @@ class RdmaEndpoint : public Object
     Time m_decreaseInterval;
     Time m_increaseInterval;
     uint32_t m_fastRecoveryTimes{1};
+    uint64_t m_byteCounter{32767};
+    Time m_cnpInterval;
+    bool m_hyperIncreaseScaled{true};
     double m_rateOnFirstCnp{1.0};
     bool m_clampTargetRate{false};
 
@@ -228,6 +243,7 @@ class RdmaEndpoint : public Object
     uint64_t m_deliveredBytes{0};
     uint64_t m_cnps{0};
     uint64_t m_rateDecreases{0};
+    uint64_t m_rateIncreases{0};
     TracedCallback<uint32_t, double> m_rateTrace; //!< (qp, new rate bytes/s)
 };
 

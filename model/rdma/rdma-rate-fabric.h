@@ -34,6 +34,11 @@ namespace ns3
  * completion), and only the affected component is refilled. The last byte is delivered one path
  * propagation delay after the fluid finishes. MTU, ACK interval and NIC policy are the defaults of
  * ns3::RdmaEndpoint and ns3::RdmaPacketFabric, so one Config::SetDefault sets both levels.
+ *
+ * DCQCN's operating point: a flow whose bottleneck lies at or after an ECN-marking switch port
+ * on its path, where the flows arriving on that port's ingress links can hold more than Kmin
+ * in its queue (each ingress pauses at its PFC XOFF), is congestion controlled and runs at
+ * DcqcnUtilization of its max-min rate (the share DCQCN's sawtooth keeps of the bottleneck).
  */
 class RdmaRateFabric : public RdmaFabric
 {
@@ -121,9 +126,12 @@ class RdmaRateFabric : public RdmaFabric
     {
         RdmaTransferResult result;
         RdmaCompletion done;
-        double latency{0}; //!< path propagation delay, s
+        double latency{0};          //!< path propagation delay, s
+        std::vector<uint32_t> path; //!< directed links (kept only when DCQCN is modelled)
     };
 
+    double DcqcnFactor(uint32_t sid) const;
+    void CountUpstream(const std::vector<uint32_t>& path, int delta);
     void ScheduleNext();
     void ScheduleReallocation();
     void OnFinish();
@@ -146,6 +154,13 @@ class RdmaRateFabric : public RdmaFabric
     NicPolicy m_nicPolicy{NicPolicy::RAIL_AFFINITY};
     uint32_t m_mtu{1000};
     uint32_t m_ackInterval{1};
+
+    // DCQCN's operating point (read from RdmaEndpoint / RdmaPacketFabric at Build)
+    double m_dcqcnUtilization{0.9}; //!< share of a DCQCN-controlled bottleneck the flows use
+    bool m_dcqcn{false};            //!< DCQCN on and some links mark ECN
+    std::vector<double> m_kmin;     //!< per directed link: ECN Kmin bytes (0: no marking)
+    /** per ECN-marking directed link: flows per upstream (ingress) link */
+    std::vector<std::unordered_map<uint32_t, uint32_t>> m_upstream;
 };
 
 } // namespace ns3

@@ -1,0 +1,102 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The RDMA and provisioning examples on bad or degenerate options: one clear line naming the
+// option and a non-zero exit, never an uncaught exception, a wrapped negative count or a hang;
+// and degenerate but valid inputs print a result, never "nan".
+
+#include <algorithm>
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace
+{
+
+/// The example binary next to the test binary (build/examples/<name>).
+std::string
+Example(const std::string& name)
+{
+    std::array<char, 4096> buf{};
+    ssize_t n = readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+    REQUIRE(n > 0);
+    std::filesystem::path exe(std::string(buf.data(), n));
+    auto path = exe.parent_path().parent_path() / "examples" / name;
+    INFO("example binary " << path << " (./ns3 build " << name << ")");
+    REQUIRE(std::filesystem::exists(path));
+    return path.string();
+}
+
+struct Outcome
+{
+    int code{-1};
+    std::string output; //!< stdout and stderr
+};
+
+/// Run with a time limit (a hang fails), from a scratch directory (result files land there).
+Outcome
+RunExample(const std::string& name, const std::string& args)
+{
+    auto dir =
+        std::filesystem::temp_directory_path() / ("aicluster-ex-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    std::string cmd = "cd " + dir.string() + " && timeout 60 " + Example(name) + " " + args +
+                      " --out=" + (dir / "out.json").string() + " 2>&1";
+    if (name == "kspeed-provisioning")
+    {
+        cmd = "cd " + dir.string() + " && timeout 60 " + Example(name) + " " + args +
+              " --output=" + (dir / "out").string() + " 2>&1";
+    }
+    Outcome o;
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    std::array<char, 4096> buf{};
+    while (fgets(buf.data(), buf.size(), p))
+    {
+        o.output += buf.data();
+    }
+    int status = pclose(p);
+    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    std::filesystem::remove_all(dir);
+    return o;
+}
+
+void
+ExpectClearError(const std::string& name, const std::string& args, const std::string& option)
+{
+    Outcome o = RunExample(name, args);
+    INFO(name << " " << args << " -> exit " << o.code << ":\n" << o.output);
+    CHECK(o.code == 1); // 124: timeout (hang), >= 128: a signal (abort, uncaught exception)
+    CHECK(o.output.find(option) != std::string::npos);
+    CHECK(o.output.find("terminate") == std::string::npos);
+    CHECK(std::count(o.output.begin(), o.output.end(), '\n') <= 2);
+}
+
+} // namespace
+
+TEST_CASE("rdma examples: bad options give one clear line and exit 1", "[rdma][examples]")
+{
+    ExpectClearError("rail-incast", "--pcie-gen=7", "--pcie-gen");
+    ExpectClearError("rail-incast", "--memory-gbps=0", "--memory-gbps");
+    ExpectClearError("rail-incast", "--senders=-1", "--senders");
+    ExpectClearError("rail-incast", "--rail-gbps=0", "--rail-gbps");
+    ExpectClearError("rail-incast", "--bytes=-1", "--bytes");
+    ExpectClearError("rail-scaling", "--max-nodes=-1", "--max-nodes");
+    ExpectClearError("kspeed-provisioning", "--mode=scaling --max-gpus=4", "--max-gpus");
+    ExpectClearError("kspeed-provisioning", "--nodes=-1", "--nodes");
+}
+
+TEST_CASE("provisioning example: a workload without data prints no nan", "[provisioning][examples]")
+{
+    Outcome o =
+        RunExample("kspeed-provisioning", "--mode=table --nodes=2 --workloads=a3c-pong-gavel");
+    INFO(o.output);
+    CHECK(o.code == 0);
+    CHECK(o.output.find("nan") == std::string::npos);
+    CHECK(o.output.find("unbounded") != std::string::npos);
+}
