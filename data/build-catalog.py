@@ -175,6 +175,191 @@ TIRESIAS_MODELS = ["vgg11", "vgg16", "vgg19", "resnet50", "resnet101", "resnet15
 TIRESIAS_TARGET = "resnet50-imagenet"
 
 
+# ---- LLM workloads (Acme-era clusters) ------------------------------------------------------
+# Dense decoder-only transformers of the LLaMA-2 family (Touvron et al., "Llama 2: Open Foundation
+# and Fine-Tuned Chat Models", arXiv 2307.09288, 2023). Every number below is either a published
+# figure (cited) or derived from published figures by the formula beside it; doc/llm.md lists them.
+LLM_GPU = "A100-SXM4-80GB (312 TFLOP/s dense BF16), 8 GPUs/node on NVLink"
+A100_BF16_FLOPS = 312e12          # NVIDIA A100 datasheet, dense BF16 tensor-core peak
+LLAMA2_TRAIN_TOKENS = 2.0e12      # Llama 2 paper, Table 1: 2.0T pre-training tokens (all sizes)
+LLAMA2_SEQ = 4096                 # Llama 2 paper, Table 1: context length 4k
+LLAMA2_GLOBAL_BATCH_TOKENS = 4 * 2**20  # Llama 2 paper, sec. 2.2: global batch 4M tokens
+LLAMA2_VOCAB = 32000              # Llama 2 tokenizer: 32k tokens -> token ids fit in uint16
+SFT_GLOBAL_BATCH_SEQ = 64         # Llama 2 paper, sec. 3.1: SFT batch size 64, sequence 4096
+GRAD_BYTES = 4                    # Megatron-LM: with bf16, grads are all-reduced in fp32
+                                  # (--accumulate-allreduce-grads-in-fp32, forced for bf16)
+CKPT_BYTES_PER_PARAM = 14         # bf16 weights 2 + fp32 master weights 4 + Adam m, v 4 + 4
+CKPT_INTERVAL_S = 1800.0          # estimate: "every few tens of minutes to hours" (DESIGN.md);
+                                  # Acme (NSDI'24 sec. 5) checkpoints pre-training periodically
+MEMORY_BUDGET = 0.5 * 80e9        # rule: model states may use half of an 80 GB GPU
+TRAIN_STATE_BYTES = 16            # bf16 weights + grads 2 + 2, fp32 master + Adam 12 (ZeRO paper)
+REFERENCE_PRETRAIN_GPUS = 512     # global batch reached at this job size (Acme pre-training jobs
+                                  # use hundreds to 1,024 GPUs, NSDI'24 sec. 3)
+REFERENCE_SFT_GPUS = 64           # ... and for fine-tuning jobs (8 nodes)
+EVAL_MFU = 0.20                   # estimate for batched evaluation (generation-heavy, low
+                                  # utilisation: Acme NSDI'24 sec. 4 finds evaluation GPU-idle
+                                  # for model loading and CPU-side scoring)
+EVAL_BATCH = 8                    # sequences per GPU per evaluation step (estimate)
+EVAL_SEQ = 2048                   # evaluation prompt + answer tokens (estimate)
+
+# name stem: parameters, layers, hidden, Llama 2 GPU-hours (Table 2: 7B 184,320; 13B 368,640;
+# 70B 1,720,320 A100-80GB hours for 2T tokens), parameter count basis.
+LLAMA2 = {
+    "llama2-7b": (6738415616, 32, 4096, 184320,
+                  "Llama-2-7b (Hugging Face config: 32 layers, hidden 4096, 32k vocab): "
+                  "6,738,415,616 parameters"),
+    "llama2-13b": (13015864320, 40, 5120, 368640,
+                   "Llama-2-13b (40 layers, hidden 5120): 13,015,864,320 parameters"),
+    "llama2-70b": (68976648192, 80, 8192, 1720320,
+                   "Llama-2-70b (80 layers, hidden 8192, GQA 8 KV heads): 68,976,648,192 "
+                   "parameters"),
+}
+
+LLM_DATASETS = {
+    "pretrain-corpus-2t": dict(
+        samples=int(LLAMA2_TRAIN_TOKENS // LLAMA2_SEQ), seq=LLAMA2_SEQ,
+        basis="a pre-training corpus of 2.0T tokens (Llama 2), tokenised and packed into "
+              "4,096-token sequences stored as uint16 ids (32k vocabulary): 8,192 B per sample, "
+              "4.0 TB; decoded int64 ids 32,768 B; cpu = memory-mapped slice + collate "
+              "(estimate 2e-5 core-s)"),
+    "sft-mix-100k": dict(
+        samples=100000, seq=LLAMA2_SEQ,
+        basis="an instruction-tuning mix of 100,000 conversations packed to 4,096 tokens "
+              "(estimate; Llama 2 used 27,540 of its own annotations), uint16 ids: 8,192 B "
+              "per sample, 819 MB"),
+    "eval-suite": dict(
+        samples=200000, seq=EVAL_SEQ,
+        basis="an evaluation suite of 200,000 prompts of up to 2,048 tokens (estimate, "
+              "OpenCompass-style benchmark collections), uint16 ids: 4,096 B per sample, 819 MB"),
+}
+
+
+def llm_layout(params):
+    """Model-parallel layout rule (doc/llm.md): the smallest tensor-parallel degree in
+    1, 2, 4, 8 (inside one NVLink node), then the smallest pipeline degree (a power of two),
+    such that the training states (16 B per parameter) take at most half of an 80 GB GPU."""
+    need = TRAIN_STATE_BYTES * params / MEMORY_BUDGET
+    tp = 1
+    while tp < 8 and tp < need:
+        tp *= 2
+    pp = 1
+    while tp * pp < need:
+        pp *= 2
+    return tp, pp
+
+
+def llm_dataset_fields(name):
+    d = LLM_DATASETS[name]
+    raw = d["seq"] * 2
+    return d, {
+        "rawBytesPerSample": raw,
+        "decodedBytesPerSample": d["seq"] * 8,
+        "cpuSecondsPerSample": 2e-5,
+        "dataset": name,
+        "datasetBytes": d["samples"] * raw,
+    }
+
+
+def llm_entries():
+    entries = []
+    for stem, (params, layers, hidden, gpu_hours, basis) in LLAMA2.items():
+        tp, pp = llm_layout(params)
+        tokens_per_gpu_s = LLAMA2_TRAIN_TOKENS / (gpu_hours * 3600.0)
+        mfu = 6 * params * tokens_per_gpu_s / A100_BF16_FLOPS
+        global_seq = LLAMA2_GLOBAL_BATCH_TOKENS // LLAMA2_SEQ
+        kinds = [
+            ("pretrain", "Pretrain", max(1, global_seq // REFERENCE_PRETRAIN_GPUS),
+             "pretrain-corpus-2t",
+             "global batch %d sequences (4M tokens) reached at %d GPUs"
+             % (global_seq, REFERENCE_PRETRAIN_GPUS)),
+            ("sft", "SFT", max(1, SFT_GLOBAL_BATCH_SEQ // REFERENCE_SFT_GPUS), "sft-mix-100k",
+             "global batch %d sequences (Llama 2 SFT) reached at %d GPUs"
+             % (SFT_GLOBAL_BATCH_SEQ, REFERENCE_SFT_GPUS)),
+        ]
+        for kind, job_type, local, dataset, batch_basis in kinds:
+            seconds = 6 * params * LLAMA2_SEQ * local / (A100_BF16_FLOPS * mfu)
+            d, data = llm_dataset_fields(dataset)
+            pipeline_bytes = 2 * LLAMA2_SEQ * hidden * 2 * local * tp * pp if pp > 1 else 0
+            entry = {
+                "name": "%s-%s" % (stem, kind),
+                "domain": "llm",
+                "gpuType": LLM_GPU,
+                "localBatch": local,
+                "computeTimeByGpus": {str(tp * pp): seconds},
+                "syncTimeByGpus": {},
+                # Per node and iteration: the node holds one pipeline stage (P / PP parameters,
+                # sharded over its GPUs by TP, or replicated 8 / TP times and reduced on NVLink
+                # first); its fp32 gradients cross the node's rails in the data-parallel
+                # all-reduce (ring or INA).
+                "gradientBytes": GRAD_BYTES * params // pp,
+                **data,
+                "samplesToTarget": 0,
+                "stepsCountedPerWorker": False,
+                "aliases": [],
+                "parameters": params,
+                "sequenceLength": LLAMA2_SEQ,
+                "tensorParallel": tp,
+                "pipelineParallel": pp,
+                "minGpus": tp * pp,
+                "checkpointBytes": CKPT_BYTES_PER_PARAM * params,
+                "checkpointIntervalSeconds": CKPT_INTERVAL_S,
+                "jobTypes": [job_type],
+                "source": (
+                    "%s. Compute: 6 x parameters x %d tokens per GPU per iteration "
+                    "(%d sequence%s of %d) / (%.0f TFLOP/s x MFU %.3f); MFU from Llama 2 "
+                    "Table 2: %d A100-80GB GPU-hours for 2.0T tokens = %.0f tokens/s/GPU. "
+                    "Local batch: %s. Layout rule: TP %d x PP %d (16 B/parameter of training "
+                    "state within half of 80 GB), DP = GPUs / %d. Gradient bytes per node and "
+                    "iteration: 4 B (fp32 all-reduce) x parameters / PP. TP traffic stays on "
+                    "NVLink inside the node and is inside the published MFU; PP activations "
+                    "between stages: %d B per stage boundary and iteration (bf16, forward + "
+                    "backward), under 1%% of an iteration at 8 x 200 Gb/s, not simulated. "
+                    "Checkpoint: 14 B/parameter (bf16 weights, fp32 master, Adam m and v) "
+                    "every %.0f s (estimate). Dataset: %s."
+                    % (basis, LLAMA2_SEQ * local, local, "s" if local > 1 else "", LLAMA2_SEQ,
+                       A100_BF16_FLOPS / 1e12, mfu, gpu_hours, tokens_per_gpu_s, batch_basis,
+                       tp, pp, tp * pp, pipeline_bytes, CKPT_INTERVAL_S, d["basis"])),
+            }
+            entries.append(entry)
+        # Evaluation: forward passes only (2 x parameters FLOPs per token), weights in bf16
+        # (2 B/parameter) within half of 80 GB; no gradients, no checkpoint.
+        tp_eval = 1
+        while 2 * params / tp_eval > MEMORY_BUDGET:
+            tp_eval *= 2
+        seconds = 2 * params * EVAL_SEQ * EVAL_BATCH / (A100_BF16_FLOPS * EVAL_MFU)
+        d, data = llm_dataset_fields("eval-suite")
+        entries.append({
+            "name": "%s-eval" % stem,
+            "domain": "llm-inference",
+            "gpuType": LLM_GPU,
+            "localBatch": EVAL_BATCH,
+            "computeTimeByGpus": {str(tp_eval): seconds},
+            "syncTimeByGpus": {},
+            "gradientBytes": 0,
+            **data,
+            "samplesToTarget": 0,
+            "stepsCountedPerWorker": False,
+            "aliases": [],
+            "parameters": params,
+            "sequenceLength": EVAL_SEQ,
+            "tensorParallel": tp_eval,
+            "pipelineParallel": 1,
+            "minGpus": tp_eval,
+            "checkpointBytes": 0,
+            "checkpointIntervalSeconds": 0,
+            "jobTypes": ["Evaluation"],
+            "inference": True,
+            "source": (
+                "%s. Inference-like evaluation: 2 x parameters FLOPs per token, %d sequences of "
+                "%d tokens per GPU per step at MFU %.2f (estimate) on %.0f TFLOP/s; bf16 weights "
+                "(2 B/parameter) within half of 80 GB -> TP %d; data-parallel replicas do not "
+                "synchronise (gradientBytes 0). Dataset: %s."
+                % (basis, EVAL_BATCH, EVAL_SEQ, EVAL_MFU, A100_BF16_FLOPS / 1e12, tp_eval,
+                   d["basis"])),
+        })
+    return entries
+
+
 def read_csv(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
@@ -292,10 +477,11 @@ def build(traces):
     workloads = [sia_entry(traces, app) for app in SIA_APPS] + gavel_entries(traces)
     target = next(w for w in workloads if w["name"] == TIRESIAS_TARGET)
     target["aliases"] += TIRESIAS_MODELS
+    workloads += llm_entries()
     return {
         "schemaVersion": 1,
         "generatedBy": "data/build-catalog.py (from ../shared/traces: "
-                       "sia-pollux-workloads, gavel)",
+                       "sia-pollux-workloads, gavel; LLM entries from published figures)",
         "units": {"time": "s", "bytes": "B", "cpuSecondsPerSample": "core-s"},
         "workloads": workloads,
     }

@@ -268,7 +268,11 @@ ClusterScenario::Load(const std::string& path)
                           "model_weights",
                           "dataset_rule",
                           "dataset_share_probability",
-                          "dataset_pool_size"});
+                          "dataset_pool_size",
+                          "job_type_rule",
+                          "llm_min_replicas"});
+    annotator.Text("job_type_rule", s.annotator.jobTypeRule);
+    annotator.Positive("llm_min_replicas", s.annotator.llmMinReplicas);
     annotator.Text("dataset_rule", s.annotator.datasetRule);
     annotator.NonNegative("dataset_share_probability", s.annotator.datasetShareProbability);
     annotator.Positive("dataset_pool_size", s.annotator.datasetPoolSize);
@@ -354,6 +358,9 @@ ClusterScenario::AddCommandLineOptions(CommandLine& cmd)
     m_nodes = topology.numNodes;
     m_gpusPerNode = topology.gpusPerNode;
     m_nodesPerRack = topology.nodesPerRack;
+    cmd.AddValue("job-type-rule",
+                 "Annotator rule for jobs whose trace records a type (Acme): acme or ignore",
+                 annotator.jobTypeRule);
     cmd.AddValue("dataset-rule",
                  "Which jobs share a dataset: model, vc, user, pool or job (doc/annotator.md)",
                  annotator.datasetRule);
@@ -498,6 +505,7 @@ ClusterScenario::Settings() const
     s["annotator.catalog"] = catalogPath.empty() ? WorkloadCatalog::DefaultPath() : catalogPath;
     s["annotator.model_rule"] = annotator.modelRule;
     s["annotator.dataset_rule"] = annotator.datasetRule;
+    s["annotator.job_type_rule"] = annotator.jobTypeRule;
     s["annotator.dataset_share_probability"] = std::to_string(annotator.datasetShareProbability);
     s["annotator.dataset_pool_size"] = std::to_string(annotator.datasetPoolSize);
     for (const auto& [model, weight] : annotator.modelWeights)

@@ -71,8 +71,8 @@ TEST_CASE("bundled catalog loads with every published workload", "[catalog]")
     CHECK(catalog.Path() == WorkloadCatalog::DefaultPath());
     std::vector<std::string> names = catalog.Names();
     CHECK(std::is_sorted(names.begin(), names.end()));
-    // 6 Pollux/Sia applications + 26 Gavel job types (see doc/workload-catalog.md).
-    CHECK(names.size() == 32);
+    // 6 Pollux/Sia applications + 26 Gavel job types + 9 LLM entries (doc/workload-catalog.md).
+    CHECK(names.size() == 41);
     for (const char* name : {"resnet18-cifar10",
                              "resnet50-imagenet",
                              "yolov3-voc",
@@ -102,19 +102,32 @@ TEST_CASE("every catalog entry has sane positive numbers", "[catalog]")
         CHECK(w.localBatch >= 1);
         CHECK(w.localBatch <= 8192);
         REQUIRE_FALSE(w.computeTimeByGpus.empty());
+        const bool llm = w.parameters > 0;
         for (const auto& [g, t] : w.computeTimeByGpus)
         {
             CHECK(g >= 1);
-            CHECK(t > 1e-4); // no model here runs an iteration in under 0.1 ms
-            CHECK(t < 10.0);
+            CHECK(t > 1e-4);                // no model here runs an iteration in under 0.1 ms
+            CHECK(t < (llm ? 60.0 : 10.0)); // a 70B model's iteration takes tens of seconds
         }
         for (const auto& [g, t] : w.syncTimeByGpus)
         {
             CHECK(t >= 0);
             CHECK(t < 1.0);
         }
-        CHECK(w.gradientBytes >= 1e6); // >= 250k parameters
-        CHECK(w.gradientBytes <= 1e9); // <= 250M parameters
+        if (w.inference)
+        {
+            CHECK(w.gradientBytes == 0);
+        }
+        else if (llm)
+        {
+            // fp32 gradients of one pipeline stage: 4 x parameters / PP
+            CHECK(w.gradientBytes == Approx(4 * w.parameters / w.pipelineParallel));
+        }
+        else
+        {
+            CHECK(w.gradientBytes >= 1e6); // >= 250k parameters
+            CHECK(w.gradientBytes <= 1e9); // <= 250M parameters
+        }
         if (w.dataset == "none")
         {
             CHECK(w.rawBytesPerSample == 0);

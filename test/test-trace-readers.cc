@@ -417,7 +417,7 @@ TEST_CASE("helios-csv: Helios and Acme logs, date-times with offsets, numeric ti
 
     TraceReadReport acme;
     auto ajobs = Read(Fixture("acme-small.csv"), acme);
-    CHECK(acme.format == "helios-csv");
+    CHECK(acme.format == "acme-csv");
     CHECK(acme.notGpuJobs == 1);
     REQUIRE(ajobs.size() == 3);
     CHECK(ajobs[0].name == "5778432");
@@ -538,13 +538,13 @@ TEST_CASE("format detection, unknown names, missing and empty files", "[trace]")
     CHECK(DetectTraceFormat(Fixture("philly-jobs.json")) == "philly-json");
     CHECK(DetectTraceFormat(Fixture("alibaba-small.csv")) == "alibaba-gpu-2023");
     CHECK(DetectTraceFormat(Fixture("helios-small.csv")) == "helios-csv");
-    CHECK(DetectTraceFormat(Fixture("acme-small.csv")) == "helios-csv");
+    CHECK(DetectTraceFormat(Fixture("acme-small.csv")) == "acme-csv");
     CHECK(DetectTraceFormat(Fixture("sia-small.csv")) == "sia-workload");
     CHECK(DetectTraceFormat(Fixture("gavel-small.trace")) == "gavel");
     CHECK(DetectTraceFormat(Fixture("tiresias-small.csv")) == "tiresias-csv");
     CHECK(DetectTraceFormat(Fixture("native-bad.csv")) == "aicluster");
     auto formats = TraceFormats();
-    CHECK(formats.size() == 8);
+    CHECK(formats.size() == 9);
     CHECK(std::set<std::string>(formats.begin(), formats.end()).count("philly-json") == 1);
 
     TraceError unknown = ErrorOf([] { DetectTraceFormat(Fixture("unknown-header.csv")); });

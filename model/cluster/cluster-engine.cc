@@ -483,7 +483,10 @@ void
 ClusterEngine::StartJob(ClusterJob* job)
 {
     double now = Simulator::Now().GetSeconds();
-    job->placement = m_allocator->Allocate(job->gpus);
+    // A node count from the trace (Acme node_num) holds while the job runs at its own size.
+    job->placement =
+        m_allocator->Allocate(job->gpus,
+                              job->gpus == job->record.numGpus ? job->record.numNodes : 0);
     Untrack(job);
     job->state = ClusterJob::RUNNING;
     Track(job);

@@ -102,6 +102,79 @@ GpuAllocator::Allocate(uint32_t gpus)
     return placement;
 }
 
+JobPlacement
+GpuAllocator::Allocate(uint32_t gpus, uint32_t nodes)
+{
+    NS_LOG_FUNCTION(this << gpus << nodes);
+    if (nodes == 0 || nodes > gpus)
+    {
+        return Allocate(gpus);
+    }
+    NS_ABORT_MSG_IF(gpus > m_free,
+                    "cannot allocate " << gpus << " GPUs with " << m_free << " free");
+    JobPlacement placement = AllocateOnNodes(gpus, nodes);
+    if (placement.gpusOnNode.empty())
+    {
+        ++m_nodeShapeFallbacks;
+        NS_LOG_DEBUG("no " << nodes << " nodes with " << (gpus + nodes - 1) / nodes
+                           << " free GPUs each: placed by the rule");
+        return Allocate(gpus);
+    }
+    std::sort(placement.gpusOnNode.begin(), placement.gpusOnNode.end());
+    NS_LOG_DEBUG("allocated " << gpus << " GPUs on " << nodes
+                              << " nodes: " << placement.ToString());
+    return placement;
+}
+
+uint64_t
+GpuAllocator::NodeShapeFallbacks() const
+{
+    return m_nodeShapeFallbacks;
+}
+
+JobPlacement
+GpuAllocator::AllocateOnNodes(uint32_t gpus, uint32_t nodes)
+{
+    JobPlacement placement;
+    const uint32_t share = (gpus + nodes - 1) / nodes; // every chosen node holds this many
+    if (share > m_topology.gpusPerNode)
+    {
+        return placement;
+    }
+    // Candidate nodes per rack, best fit (fewest free GPUs that still hold the share) first.
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> byRack(m_topology.NumRacks());
+    for (auto it = m_byFree.lower_bound({share, 0}); it != m_byFree.end(); ++it)
+    {
+        byRack[m_topology.RackOf(it->second)].push_back(*it);
+    }
+    int best = -1;
+    std::vector<std::pair<uint32_t, uint32_t>> all;
+    for (uint32_t rack = 0; rack < byRack.size(); ++rack)
+    {
+        if (byRack[rack].size() >= nodes && (best < 0 || byRack[rack].size() > byRack[best].size()))
+        {
+            best = int(rack);
+        }
+        all.insert(all.end(), byRack[rack].begin(), byRack[rack].end());
+    }
+    std::vector<std::pair<uint32_t, uint32_t>>& pool = best >= 0 ? byRack[best] : all;
+    if (pool.size() < nodes)
+    {
+        return placement;
+    }
+    std::sort(pool.begin(), pool.end()); // (free, node): best fit, then lowest index
+    uint32_t left = gpus;
+    for (uint32_t i = 0; i < nodes; ++i)
+    {
+        uint32_t n = gpus / nodes + (i < gpus % nodes ? 1 : 0);
+        Take(pool[i].second, n);
+        placement.gpusOnNode.push_back({pool[i].second, n});
+        left -= n;
+    }
+    NS_ASSERT(left == 0);
+    return placement;
+}
+
 std::vector<uint32_t>
 GpuAllocator::FewestNodesInRack(uint32_t rack, uint32_t gpus) const
 {

@@ -58,12 +58,31 @@ class GpuAllocator : public Object
      */
     JobPlacement Allocate(uint32_t gpus);
 
+    /**
+     * \brief Place a job that asked for a node count too (Acme's node_num).
+     *
+     * With nodes > 0 the job goes on exactly that many nodes, gpus / nodes each
+     * (the first gpus % nodes one more), best fit inside the rack with the most
+     * such nodes (ties: lowest rack), or cluster-wide if no rack has enough; so
+     * 8 nodes x 8 GPUs get 8 whole nodes. When no such set of nodes is free the
+     * job is placed by the Rule instead, and NodeShapeFallbacks() counts it.
+     * \param gpus GPUs wanted (<= FreeGpus())
+     * \param nodes nodes wanted, 0 = any (then it is Allocate(gpus))
+     * \return the placement, already taken from the free pool
+     */
+    JobPlacement Allocate(uint32_t gpus, uint32_t nodes);
+
+    /** \return jobs that asked for a node count but were placed by the Rule (no such nodes free) */
+    uint64_t NodeShapeFallbacks() const;
+
     /** \param placement GPUs to give back (as returned by Allocate) */
     void Release(const JobPlacement& placement);
 
   private:
     JobPlacement AllocateConsolidated(uint32_t gpus);
     JobPlacement AllocateSpread(uint32_t gpus);
+    /** Exactly `nodes` nodes with ceil(gpus / nodes) free each; empty placement if none. */
+    JobPlacement AllocateOnNodes(uint32_t gpus, uint32_t nodes);
     /** Take n GPUs from node, keeping the index in step. */
     void Take(uint32_t node, uint32_t n);
     /** Take gpus from nodes in the given order, filling each before the next. */
@@ -76,6 +95,7 @@ class GpuAllocator : public Object
     std::vector<uint32_t> m_freeOnNode;
     std::vector<uint32_t> m_freeInRack;
     uint32_t m_free{0};
+    uint64_t m_nodeShapeFallbacks{0}; //!< see NodeShapeFallbacks()
     /** (free GPUs, node) for every node with a free GPU: best fit and most-free in O(log n). */
     std::set<std::pair<uint32_t, uint32_t>> m_byFree;
 };

@@ -35,6 +35,9 @@ struct JobRecord
     std::string user;           //!< user name or hash (may be empty)
     std::string vc;             //!< virtual cluster / queue / tenant (may be empty)
     std::string status;         //!< final state the trace recorded (Pass, Killed, Failed, ...)
+    std::string jobType;        //!< workload type the trace records (Acme: Pretrain, SFT,
+                                //!< Evaluation, Debug, Other); empty if it records none
+    uint32_t numNodes{0};       //!< nodes the job asked for (Acme node_num); 0 = not recorded
     std::string model;          //!< workload-catalog entry name; empty until annotated
     std::string dataset;        //!< dataset name; empty until annotated
     double iterations{UNKNOWN}; //!< work in training iterations; set by the annotator

@@ -227,6 +227,66 @@ DrawByGpuTime(const WorkloadCatalog& catalog, const JobRecord& job, double uSpli
     return catalog.Get(app).name;
 }
 
+/** The catalog entries that serve a job type, smallest model (then name) first. */
+std::vector<const WorkloadProfile*>
+EntriesOfType(const WorkloadCatalog& catalog, const std::string& type)
+{
+    std::vector<const WorkloadProfile*> entries;
+    for (const auto& name : catalog.Names())
+    {
+        const WorkloadProfile& w = catalog.Get(name);
+        if (std::find(w.jobTypes.begin(), w.jobTypes.end(), type) != w.jobTypes.end())
+        {
+            entries.push_back(&w);
+        }
+    }
+    std::stable_sort(entries.begin(),
+                     entries.end(),
+                     [](const WorkloadProfile* a, const WorkloadProfile* b) {
+                         return a->parameters < b->parameters;
+                     });
+    return entries;
+}
+
+/**
+ * The "acme" job-type rule (doc/annotator.md); "" when the job follows modelRule instead.
+ * Training types: the largest model the job holds with at least minReplicas data-parallel
+ * replicas, else the smallest that fits. Evaluation: uniform (u) among those that fit.
+ */
+std::string
+DrawByJobType(const WorkloadCatalog& catalog, const JobRecord& job, uint32_t minReplicas, double u)
+{
+    std::string type = job.jobType == "Debug" ? "Pretrain" : job.jobType;
+    if (type != "Pretrain" && type != "SFT" && type != "Evaluation")
+    {
+        return "";
+    }
+    std::vector<const WorkloadProfile*> fit;
+    for (const WorkloadProfile* w : EntriesOfType(catalog, type))
+    {
+        if (w->minGpus <= job.numGpus)
+        {
+            fit.push_back(w);
+        }
+    }
+    if (fit.empty())
+    {
+        return "";
+    }
+    if (type == "Evaluation")
+    {
+        return fit[std::min(fit.size() - 1, size_t(u * fit.size()))]->name;
+    }
+    for (auto it = fit.rbegin(); it != fit.rend(); ++it)
+    {
+        if (uint64_t((*it)->minGpus) * minReplicas <= job.numGpus)
+        {
+            return (*it)->name;
+        }
+    }
+    return fit.front()->name;
+}
+
 double
 Iterations(const JobRecord& job, const WorkloadProfile& profile)
 {
@@ -360,6 +420,15 @@ TraceAnnotator::TraceAnnotator(const WorkloadCatalog& catalog, const AnnotatorOp
         throw std::invalid_argument("unknown annotator rule \"" + options.modelRule +
                                     "\"; known rules: gpu-time, weighted");
     }
+    if (options.jobTypeRule != "acme" && options.jobTypeRule != "ignore")
+    {
+        throw std::invalid_argument("unknown annotator jobTypeRule \"" + options.jobTypeRule +
+                                    "\"; known rules: acme, ignore");
+    }
+    if (options.llmMinReplicas < 1)
+    {
+        throw std::invalid_argument("annotator llmMinReplicas: expected >= 1, got 0");
+    }
     const std::string& rule = options.datasetRule;
     if (rule != "model" && rule != "vc" && rule != "user" && rule != "pool" && rule != "job")
     {
@@ -448,6 +517,10 @@ TraceAnnotator::Annotate(JobRecord& job) const
     double uShare = Uniform01(rng); // draws 4 and 5 (dataset) come after the model's three
     double uPool = Uniform01(rng);
 
+    if (job.model.empty() && !job.jobType.empty() && m_options.jobTypeRule == "acme")
+    {
+        job.model = DrawByJobType(m_catalog, job, m_options.llmMinReplicas, uModel);
+    }
     if (job.model.empty())
     {
         job.model = m_options.modelRule == "weighted"

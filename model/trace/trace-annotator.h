@@ -31,6 +31,19 @@ struct AnnotatorOptions
     std::map<std::string, double> modelWeights; //!< catalog name -> weight, for "weighted"
 
     /**
+     * How a job whose trace records a job type (Acme: Pretrain, SFT, Evaluation, Debug,
+     * Other) and no model is mapped (doc/annotator.md):
+     *  - "acme" (default): Pretrain and Debug jobs get the catalog's pre-training LLM, SFT jobs
+     *    its fine-tuning LLM, of the largest model that the job runs with at least
+     *    llmMinReplicas data-parallel replicas (else the smallest that fits); Evaluation jobs an
+     *    inference-like LLM evaluation drawn uniformly among those that fit; Other, unknown
+     *    types and jobs too small for any LLM layout follow modelRule
+     *  - "ignore": the type is not looked at; every job follows modelRule
+     */
+    std::string jobTypeRule{"acme"};
+    uint32_t llmMinReplicas{8}; //!< data-parallel replicas a job must hold for a larger model
+
+    /**
      * Which jobs share a dataset (a job whose trace names a dataset keeps it):
      *  - "model": every job reads its model's catalog dataset (default; most sharing)
      *  - "vc": jobs of the same virtual cluster and dataset share a copy ("<dataset>@vc:<vc>")

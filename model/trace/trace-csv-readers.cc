@@ -166,7 +166,7 @@ struct AlibabaRow
     }
 };
 
-/** helios-csv: Helios cluster_log.csv and Acme trace_{seren,kalos}.csv */
+/** helios-csv: Helios cluster_log.csv (Acme's traces have their own reader, acme-csv) */
 struct HeliosRow
 {
     size_t jobId;
@@ -221,6 +221,135 @@ struct HeliosRow
         }
         job.duration = t1 - t0;
         return Outcome::JOB;
+    }
+};
+
+/** \return s in upper case (ASCII) */
+std::string
+Upper(std::string s)
+{
+    for (char& c : s)
+    {
+        c = (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c;
+    }
+    return s;
+}
+
+/**
+ * acme-csv: Shanghai AI Lab Acme trace_{seren,kalos}.csv (InternLM/AcmeTrace, NSDI'24):
+ * job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,
+ * queue,gpu_time (+ Kalos-only columns, ignored). See traces/README.md.
+ */
+struct AcmeRow
+{
+    size_t jobId;
+    size_t user;
+    size_t nodeNum;
+    size_t gpuNum;
+    size_t type;
+    size_t state;
+    size_t submit;
+    size_t start;
+    size_t end;
+    size_t duration;
+
+    explicit AcmeRow(const Columns& c)
+        : jobId(c.Require("job_id")),
+          user(c.Require("user")),
+          nodeNum(c.Require("node_num")),
+          gpuNum(c.Require("gpu_num")),
+          type(c.Require("type")),
+          state(c.Require("state")),
+          submit(c.Require("submit_time")),
+          start(c.Require("start_time")),
+          end(c.Require("end_time")),
+          duration(c.Require("duration"))
+    {
+    }
+
+    /** \return the canonical spelling of a known Acme job type, else the trimmed text */
+    static std::string CanonicalType(const std::string& text)
+    {
+        static const char* const known[] = {"Pretrain", "SFT", "Evaluation", "Debug", "Other"};
+        for (const char* k : known)
+        {
+            if (Upper(text) == Upper(k))
+            {
+                return k;
+            }
+        }
+        return text;
+    }
+
+    Outcome operator()(const Row& row, const Site& site, JobRecord& job) const
+    {
+        job.numGpus = ParseCount(site, "gpu_num", row[gpuNum]);
+        if (job.numGpus == 0)
+        {
+            return Outcome::NOT_GPU; // CPU jobs (Seren: 367,737 of 1,031,550)
+        }
+        job.numNodes = ParseCount(site, "node_num", row[nodeNum]);
+        if (job.numNodes == 0 || job.numNodes > job.numGpus)
+        {
+            site.Fail("node_num",
+                      "an integer in 1.." + std::to_string(job.numGpus) +
+                          " (gpu_num) for a GPU job",
+                      row[nodeNum]);
+        }
+        job.name = Trim(row[jobId]);
+        job.user = Trim(row[user]);
+        job.jobType = CanonicalType(Trim(row[type]));
+        if (job.jobType.empty())
+        {
+            site.Fail("type",
+                      "a job type (Pretrain, SFT, Evaluation, Debug, Other, ...)",
+                      row[type]);
+        }
+        // Terminal states (AcmeTrace README): COMPLETED, CANCELLED, FAILED, TIMEOUT, NODE_FAIL.
+        // A job still PENDING or RUNNING when the log was cut has no run time: unfinished.
+        job.status = Upper(Trim(row[state]));
+        bool terminal = job.status == "COMPLETED" || job.status == "CANCELLED" ||
+                        job.status == "FAILED" || job.status == "TIMEOUT" ||
+                        job.status == "NODE_FAIL";
+        if (!terminal && job.status != "PENDING" && job.status != "RUNNING")
+        {
+            site.Fail("state",
+                      "COMPLETED, CANCELLED, FAILED, TIMEOUT, NODE_FAIL, PENDING or RUNNING",
+                      row[state]);
+        }
+        job.submitTime = ParseTime(site, "submit_time", row[submit]);
+        double t0 = -1;
+        if (!IsMissing(row[start]))
+        {
+            t0 = ParseTime(site, "start_time", row[start]);
+            if (t0 < job.submitTime)
+            {
+                site.Fail("start_time", "a time >= submit_time", row[start]);
+            }
+        }
+        double t1 = -1;
+        if (!IsMissing(row[end]))
+        {
+            t1 = ParseTime(site, "end_time", row[end]);
+            if (t0 >= 0 && t1 < t0)
+            {
+                site.Fail("end_time", "a time >= start_time", row[end]);
+            }
+        }
+        if (!terminal || t0 < 0)
+        {
+            return Outcome::UNFINISHED; // never started (cancelled in the queue) or still open
+        }
+        if (!IsMissing(row[duration]))
+        {
+            job.duration = ParseNonNegative(site, "duration", row[duration]);
+        }
+        else if (t1 >= 0)
+        {
+            job.duration = t1 - t0;
+        }
+        // No run time, or none at all: it never held its GPUs for a second.
+        return job.duration > 0 ? Outcome::JOB : Outcome::UNFINISHED;
     }
 };
 
@@ -433,6 +562,12 @@ void
 ReadHeliosCsv(const std::string& text, Collector& collector)
 {
     ReadHeaderCsv<HeliosRow>(text, collector);
+}
+
+void
+ReadAcmeCsv(const std::string& text, Collector& collector)
+{
+    ReadHeaderCsv<AcmeRow>(text, collector);
 }
 
 void

@@ -203,6 +203,7 @@ void ReadPhillyCsv(const std::string& text, Collector& collector);      //!< phi
 void ReadPhillyJson(const std::string& text, Collector& collector);     //!< philly-json
 void ReadAlibabaGpu2023(const std::string& text, Collector& collector); //!< alibaba-gpu-2023
 void ReadHeliosCsv(const std::string& text, Collector& collector);      //!< helios-csv
+void ReadAcmeCsv(const std::string& text, Collector& collector);        //!< acme-csv
 void ReadSiaWorkload(const std::string& text, Collector& collector);    //!< sia-workload
 void ReadGavel(const std::string& text, Collector& collector);          //!< gavel
 void ReadTiresiasCsv(const std::string& text, Collector& collector);    //!< tiresias-csv

@@ -54,6 +54,7 @@ Formats()
         {"philly-json", tracefmt::ReadPhillyJson},
         {"alibaba-gpu-2023", tracefmt::ReadAlibabaGpu2023},
         {"helios-csv", tracefmt::ReadHeliosCsv},
+        {"acme-csv", tracefmt::ReadAcmeCsv},
         {"sia-workload", tracefmt::ReadSiaWorkload},
         {"gavel", tracefmt::ReadGavel},
         {"tiresias-csv", tracefmt::ReadTiresiasCsv},
@@ -124,6 +125,10 @@ DetectFromText(const std::string& path, const std::string& text)
     if (HasColumns(header, {"name", "cpu_milli", "num_gpu", "gpu_milli"}))
     {
         return "alibaba-gpu-2023";
+    }
+    if (HasColumns(header, {"job_id", "node_num", "gpu_num", "type", "state", "submit_time"}))
+    {
+        return "acme-csv"; // Acme has Helios' columns plus the job type
     }
     if (HasColumns(header, {"job_id", "gpu_num", "submit_time"}))
     {

@@ -231,10 +231,87 @@ const std::set<std::string> kFields = {"name",
                                        "samplesToTarget",
                                        "stepsCountedPerWorker",
                                        "aliases",
-                                       "source"};
+                                       "source",
+                                       "parameters",
+                                       "sequenceLength",
+                                       "tensorParallel",
+                                       "pipelineParallel",
+                                       "minGpus",
+                                       "checkpointBytes",
+                                       "checkpointIntervalSeconds",
+                                       "jobTypes",
+                                       "inference"};
 
 /** The dataset name of workloads that read no stored data (e.g. reinforcement learning). */
 const std::string kNoDataset = "none";
+
+/** A positive integer field that may be absent (then `fallback`). */
+uint32_t
+OptionalCount(const CatalogParser& p,
+              const Json& entry,
+              const std::string& name,
+              const char* key,
+              uint32_t fallback)
+{
+    if (!entry.contains(key))
+    {
+        return fallback;
+    }
+    const Json& v = entry.at(key);
+    if (!v.is_number_integer() || v.get<int64_t>() < 1 ||
+        v.get<int64_t>() > std::numeric_limits<uint32_t>::max())
+    {
+        p.Fail(name, key, "expected a positive integer, got " + v.dump());
+    }
+    return v.get<uint32_t>();
+}
+
+/** The optional LLM fields (doc/workload-catalog.md): absent = a non-LLM workload. */
+void
+ParseLlmFields(const CatalogParser& p, const Json& entry, WorkloadProfile& w)
+{
+    const std::string& name = w.name;
+    w.parameters = entry.contains("parameters") ? p.Number(entry, name, "parameters", false) : 0;
+    w.sequenceLength = OptionalCount(p, entry, name, "sequenceLength", 0);
+    w.tensorParallel = OptionalCount(p, entry, name, "tensorParallel", 1);
+    w.pipelineParallel = OptionalCount(p, entry, name, "pipelineParallel", 1);
+    w.minGpus = OptionalCount(p, entry, name, "minGpus", 1);
+    if (uint64_t(w.tensorParallel) * w.pipelineParallel != w.minGpus)
+    {
+        p.Fail(name,
+               "minGpus",
+               "expected tensorParallel x pipelineParallel = " +
+                   std::to_string(uint64_t(w.tensorParallel) * w.pipelineParallel) + ", got " +
+                   std::to_string(w.minGpus));
+    }
+    w.checkpointBytes =
+        entry.contains("checkpointBytes") ? p.Number(entry, name, "checkpointBytes", true) : 0;
+    w.checkpointInterval = entry.contains("checkpointIntervalSeconds")
+                               ? p.Number(entry, name, "checkpointIntervalSeconds", true)
+                               : 0;
+    if ((w.checkpointBytes > 0) != (w.checkpointInterval > 0))
+    {
+        p.Fail(name,
+               "checkpointIntervalSeconds",
+               "expected checkpointBytes and checkpointIntervalSeconds both > 0 or both 0");
+    }
+    if (entry.contains("jobTypes"))
+    {
+        const Json& types = entry.at("jobTypes");
+        if (!types.is_array())
+        {
+            p.Fail(name, "jobTypes", "expected an array of strings, got " + types.dump());
+        }
+        for (const Json& t : types)
+        {
+            if (!t.is_string() || t.get<std::string>().empty())
+            {
+                p.Fail(name, "jobTypes", "expected non-empty strings, got " + t.dump());
+            }
+            w.jobTypes.push_back(t.get<std::string>());
+        }
+    }
+}
 
 WorkloadProfile
 ParseProfile(const CatalogParser& p, const Json& entry, const std::string& name)
@@ -261,7 +338,23 @@ ParseProfile(const CatalogParser& p, const Json& entry, const std::string& name)
     w.localBatch = batch.get<uint32_t>();
     w.computeTimeByGpus = p.TimeTable(entry, name, "computeTimeByGpus", false, false);
     w.syncTimeByGpus = p.TimeTable(entry, name, "syncTimeByGpus", true, true);
-    w.gradientBytes = p.Number(entry, name, "gradientBytes", false);
+    if (entry.contains("inference"))
+    {
+        const Json& v = entry.at("inference");
+        if (!v.is_boolean())
+        {
+            p.Fail(name, "inference", "expected true or false, got " + v.dump());
+        }
+        w.inference = v.get<bool>();
+    }
+    // An inference workload has no gradients; every training workload has some.
+    w.gradientBytes = p.Number(entry, name, "gradientBytes", w.inference);
+    if (w.inference && w.gradientBytes != 0)
+    {
+        p.Fail(name,
+               "gradientBytes",
+               "expected 0 for an inference workload, got " + entry.at("gradientBytes").dump());
+    }
     // A workload without stored data has all data sizes zero; every other one all positive.
     bool noData = w.dataset == kNoDataset;
     for (const char* key :
@@ -284,6 +377,7 @@ ParseProfile(const CatalogParser& p, const Json& entry, const std::string& name)
         p.Fail(name, "stepsCountedPerWorker", "expected true or false, got " + perWorker.dump());
     }
     w.stepsCountedPerWorker = perWorker.get<bool>();
+    ParseLlmFields(p, entry, w);
     return w;
 }
 

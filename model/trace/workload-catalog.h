@@ -48,6 +48,17 @@ struct WorkloadProfile
      */
     bool stepsCountedPerWorker{false};
 
+    // LLM fields (optional in the catalog file; doc/workload-catalog.md, doc/llm.md).
+    double parameters{0};         //!< model parameters (0 = not given)
+    uint32_t sequenceLength{0};   //!< tokens per sample (0 = not given)
+    uint32_t tensorParallel{1};   //!< tensor-parallel degree (inside one node, on NVLink)
+    uint32_t pipelineParallel{1}; //!< pipeline-parallel degree (stages on different nodes)
+    uint32_t minGpus{1};          //!< smallest job it runs on (= tensorParallel x pipelineParallel)
+    double checkpointBytes{0};    //!< bytes one checkpoint writes [bytes] (0 = none)
+    double checkpointInterval{0}; //!< time between checkpoints at compute speed [s] (0 = none)
+    std::vector<std::string> jobTypes; //!< trace job types (Acme) the annotator maps to it
+    bool inference{false};             //!< forward passes only: no gradients (gradientBytes 0)
+
     /**
      * \param gpus GPUs the job runs on (>= 1)
      * \return compute time per iteration [s]: measured where available, else interpolated
