@@ -186,6 +186,7 @@ LLAMA2_SEQ = 4096                 # Llama 2 paper, Table 1: context length 4k
 LLAMA2_GLOBAL_BATCH_TOKENS = 4 * 2**20  # Llama 2 paper, sec. 2.2: global batch 4M tokens
 LLAMA2_VOCAB = 32000              # Llama 2 tokenizer: 32k tokens -> token ids fit in uint16
 SFT_GLOBAL_BATCH_SEQ = 64         # Llama 2 paper, sec. 3.1: SFT batch size 64, sequence 4096
+RAILS = 8                         # rail-optimised node: 8 GPUs, GPU i on NIC/rail i (HPN)
 GRAD_BYTES = 4                    # Megatron-LM: with bf16, grads are all-reduced in fp32
                                   # (--accumulate-allreduce-grads-in-fp32, forced for bf16)
 CKPT_BYTES_PER_PARAM = 14         # bf16 weights 2 + fp32 master weights 4 + Adam m, v 4 + 4
@@ -287,11 +288,12 @@ def llm_entries():
                 "localBatch": local,
                 "computeTimeByGpus": {str(tp * pp): seconds},
                 "syncTimeByGpus": {},
-                # Per node and iteration: the node holds one pipeline stage (P / PP parameters,
+                # Per rail and iteration: a node holds one pipeline stage (P / PP parameters,
                 # sharded over its GPUs by TP, or replicated 8 / TP times and reduced on NVLink
-                # first); its fp32 gradients cross the node's rails in the data-parallel
-                # all-reduce (ring or INA).
-                "gradientBytes": GRAD_BYTES * params // pp,
+                # first); on a rail-optimised node GPU i sends its 1/8 of the stage's fp32
+                # gradients over rail i in the data-parallel all-reduce (ring or INA). The sync
+                # models time one worker link per node: one rail, the 8 running in parallel.
+                "gradientBytes": GRAD_BYTES * params // (pp * RAILS),
                 **data,
                 "samplesToTarget": 0,
                 "stepsCountedPerWorker": False,
@@ -309,8 +311,8 @@ def llm_entries():
                     "(%d sequence%s of %d) / (%.0f TFLOP/s x MFU %.3f); MFU from Llama 2 "
                     "Table 2: %d A100-80GB GPU-hours for 2.0T tokens = %.0f tokens/s/GPU. "
                     "Local batch: %s. Layout rule: TP %d x PP %d (16 B/parameter of training "
-                    "state within half of 80 GB), DP = GPUs / %d. Gradient bytes per node and "
-                    "iteration: 4 B (fp32 all-reduce) x parameters / PP. TP traffic stays on "
+                    "state within half of 80 GB), DP = GPUs / %d. Gradient bytes per rail and "
+                    "iteration: 4 B (fp32 all-reduce) x parameters / (PP x 8 rails). TP traffic stays on "
                     "NVLink inside the node and is inside the published MFU; PP activations "
                     "between stages: %d B per stage boundary and iteration (bf16, forward + "
                     "backward), under 1%% of an iteration at 8 x 200 Gb/s, not simulated. "

@@ -120,8 +120,8 @@ TEST_CASE("every catalog entry has sane positive numbers", "[catalog]")
         }
         else if (llm)
         {
-            // fp32 gradients of one pipeline stage: 4 x parameters / PP
-            CHECK(w.gradientBytes == Approx(4 * w.parameters / w.pipelineParallel));
+            // fp32 gradients of one pipeline stage, per rail: 4 x parameters / (PP x 8)
+            CHECK(w.gradientBytes == Approx(4 * w.parameters / (8.0 * w.pipelineParallel)));
         }
         else
         {
