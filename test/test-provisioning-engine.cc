@@ -10,6 +10,7 @@
 #include "ns3/provisioning-data-loading.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <catch2/catch.hpp>
 
@@ -38,6 +39,9 @@ std::vector<double>
 Replay(const std::string& loader, const std::vector<JobRecord>& jobs)
 {
     Config::SetDefault("ns3::ProvisioningModel::CpuCores", DoubleValue(8));
+    // KSpeed's pool: 2 nodes of 8 cores and 512 GB each (the loading cores the trainers have)
+    Config::SetDefault("ns3::ProvisioningModel::PoolNodes", UintegerValue(2));
+    Config::SetDefault("ns3::ProvisioningModel::PoolCores", DoubleValue(8));
     ClusterEngineHelper helper;
     ClusterTopology topology;
     topology.numNodes = 2;
@@ -75,9 +79,9 @@ TEST_CASE("provisioning engine: CPU-bound local loading sets the iteration time"
 TEST_CASE("provisioning engine: KSpeed's pool is shared, so a second job slows the first",
           "[provisioning]")
 {
-    // KSpeed spreads both jobs over both nodes' 16 cores; the preprocessed ImageNet fits the
-    // pool (2 x 512 GB), so a sample costs (1 - 0.5) of its decode. Alone, job 0 gets all 16
-    // cores: more than its GPUs consume, it runs at compute speed. Job 1 arrives at 10 s.
+    // KSpeed spreads both jobs over its two pool nodes' 16 cores; the preprocessed ImageNet
+    // fits the pool (2 x 512 GB), so a sample costs (1 - 0.5) of its decode. Alone, job 0 gets all
+    // 16 cores: more than its GPUs consume, it runs at compute speed. Job 1 arrives at 10 s.
     const WorkloadProfile& p = WorkloadCatalog::Default().Get("resnet50-imagenet");
     double compute = p.ComputeTime(8);
     double shared = p.localBatch / (16.0 / 16 / (0.5 * p.cpuSecondsPerSample)); // s/iteration

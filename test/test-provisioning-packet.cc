@@ -89,10 +89,10 @@ CheckAgreement(const std::string& loader,
 
 TEST_CASE("provisioning packet level: KSpeed's rail writes agree with max-min", "[provisioning]")
 {
-    // unbounded CPUs and DRAM: the pool's PCIe uplinks and rails are what limit it
-    Config::SetDefault("ns3::ProvisioningModel::CpuCores", DoubleValue(1e6));
-    Config::SetDefault("ns3::ProvisioningModel::DramBandwidth", DoubleValue(1e15));
-    Config::SetDefault("ns3::ProvisioningModel::DppNodes", UintegerValue(1));
+    // unbounded CPUs and DRAM: the pool node's PCIe uplinks and rails are what limit it
+    Config::SetDefault("ns3::ProvisioningModel::PoolCores", DoubleValue(1e6));
+    Config::SetDefault("ns3::ProvisioningModel::PoolDramBandwidth", DoubleValue(1e15));
+    Config::SetDefault("ns3::ProvisioningModel::PoolNodes", UintegerValue(1));
     CheckAgreement("kspeed", "pcie-uplink", MilliSeconds(1), MilliSeconds(5));
     Config::Reset();
 }

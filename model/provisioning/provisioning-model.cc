@@ -31,6 +31,8 @@ namespace
 {
 /// Stands for "unbounded" in the solver, which needs finite capacities.
 constexpr double kUnbounded = 1e18;
+/// DppNodes' default: not set (PoolNodes applies).
+constexpr uint32_t kUnsetNodes = 0xffffffffu;
 
 double
 Finite(double x)
@@ -167,7 +169,8 @@ ProvisioningModel::GetTypeId()
                           MakeDoubleChecker<double>(1e-9))
             .AddAttribute("CopyCpuSecondsPerByte",
                           "CPU time to copy one byte in host memory (pinned staging buffer, "
-                          "cache client) [core-s/byte]. Assumption: ~10 GB/s memcpy per core.",
+                          "cache client) [core-s/byte]. Default: ~10 GB/s single-core memcpy "
+                          "(STREAM Copy on one core of a current Xeon/EPYC is 10-15 GB/s).",
                           DoubleValue(1e-10),
                           MakeDoubleAccessor(&ProvisioningModel::m_copyCpuPerByte),
                           MakeDoubleChecker<double>(0))
@@ -178,16 +181,78 @@ ProvisioningModel::GetTypeId()
                           UintegerValue(2),
                           MakeUintegerAccessor(&ProvisioningModel::m_prefetchDepth),
                           MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("DppNodes",
-                          "CPU nodes of the DPP preprocessing pool [nodes]. Assumption.",
+            .AddAttribute("PoolNodes",
+                          "Memory/CPU nodes of the provisioning pool that DPP and KSpeed use, "
+                          "each on every rail like a training node (same template), with its "
+                          "own cores (PoolCores), cache memory (PoolCacheBytes), DRAM "
+                          "(PoolDramBandwidth) and storage NIC (PoolFrontendBandwidth) "
+                          "[nodes]. KSpeed with 0 pools the training nodes themselves. "
+                          "Assumption: 4 (vary it; an equal-budget comparison sets it).",
                           UintegerValue(4),
-                          MakeUintegerAccessor(&ProvisioningModel::m_dppNodes),
+                          MakeUintegerAccessor(&ProvisioningModel::m_poolNodes),
+                          MakeUintegerChecker<uint32_t>(0, 4096))
+            .AddAttribute("PoolCores",
+                          "Cores of each pool node for loading [cores]. Assumption: a 64-core "
+                          "host.",
+                          DoubleValue(64),
+                          MakeDoubleAccessor(&ProvisioningModel::m_poolCores),
+                          MakeDoubleChecker<double>(1e-9))
+            .AddAttribute("PoolCacheBytes",
+                          "Memory of each pool node that KSpeed caches samples in [bytes]. "
+                          "Assumption: 512 GB (half of 1 TiB, as CacheBytesPerNode).",
+                          DoubleValue(512e9),
+                          MakeDoubleAccessor(&ProvisioningModel::m_poolCacheBytes),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("PoolDramBandwidth",
+                          "DRAM bandwidth of each pool node, CPU and DMA bytes together "
+                          "[bytes/s]. Default as DramBandwidth.",
+                          DoubleValue(300e9),
+                          MakeDoubleAccessor(&ProvisioningModel::m_poolDram),
+                          MakeDoubleChecker<double>(1e-9))
+            .AddAttribute("PoolFrontendBandwidth",
+                          "Storage NIC of each pool node, off the rails [bytes/s]. Default as "
+                          "FrontendBandwidth (one 200 Gb/s NIC).",
+                          DoubleValue(25e9),
+                          MakeDoubleAccessor(&ProvisioningModel::m_poolFrontend),
+                          MakeDoubleChecker<double>(1e-9))
+            .AddAttribute("DppNodes",
+                          "Alias of PoolNodes kept for older scripts: when set (not the "
+                          "default 'unset' value 4294967295) it overrides PoolNodes [nodes].",
+                          UintegerValue(kUnsetNodes),
+                          MakeUintegerAccessor(&ProvisioningModel::m_dppNodesAlias),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("DppCores",
-                          "Cores per DPP node [cores]. Assumption.",
-                          DoubleValue(64),
-                          MakeDoubleAccessor(&ProvisioningModel::m_dppCores),
-                          MakeDoubleChecker<double>(1e-9))
+                          "Alias of PoolCores kept for older scripts: when set (> 0) it "
+                          "overrides PoolCores [cores].",
+                          DoubleValue(0),
+                          MakeDoubleAccessor(&ProvisioningModel::m_dppCoresAlias),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("TcpReceiveCpuSecondsPerByte",
+                          "Core-seconds to receive one byte over TCP into user space (stack, "
+                          "and the copy out of the socket buffer) [core-s/byte]. Default: "
+                          "~42 Gb/s per core for one long flow with TSO/GRO and jumbo frames "
+                          "(Cai et al., Understanding host network stack overheads, SIGCOMM "
+                          "2021): 1/(5.25e9).",
+                          DoubleValue(1.0 / 5.25e9),
+                          MakeDoubleAccessor(&ProvisioningModel::m_tcpReceiveCpuPerByte),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("TcpSendCpuSecondsPerByte",
+                          "Core-seconds to send one byte over TCP (copy into the socket "
+                          "buffer; segmentation offloaded) [core-s/byte]. Default: one "
+                          "memcpy, as CopyCpuSecondsPerByte (the sender side of Cai et al. "
+                          "2021 is cheaper than the receiver's).",
+                          DoubleValue(1e-10),
+                          MakeDoubleAccessor(&ProvisioningModel::m_tcpSendCpuPerByte),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("FuseCpuSecondsPerByte",
+                          "Core-seconds per byte read through a FUSE mount (Alluxio FUSE): "
+                          "the kernel-to-daemon and daemon-to-application copies and their "
+                          "context switches [core-s/byte]. Default: two memcpys (2e-10); "
+                          "Vangoor et al., To FUSE or Not to FUSE, FAST 2017, measure FUSE's "
+                          "extra copies and context switches as its main overheads.",
+                          DoubleValue(2e-10),
+                          MakeDoubleAccessor(&ProvisioningModel::m_fuseCpuPerByte),
+                          MakeDoubleChecker<double>(0))
             .AddAttribute("CacheablePreprocessFraction",
                           "Share of a sample's preprocessing CPU that is deterministic (decode) "
                           "and so saved by caching the preprocessed sample; the rest (random "
@@ -257,7 +322,7 @@ RailClusterConfig
 ProvisioningModel::FabricConfig() const
 {
     RailClusterConfig c = m_cluster;
-    c.nodes = m_cluster.nodes + m_dppNodes;
+    c.nodes = m_cluster.nodes + PoolNodes();
     return c;
 }
 
@@ -268,8 +333,8 @@ ProvisioningModel::EnsureTopology()
     {
         throw std::logic_error("ProvisioningModel: SetCluster was not called");
     }
-    // DPP pool nodes hang off the same rails as the trainers (rebuilt if DppNodes changed)
-    if (!m_topology || m_topology->GetConfig().nodes != m_cluster.nodes + m_dppNodes)
+    // pool nodes hang off the same rails as the trainers (rebuilt if PoolNodes changed)
+    if (!m_topology || m_topology->GetConfig().nodes != m_cluster.nodes + PoolNodes())
     {
         m_topology = std::make_unique<RailTopology>(FabricConfig());
     }
@@ -379,17 +444,16 @@ ProvisioningModel::BuildResources()
     }
     uint32_t n = m_cluster.nodes;
     m_res = Resources{};
-    for (uint32_t i = 0; i < n; ++i)
+    double poolCores = m_dppCoresAlias > 0 ? m_dppCoresAlias : m_poolCores;
+    for (uint32_t i = 0; i < n + PoolNodes(); ++i)
     {
-        m_res.cpu.push_back(AddResource(m_cpuCores, "cpu"));
-        m_res.frontend.push_back(AddResource(m_frontendBandwidth, "storage-nic"));
-    }
-    for (uint32_t i = 0; i < n + m_dppNodes; ++i)
-    {
-        m_res.dram.push_back(AddResource(m_dramBandwidth, "host-memory"));
+        bool pool = i >= n;
+        m_res.cpu.push_back(AddResource(pool ? poolCores : m_cpuCores, pool ? "pool-cpu" : "cpu"));
+        m_res.frontend.push_back(
+            AddResource(pool ? m_poolFrontend : m_frontendBandwidth, "storage-nic"));
+        m_res.dram.push_back(AddResource(pool ? m_poolDram : m_dramBandwidth, "host-memory"));
     }
     m_res.storage = AddResource(m_storage->AggregateBandwidth(), "storage");
-    m_res.dppCpu = AddResource(m_dppNodes * m_dppCores, "dpp-cpu");
 }
 
 void
@@ -644,7 +708,7 @@ ProvisioningModel::ComputeUtilization()
         {
             up(m_util.storageClient, util);
         }
-        else if (k == "cpu" || k == "dpp-cpu")
+        else if (k == "cpu" || k == "pool-cpu")
         {
             up(m_util.cpu, util);
         }
@@ -730,10 +794,10 @@ DppLoader::AddSampleUsage(const ProvisioningModel& m,
                           uint32_t gpu,
                           UsageBuilder& u) const
 {
-    if (m.DppNodes() == 0)
+    if (m.PoolNodes() == 0)
     {
-        throw std::invalid_argument("DPP loader: ns3::ProvisioningModel::DppNodes is 0, "
-                                    "expected at least one preprocessing node");
+        throw std::invalid_argument("DPP loader: ns3::ProvisioningModel::PoolNodes (DppNodes) is "
+                                    "0, expected at least one preprocessing node");
     }
     const WorkloadProfile& p = *job.profile;
     const auto& res = m.Res();
@@ -741,24 +805,23 @@ DppLoader::AddSampleUsage(const ProvisioningModel& m,
     uint32_t rail = gpu % t.GetConfig().node.nics;
     double raw = p.rawBytesPerSample;
     double dec = p.decodedBytesPerSample;
-    // pool side: read from storage through the job's client on each pool node (the pool
-    // balances across its nodes), preprocess
-    u.Add(res.storage, raw);
-    for (uint32_t q = 0; q < m.DppNodes(); ++q)
+    // Pool side, 1/P on each pool node (the pool balances): read from storage through the
+    // job's client there, decode, send the tensor over TCP (copy into the socket buffer, the
+    // NIC's DMA read) on the GPU's rail into the trainer's host memory: through the trainer
+    // NIC's PCIe switch uplink and memory port, the incast DPP lives with.
+    double w = 1.0 / m.PoolNodes();
+    for (uint32_t q = 0; q < m.PoolNodes(); ++q)
     {
-        u.Add(m.Client(job, m.DppNode(q), 1.0 / m.DppNodes()), raw / m.DppNodes());
-    }
-    u.Add(res.dppCpu, p.cpuSecondsPerSample);
-    // tensors go from every pool node (1/P each) over the GPU's rail into the trainer's
-    // host memory - through its PCIe switch uplink, the incast of DPP - then to the GPU
-    double w = 1.0 / m.DppNodes();
-    for (uint32_t q = 0; q < m.DppNodes(); ++q)
-    {
-        uint32_t pool = m.DppNode(q);
-        u.Add(res.dram.at(pool), w * (2 * raw + 2 * dec)); // receive, decode r/w, DMA read
+        uint32_t pool = m.PoolNode(q);
+        m.AddStorageToHost(job, pool, w * raw, u);
+        u.Add(res.cpu.at(pool), w * (p.cpuSecondsPerSample + dec * m.TcpSendCpuPerByte()));
+        u.Add(res.dram.at(pool), w * (raw + dec + 2 * dec + dec)); // decode, send copy, DMA
         m.AddPath(t.HostMemory(pool), t.HostMemory(node), rail, w * dec, u);
     }
-    u.Add(res.dram.at(node), dec); // DMA write on the trainer
+    // Trainer side: the NIC's DMA write, the TCP receive (stack and the copy to user space),
+    // then the pinned staging copy and the copy to the GPU.
+    u.Add(res.cpu.at(node), dec * m.TcpReceiveCpuPerByte());
+    u.Add(res.dram.at(node), dec + 2 * dec);
     m.AddHostToGpu(node, gpu, dec, u);
 }
 
@@ -826,8 +889,16 @@ AlluxioLoader::AddSampleUsage(const ProvisioningModel& m,
     uint32_t nodes = m.TrainingNodes();
     uint32_t rail = gpu % t.GetConfig().node.nics;
     double raw = p.rawBytesPerSample;
-    m.AddStorageToHost(job, node, raw * (1 - cache.rawHit), u);
-    // blocks are spread evenly: a hit is on each node with probability 1/N
+    const auto& res = m.Res();
+    // misses: the local worker reads the block from storage; every byte then reaches the
+    // client by a short-circuit copy out of the worker's memory (local blocks too)
+    double miss = raw * (1 - cache.rawHit);
+    m.AddStorageToHost(job, node, miss, u);
+    double local = miss + raw * cache.rawHit / nodes;
+    u.Add(res.cpu.at(node), local * m.CopyCpuPerByte());
+    u.Add(res.dram.at(node), 2 * local);
+    // remote hits: blocks are spread evenly, 1/N on each node; the worker holding one sends
+    // it over TCP (gRPC) on the rails, the client receives it into user space
     double remote = raw * cache.rawHit / nodes;
     for (uint32_t src = 0; src < nodes; ++src)
     {
@@ -836,13 +907,17 @@ AlluxioLoader::AddSampleUsage(const ProvisioningModel& m,
             continue;
         }
         m.AddPath(t.HostMemory(src), t.HostMemory(node), rail, remote, u);
-        u.Add(m.Res().dram.at(src), remote);  // DMA read at the worker
-        u.Add(m.Res().dram.at(node), remote); // DMA write at the client
+        u.Add(res.cpu.at(src), remote * m.TcpSendCpuPerByte());
+        u.Add(res.dram.at(src), 3 * remote);  // copy into the socket buffer, DMA read
+        u.Add(res.dram.at(node), 3 * remote); // DMA write, copy out of the socket buffer
     }
-    // the client copies remote blocks out of its receive buffers
-    u.Add(m.Res().cpu.at(node), remote * (nodes - 1) * m.CopyCpuPerByte());
-    u.Add(m.Res().cpu.at(node), p.cpuSecondsPerSample);
-    u.Add(m.Res().dram.at(node), raw + p.decodedBytesPerSample);
+    u.Add(res.cpu.at(node), remote * (nodes - 1) * m.TcpReceiveCpuPerByte());
+    // the training process reads every byte through the FUSE mount (two more copies)
+    u.Add(res.cpu.at(node), raw * m.FuseCpuPerByte());
+    u.Add(res.dram.at(node), 4 * raw);
+    // decode on the trainer, stage and copy to the GPU
+    u.Add(res.cpu.at(node), p.cpuSecondsPerSample);
+    u.Add(res.dram.at(node), raw + p.decodedBytesPerSample);
     m.AddHostToGpu(node, gpu, p.decodedBytesPerSample, u);
 }
 
@@ -889,7 +964,8 @@ KSpeedLoader::PlanCaches(const ProvisioningModel& m, const std::vector<Provision
     {
         sets[j.Dataset()] = j.profile;
     }
-    double left = m.CacheBytesPerNode() * m.TrainingNodes();
+    double left = m.PoolNodes() > 0 ? m.PoolCacheBytes() * m.PoolNodes()
+                                    : m.CacheBytesPerNode() * m.TrainingNodes();
     std::vector<std::pair<double, std::string>> decodedSizes;
     for (const auto& [name, p] : sets)
     {
@@ -939,7 +1015,10 @@ KSpeedLoader::AddSampleUsage(const ProvisioningModel& m,
 {
     const WorkloadProfile& p = *job.profile;
     const RailTopology& t = m.Topology();
-    uint32_t nodes = m.TrainingNodes();
+    // the pool: its own nodes, or (PoolNodes 0) the training nodes themselves
+    bool own = m.PoolNodes() > 0;
+    uint32_t poolSize = own ? m.PoolNodes() : m.TrainingNodes();
+    auto poolNode = [&](uint32_t q) { return own ? m.PoolNode(q) : q; };
     uint32_t rail = gpu % t.GetConfig().node.nics;
     double miss = std::max(0.0, 1 - cache.rawHit - cache.decodedHit);
     double cpu = p.cpuSecondsPerSample * (1 - cache.decodedHit * m.CacheableFraction());
@@ -947,11 +1026,12 @@ KSpeedLoader::AddSampleUsage(const ProvisioningModel& m,
     // the NIC's DMA read of it
     double dram = (1 - cache.decodedHit) * p.rawBytesPerSample +
                   cache.decodedHit * p.decodedBytesPerSample + 2 * p.decodedBytesPerSample;
-    uint32_t first = m_placement == LOCAL ? node : 0;
-    uint32_t count = m_placement == LOCAL ? 1 : nodes;
+    uint32_t first = m_placement == LOCAL ? node % poolSize : 0;
+    uint32_t count = m_placement == LOCAL ? 1 : poolSize;
     double w = 1.0 / count;
-    for (uint32_t src = first; src < first + count; ++src)
+    for (uint32_t q = first; q < first + count; ++q)
     {
+        uint32_t src = poolNode(q);
         m.AddStorageToHost(job, src, w * miss * p.rawBytesPerSample, u);
         u.Add(m.Res().cpu.at(src), w * cpu);
         u.Add(m.Res().dram.at(src), w * dram);

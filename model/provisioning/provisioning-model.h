@@ -201,8 +201,9 @@ class ProvisioningModel : public Object
     ~ProvisioningModel() override;
 
     /**
-     * \param cluster training nodes and node template (DppNodes pool nodes of the same
-     * template are appended to the fabric) \param storage backend storage
+     * \param cluster training nodes and node template (PoolNodes pool nodes of the same
+     * template, with their own cores, memory and storage NIC, are appended to the fabric: the
+     * DPP and KSpeed pools) \param storage backend storage
      */
     void SetCluster(const RailClusterConfig& cluster, Ptr<StorageBackend> storage);
     /** \param loader the loader to evaluate */
@@ -257,11 +258,10 @@ class ProvisioningModel : public Object
     /** Resource ids (valid during Solve). */
     struct Resources
     {
-        std::vector<uint32_t> cpu;      //!< per training node, core-seconds/s
-        std::vector<uint32_t> dram;     //!< per node (training, then DPP), DRAM bytes/s
-        std::vector<uint32_t> frontend; //!< per training node, storage NIC bytes/s
+        std::vector<uint32_t> cpu;      //!< per node (training, then pool), core-seconds/s
+        std::vector<uint32_t> dram;     //!< per node (training, then pool), DRAM bytes/s
+        std::vector<uint32_t> frontend; //!< per node (training, then pool), storage NIC bytes/s
         uint32_t storage{0};            //!< backend aggregate, bytes/s
-        uint32_t dppCpu{0};             //!< DPP pool cores
     };
 
     /** How jobs that contend for a resource share it. */
@@ -291,13 +291,19 @@ class ProvisioningModel : public Object
         return m_cluster.nodes;
     }
 
-    /** \param p DPP pool node index \return its node index in the topology */
-    uint32_t DppNode(uint32_t p) const
+    /** \param p pool node index \return its node index in the topology */
+    uint32_t PoolNode(uint32_t p) const
     {
         return m_cluster.nodes + p;
     }
 
-    /** \return the fabric the model solves on: training nodes, then the DPP pool nodes */
+    /** \param p DPP pool node index \return its node index (the pool's) */
+    uint32_t DppNode(uint32_t p) const
+    {
+        return PoolNode(p);
+    }
+
+    /** \return the fabric the model solves on: training nodes, then the pool nodes */
     RailClusterConfig FabricConfig() const;
 
     /** \return resource capacities of the last Solve (links first, as directed link ids) */
@@ -332,10 +338,40 @@ class ProvisioningModel : public Object
      */
     void AddHostToGpu(uint32_t node, uint32_t gpu, double bytes, UsageBuilder& u) const;
 
-    /** \return DPP pool nodes */
+    /** \return pool nodes (DPP's and KSpeed's memory/CPU tier) */
+    uint32_t PoolNodes() const
+    {
+        return m_dppNodesAlias != 0xffffffffu ? m_dppNodesAlias : m_poolNodes;
+    }
+
+    /** \return DPP pool nodes (the pool's) */
     uint32_t DppNodes() const
     {
-        return m_dppNodes;
+        return PoolNodes();
+    }
+
+    /** \return bytes of memory each pool node lends to KSpeed's cache */
+    double PoolCacheBytes() const
+    {
+        return m_poolCacheBytes;
+    }
+
+    /** \return core-seconds a TCP receive costs per byte (stack + copy to user space) */
+    double TcpReceiveCpuPerByte() const
+    {
+        return m_tcpReceiveCpuPerByte;
+    }
+
+    /** \return core-seconds a TCP send costs per byte */
+    double TcpSendCpuPerByte() const
+    {
+        return m_tcpSendCpuPerByte;
+    }
+
+    /** \return core-seconds per byte read through a FUSE mount (its extra copies) */
+    double FuseCpuPerByte() const
+    {
+        return m_fuseCpuPerByte;
     }
 
     /** \return bytes of host memory each node lends to a cache tier */
@@ -357,17 +393,25 @@ class ProvisioningModel : public Object
     }
 
   private:
-    double m_cpuCores;          //!< cores per training node for data loading
-    double m_dramBandwidth;     //!< DRAM bytes/s per node
-    double m_cacheBytesPerNode; //!< host memory per node lent to a cache tier
-    double m_frontendBandwidth; //!< storage NIC bytes/s per node
-    double m_copyCpuPerByte;    //!< core-s per byte for a host-memory copy
-    uint32_t m_prefetchDepth;   //!< batches prefetched per GPU
-    uint32_t m_dppNodes;        //!< DPP pool nodes
-    double m_dppCores;          //!< cores per DPP node
-    double m_cacheableFraction; //!< share of preprocessing CPU that is deterministic (cacheable)
-    bool m_aggregate;           //!< one flow per (job, node) instead of per GPU
-    Fairness m_fairness;        //!< how contending jobs share a resource
+    double m_cpuCores;             //!< cores per training node for data loading
+    double m_dramBandwidth;        //!< DRAM bytes/s per node
+    double m_cacheBytesPerNode;    //!< host memory per node lent to a cache tier
+    double m_frontendBandwidth;    //!< storage NIC bytes/s per node
+    double m_copyCpuPerByte;       //!< core-s per byte for a host-memory copy
+    uint32_t m_prefetchDepth;      //!< batches prefetched per GPU
+    uint32_t m_poolNodes;          //!< pool nodes (DPP, KSpeed)
+    double m_poolCores;            //!< cores per pool node
+    double m_poolCacheBytes;       //!< memory per pool node for KSpeed's cache
+    double m_poolDram;             //!< DRAM bytes/s per pool node
+    double m_poolFrontend;         //!< storage NIC bytes/s per pool node
+    double m_tcpReceiveCpuPerByte; //!< core-s per byte received over TCP
+    double m_tcpSendCpuPerByte;    //!< core-s per byte sent over TCP
+    double m_fuseCpuPerByte;       //!< core-s per byte read through FUSE
+    uint32_t m_dppNodesAlias;      //!< DppNodes (alias of PoolNodes when set)
+    double m_dppCoresAlias;        //!< DppCores (alias of PoolCores when > 0)
+    double m_cacheableFraction;    //!< share of preprocessing CPU that is deterministic (cacheable)
+    bool m_aggregate;              //!< one flow per (job, node) instead of per GPU
+    Fairness m_fairness;           //!< how contending jobs share a resource
 
     /** A storage client of one job on one node. */
     struct ClientRec
@@ -423,8 +467,9 @@ class LocalLoader : public ProvisioningLoader
 
 /**
  * \ingroup aicluster
- * \brief Meta's DPP: a separate CPU pool reads and preprocesses, then sends tensors over the
- * network into the trainer's host memory, which copies them to the GPU.
+ * \brief Meta's DPP: a separate CPU pool (PoolNodes) reads and preprocesses, then sends
+ * tensors over TCP (RPC) into the trainer's host memory; the trainer pays the receive (stack
+ * and copy to user space), stages the tensors in pinned memory and copies them to the GPU.
  */
 class DppLoader : public ProvisioningLoader
 {
@@ -443,8 +488,10 @@ class DppLoader : public ProvisioningLoader
 /**
  * \ingroup aicluster
  * \brief Alluxio-style distributed cache of raw samples across the trainers' host memory;
- * decode stays on the trainer's CPUs. A hit is local with probability 1/N (N cache nodes),
- * else read over the rails from the node holding it; a miss is read from storage.
+ * decode stays on the trainer's CPUs. A hit is local with probability 1/N (N cache nodes):
+ * a short-circuit copy out of the local worker's memory; else the node holding it sends it
+ * over TCP (gRPC) on the rails and the client receives it; a miss is read from storage. The
+ * training process reads every byte through the Alluxio FUSE mount (its extra copies).
  */
 class AlluxioLoader : public ProvisioningLoader
 {
@@ -467,10 +514,12 @@ class AlluxioLoader : public ProvisioningLoader
 
 /**
  * \ingroup aicluster
- * \brief KSpeed: host memory and CPUs of all nodes form one pool; pool nodes read from
- * storage, decode on demand, cache raw or preprocessed samples and RDMA-WRITE them straight
- * into the consuming GPU's memory over its rail (GPUDirect), bypassing the trainer's CPU and
- * host memory.
+ * \brief KSpeed: a pool of memory/CPU nodes (PoolNodes of PoolCores cores and
+ * PoolCacheBytes of cache each, on the rails) reads from storage, decodes on demand, caches
+ * raw or preprocessed samples and RDMA-WRITEs them straight into the consuming GPU's memory
+ * over its rail (GPUDirect), bypassing the trainer's CPU, host memory and PCIe uplink. With
+ * PoolNodes 0 the training nodes themselves form the pool (their CpuCores and
+ * CacheBytesPerNode).
  */
 class KSpeedLoader : public ProvisioningLoader
 {
@@ -479,7 +528,7 @@ class KSpeedLoader : public ProvisioningLoader
     enum Placement
     {
         SPREAD, //!< every pool node serves 1/N of every GPU's samples (no hot spot)
-        LOCAL   //!< the GPU's own node serves it (pool without cross-node balancing)
+        LOCAL   //!< one pool node per training node (node mod pool size): no balancing
     };
 
     /** \return the TypeId */
