@@ -22,6 +22,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/ina-helper.h"
+#include "ns3/strict-options.h"
 
 #include <chrono>
 #include <cmath>
@@ -355,28 +356,17 @@ Print(const RunOut& o)
               << o.sw.upPackets << ", wall " << std::setprecision(2) << o.wallSeconds << " s\n";
 }
 
+/// The largest aggregator pool accepted (memory grows with it).
+constexpr uint32_t kMaxPool = 1 << 20;
+
 std::vector<uint32_t>
 ParseList(const std::string& text)
 {
     std::vector<uint32_t> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ','))
+    for (const auto& item : strictopt::List("--sweep-pools", text))
     {
-        try
-        {
-            size_t used = 0;
-            long v = std::stol(item, &used);
-            if (used != item.size() || v <= 0)
-            {
-                throw std::invalid_argument(item);
-            }
-            out.push_back(static_cast<uint32_t>(v));
-        }
-        catch (const std::exception&)
-        {
-            throw OptionError("--sweep-pools: '" + item + "' is not a positive integer");
-        }
+        out.push_back(static_cast<uint32_t>(
+            strictopt::Unsigned("--sweep-pools", item, 1, kMaxPool, "aggregators")));
     }
     return out;
 }
@@ -494,18 +484,24 @@ Main(int argc, char* argv[])
     bool sweep = false;
     std::string pools = "64,128,256,512,1024,4096,20000";
     std::string output = "ina-shared-aggregation.json";
-    CommandLine cmd(__FILE__);
+    StrictCommandLine cmd(__FILE__);
     cmd.AddValue("policy", "switchml, atp or esa", cfg.policy);
-    cmd.AddValue("pool-size", "aggregators in the switch pool", cfg.poolSize);
-    cmd.AddValue("loss", "packet loss probability per link direction", cfg.loss);
-    cmd.AddValue("jobs", "jobs sharing the switch", cfg.jobs);
+    cmd.AddValue("pool-size", "aggregators in the switch pool", cfg.poolSize, 1, kMaxPool);
+    cmd.AddValue("loss", "packet loss probability per link direction", cfg.loss, 0, 1);
+    cmd.AddValue("jobs", "jobs sharing the switch", cfg.jobs, 1, 1000);
     cmd.AddValue("workers", "workers per job (1..32)", cfg.workers);
-    cmd.AddValue("iterations", "iterations per job", cfg.iterations);
+    cmd.AddValue("iterations", "iterations per job", cfg.iterations, 1, 100000);
     cmd.AddValue("seed", "run seed (gradients and loss)", cfg.seed);
-    cmd.AddValue("model-scale", "fraction of each model's gradient simulated", cfg.modelScale);
+    cmd.AddValue("model-scale",
+                 "fraction of each model's gradient simulated",
+                 cfg.modelScale,
+                 1e-9,
+                 1);
     cmd.AddValue("compute-scale",
                  "fraction of each model's compute time simulated (0: sync only)",
-                 cfg.computeScale);
+                 cfg.computeScale,
+                 0,
+                 1000);
     cmd.AddValue("link-rate", "host link rate", cfg.linkRate);
     cmd.AddValue("window", "outstanding chunks per worker (>= 1)", cfg.window);
     cmd.AddValue("priority-rule",
@@ -516,7 +512,10 @@ Main(int argc, char* argv[])
                  cfg.outlierProb);
     cmd.AddValue("jitter-us",
                  "stragglers: each worker starts each iteration's sync up to this late [us]",
-                 cfg.jitterUs);
+                 cfg.jitterUs,
+                 0,
+                 1e6,
+                 "us");
     cmd.AddValue("racks", "racks, each with a ToR switch under a spine (1: one switch)", cfg.racks);
     cmd.AddValue("cross-rack", "spread every job over all racks", cfg.crossRack);
     cmd.AddValue("hierarchical",
@@ -531,6 +530,8 @@ Main(int argc, char* argv[])
     cmd.AddValue("output", "result JSON file", output);
     cmd.Parse(argc, argv);
     Validate(cfg, sweep);
+    ParseList(pools); // checked even without --sweep: a bad value is never silently unused
+    PrepareOutputFile(output);
 
     nlohmann::json results;
     uint32_t unfinishedRuns = 0;
@@ -587,12 +588,7 @@ Main(int argc, char* argv[])
             std::cerr << "sweep: " << ++done << "/" << poolList.size() << " pools done\n";
         }
     }
-    std::ofstream f(output);
-    if (!f)
-    {
-        throw OptionError("--output=" + output + ": cannot write the file");
-    }
-    f << results.dump(2) << "\n";
+    WriteTextFileChecked(output, results.dump(2) + "\n");
     std::cout << "results written to " << output << "\n";
     if (unfinishedRuns > 0)
     {
@@ -607,13 +603,5 @@ Main(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        return Main(argc, argv);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << "ina-shared-aggregation: error: " << e.what() << std::endl;
-        return 1;
-    }
+    return RunMain("ina-shared-aggregation", argc, argv, Main);
 }

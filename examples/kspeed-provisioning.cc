@@ -27,6 +27,7 @@
 #include "ns3/double.h"
 #include "ns3/provisioning-model.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/strict-options.h"
 #include "ns3/uinteger.h"
 
 #include <cmath>
@@ -318,15 +319,7 @@ int Main(int argc, char* argv[]);
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        return Main(argc, argv);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << "kspeed-provisioning: " << e.what() << "\n";
-        return 1;
-    }
+    return RunMain("kspeed-provisioning", argc, argv, Main);
 }
 
 int
@@ -342,7 +335,7 @@ Main(int argc, char* argv[])
     int64_t maxGpus = 512;
     uint64_t seed = 1;
     std::string output = "results/kspeed-provisioning";
-    CommandLine cmd(__FILE__);
+    StrictCommandLine cmd(__FILE__);
     cmd.AddValue("mode", "table | mix | scaling | budget | all", mode);
     cmd.AddValue("nodes", "training nodes (table and mix), 1..4096", nodesArg);
     cmd.AddValue("gpus-per-node", "GPUs (and rail NICs) per node, 1..64", gpusArg);
@@ -357,41 +350,44 @@ Main(int argc, char* argv[])
     cmd.AddValue("extra-memory",
                  "budget mode: cache memory the budget adds [bytes]",
                  budget.extraMemory);
-    cmd.AddValue("seed", "ns-3 RngSeed (the model is deterministic; recorded)", seed);
+    cmd.AddValue("seed",
+                 "ns-3 RngSeed (the model is deterministic; recorded)",
+                 seed,
+                 1,
+                 std::numeric_limits<uint32_t>::max());
     cmd.AddValue("output", "directory of results.json", output);
     cmd.Parse(argc, argv);
     if (mode != "table" && mode != "mix" && mode != "scaling" && mode != "budget" && mode != "all")
     {
-        std::cerr << "--mode: expected table, mix, scaling, budget or all, got '" << mode << "'\n";
-        return 1;
+        throw UsageError("--mode: expected table, mix, scaling, budget or all, got '" + mode + "'");
     }
     if (nodesArg < 1 || nodesArg > 4096 || gpusArg < 1 || gpusArg > 64)
     {
-        std::cerr << "--nodes and --gpus-per-node: expected 1..4096 and 1..64, got " << nodesArg
-                  << " and " << gpusArg << "\n";
-        return 1;
+        throw UsageError("--nodes and --gpus-per-node: expected 1..4096 and 1..64, got " +
+                         std::to_string(nodesArg) + " and " + std::to_string(gpusArg));
     }
     auto nodes = static_cast<uint32_t>(nodesArg);
     auto gpusPerNode = static_cast<uint32_t>(gpusArg);
     if ((mode == "scaling" || mode == "all") && (maxGpus < gpusPerNode || maxGpus > 65536))
     {
-        std::cerr << "--max-gpus: expected " << gpusPerNode
-                  << " (one node of --gpus-per-node GPUs) to 65536, got " << maxGpus << "\n";
-        return 1;
+        throw UsageError("--max-gpus: expected " + std::to_string(gpusPerNode) +
+                         " (one node of --gpus-per-node GPUs) to 65536, got " +
+                         std::to_string(maxGpus));
     }
     if (!(budget.trainerCores > 0) || !(budget.extraCores > 0) || !(budget.extraMemory >= 0) ||
         !std::isfinite(budget.trainerCores + budget.extraCores + budget.extraMemory))
     {
-        std::cerr
-            << "--trainer-cores, --extra-cores: expected > 0; --extra-memory: expected >= 0\n";
-        return 1;
+        throw UsageError(
+            "--trainer-cores, --extra-cores: expected > 0; --extra-memory: expected >= 0");
     }
+    PrepareOutputDirectory(output);
     RngSeedManager::SetSeed(seed);
-    std::vector<std::string> workloads = SplitList(workloadsText);
+    std::vector<std::string> workloads = strictopt::List("--workloads", workloadsText);
     for (const auto& w : workloads)
     {
         WorkloadCatalog::Default().Get(w); // unknown names fail here, listing the known ones
     }
+    WorkloadCatalog::Default().Get(scalingWorkload);
     RailClusterConfig cluster;
     cluster.nodes = nodes;
     cluster.node.gpus = gpusPerNode;
@@ -549,8 +545,7 @@ Main(int argc, char* argv[])
     {
         RunBudget(cluster, storage, workloads, budget, out["budget"]);
     }
-    std::filesystem::create_directories(output);
-    std::ofstream(output + "/results.json") << out.dump(2) << "\n";
+    WriteTextFileChecked(output + "/results.json", out.dump(2) + "\n");
     std::cout << "\nresults: " << output << "/results.json\n";
     return 0;
 }

@@ -16,6 +16,7 @@
 #include "ns3/cluster-results.h"
 #include "ns3/cluster-scenario.h"
 #include "ns3/core-module.h"
+#include "ns3/strict-options.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
 
@@ -35,10 +36,10 @@ OnJobPreempted(Ptr<const ClusterJob> /* job */)
 } // namespace
 
 int
-main(int argc, char* argv[])
+Experiment(int argc, char* argv[])
 {
     std::string output = "results/minimal-experiment";
-    CommandLine cmd(__FILE__);
+    StrictCommandLine cmd(__FILE__);
     cmd.AddValue("output", "Result directory", output);
     cmd.Parse(argc, argv);
 
@@ -58,4 +59,10 @@ main(int argc, char* argv[])
               << g_preemptions << " preemptions; results in " << output << std::endl;
     Simulator::Destroy();
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return RunMain("minimal-experiment", argc, argv, Experiment);
 }

@@ -13,6 +13,7 @@
 #include "ns3/rdma-rate-fabric.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/strict-options.h"
 
 #include <cmath>
 #include <fstream>
@@ -226,15 +227,7 @@ int Main(int argc, char* argv[]);
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        return Main(argc, argv);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << "rail-incast: " << e.what() << "\n";
-        return 1;
-    }
+    return RunMain("rail-incast", argc, argv, Main);
 }
 
 int
@@ -248,8 +241,8 @@ Main(int argc, char* argv[])
     int64_t pcieGen = 4;
     double nicDmaGBps = 0;
     std::string out = "rail-incast-results.json";
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("seed", "random seed (ECN marking)", seed);
+    StrictCommandLine cmd(__FILE__);
+    cmd.AddValue("seed", "random seed (ECN marking)", seed, 1);
     cmd.AddValue("senders",
                  "sender nodes (1..1024); sender i writes from GPU i%8 over rail i%8",
                  senders);
@@ -262,10 +255,7 @@ Main(int argc, char* argv[])
                  nicDmaGBps);
     cmd.AddValue("out", "results JSON", out);
     cmd.Parse(argc, argv);
-    auto bad = [](const std::string& what) {
-        std::cerr << "rail-incast: " << what << "\n";
-        return 1;
-    };
+    auto bad = [](const std::string& what) -> int { throw UsageError(what); };
     if (senders < 1 || senders > 1024)
     {
         return bad("--senders: expected 1..1024, got " + std::to_string(senders));
@@ -290,6 +280,7 @@ Main(int argc, char* argv[])
     {
         return bad("--nic-dma-gbps: expected >= 0 GB/s (0: from the rail rate)");
     }
+    PrepareOutputFile(out);
     RngSeedManager::SetSeed(seed);
 
     RailClusterConfig c;
@@ -354,7 +345,7 @@ Main(int argc, char* argv[])
             std::cout << "\n";
         }
     }
-    std::ofstream(out) << results.dump(2) << "\n";
+    WriteTextFileChecked(out, results.dump(2) + "\n");
     std::cout << "\nwrote " << out << "\n";
     return 0;
 }

@@ -17,6 +17,7 @@
 #include "ns3/rdma-rate-fabric.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/strict-options.h"
 
 #include <chrono>
 #include <cmath>
@@ -106,15 +107,7 @@ int Main(int argc, char* argv[]);
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        return Main(argc, argv);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << "rail-scaling: " << e.what() << "\n";
-        return 1;
-    }
+    return RunMain("rail-scaling", argc, argv, Main);
 }
 
 int
@@ -128,8 +121,8 @@ Main(int argc, char* argv[])
     double railGbps = 200;
     int64_t spines = 8;
     std::string out = "rail-scaling-results.json";
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("seed", "random seed (ECN marking at the packet level)", seed);
+    StrictCommandLine cmd(__FILE__);
+    cmd.AddValue("seed", "random seed (ECN marking at the packet level)", seed, 1);
     cmd.AddValue("max-nodes", "largest cluster (nodes of 8 GPUs); sizes double from 1", maxNodes);
     cmd.AddValue("bytes", "bytes per GPU pair", bytes);
     cmd.AddValue("pattern",
@@ -155,8 +148,9 @@ Main(int argc, char* argv[])
                "(got "
             << pattern << ", " << level << ", " << maxNodes << ", " << bytes << ", " << railGbps
             << ", " << spines << ")\n";
-        return 1;
+        return 2; // a usage error
     }
+    PrepareOutputFile(out);
     RngSeedManager::SetSeed(seed);
     bool full = pattern == "full";
 
@@ -225,7 +219,7 @@ Main(int argc, char* argv[])
             break;
         }
     }
-    std::ofstream(out) << results.dump(2) << "\n";
+    WriteTextFileChecked(out, results.dump(2) + "\n");
     std::cout << "\nwrote " << out << "\n";
     return 0;
 }

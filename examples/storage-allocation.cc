@@ -22,6 +22,7 @@
 #include "ns3/cluster-scenario.h"
 #include "ns3/core-module.h"
 #include "ns3/storage-helper.h"
+#include "ns3/strict-options.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
 #include "ns3/workload-catalog.h"
@@ -101,7 +102,7 @@ Run(int argc, char* argv[])
     AnnotatorOptions& ann = scenario.annotator;
     ann.datasetRule = "vc";
 
-    CommandLine cmd(__FILE__);
+    StrictCommandLine cmd(__FILE__);
     cmd.Usage("Replay a trace under each storage cache/bandwidth allocation policy and compare "
               "IO cost, welfare, JCT, hit ratio and bandwidth (doc/storage.md).");
     scenario.AddCommandLineOptions(cmd);
@@ -117,15 +118,20 @@ Run(int argc, char* argv[])
                 return all;
             }(),
         policiesText);
-    cmd.AddValue("cache-tb", "Cache tier capacity [TB]", cacheTb);
+    cmd.AddValue("cache-tb", "Cache tier capacity", cacheTb, 0, 1e9, "TB");
     cmd.AddValue("cache-medium",
                  "Cache medium: ssd or memory (sets its default price)",
                  storage.medium);
     cmd.AddValue("cache-price",
                  "Cache price [$ per GB-hour]; < 0 = the medium's default",
                  storage.cachePrice);
-    cmd.AddValue("bandwidth", "Aggregate remote bandwidth [GB/s]", bandwidthGBps);
-    cmd.AddValue("client-bandwidth", "Per-job remote bandwidth cap [GB/s]; 0 = none", clientGBps);
+    cmd.AddValue("bandwidth", "Aggregate remote bandwidth", bandwidthGBps, 0, 1e9, "GB/s");
+    cmd.AddValue("client-bandwidth",
+                 "Per-job remote bandwidth cap; 0 = none",
+                 clientGBps,
+                 0,
+                 1e9,
+                 "GB/s");
     cmd.AddValue("bandwidth-price",
                  "Remote bandwidth price [$ per (GB/s)-hour]; < 0 = default",
                  storage.bandwidthPrice);
@@ -140,14 +146,23 @@ Run(int argc, char* argv[])
                  storage.deadlineSlack);
     cmd.AddValue("share-probability",
                  "Probability a job reads its group's shared dataset",
-                 ann.datasetShareProbability);
+                 ann.datasetShareProbability,
+                 0,
+                 1);
     cmd.AddValue("dataset-pool",
                  "Variants per catalog dataset for --dataset-rule=pool",
-                 ann.datasetPoolSize);
+                 ann.datasetPoolSize,
+                 1);
     cmd.AddValue("dataset-scale-min",
                  "Smallest dataset size factor (log-uniform per dataset)",
-                 ann.datasetScaleMin);
-    cmd.AddValue("dataset-scale-max", "Largest dataset size factor", ann.datasetScaleMax);
+                 ann.datasetScaleMin,
+                 1e-6,
+                 1e6);
+    cmd.AddValue("dataset-scale-max",
+                 "Largest dataset size factor",
+                 ann.datasetScaleMax,
+                 1e-6,
+                 1e6);
     cmd.AddValue("quiet", "No progress lines", quiet);
     cmd.Parse(argc, argv);
     scenario.Finalize();
@@ -166,7 +181,7 @@ Run(int argc, char* argv[])
     {
         storage.clientBandwidth = clientGBps * 1e9;
     }
-    std::vector<std::string> policies = SplitList(policiesText);
+    std::vector<std::string> policies = strictopt::List("--storage-policies", policiesText);
     for (const std::string& p : policies)
     {
         StorageOptions check = storage;
@@ -178,8 +193,27 @@ Run(int argc, char* argv[])
     RngSeedManager::SetRun(scenario.run);
     ann.seed = scenario.seed;
 
+    PrepareOutputDirectory(scenario.outputDir);
     TraceReadReport report;
     std::vector<JobRecord> jobs = ReadTrace(scenario.tracePath, scenario.traceOptions, &report);
+    std::cout << "trace " << report.file << " (" << report.format << "): " << report.records
+              << " records, " << report.kept << " kept, " << report.malformed
+              << " malformed skipped, " << report.notGpuJobs << " without GPUs, "
+              << report.unfinished << " never ran, " << report.outsideWindow
+              << " outside the window, " << report.otherVc << " other VCs, " << report.overMaxJobs
+              << " over --max-jobs" << std::endl;
+    for (const auto& problem : report.problems)
+    {
+        std::cout << "  skipped: " << problem << std::endl;
+    }
+    if (jobs.empty())
+    {
+        throw TraceError(scenario.tracePath,
+                         0,
+                         "",
+                         "expected at least one job left after the filters (window, VC, "
+                         "max-jobs, error policy), got none");
+    }
     WorkloadCatalog loaded;
     if (!scenario.catalogPath.empty())
     {
@@ -264,14 +298,8 @@ Run(int argc, char* argv[])
     {
         PrintRow(s, storage.utility, wall);
     }
-    std::filesystem::create_directories(scenario.outputDir);
     std::string path = scenario.outputDir + "/storage-summary.json";
-    std::ofstream file(path);
-    if (!file)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
-    file << out.dump(2) << std::endl;
+    WriteTextFileChecked(path, out.dump(2) + "\n");
     std::cout << "\nresults: " << path << " and " << scenario.outputDir
               << "/<policy>/{jobs.csv,utilization.csv,summary.json}" << std::endl;
     return 0;
@@ -282,13 +310,5 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        return Run(argc, argv);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << "storage-allocation: error: " << e.what() << std::endl;
-        return 1;
-    }
+    return RunMain("storage-allocation", argc, argv, Run);
 }

@@ -12,6 +12,7 @@
 
 #include "ns3/cluster-scenario.h"
 #include "ns3/core-module.h"
+#include "ns3/strict-options.h"
 #include "ns3/trace-reader.h"
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 using namespace ns3;
@@ -36,14 +38,6 @@ FormatNames()
         names += "|" + f;
     }
     return names;
-}
-
-/** Prints a usage error and returns the exit code for it. */
-int
-UsageError(const std::string& message)
-{
-    std::cerr << "trace-convert: " << message << " (see --help)" << std::endl;
-    return 2;
 }
 
 void
@@ -94,7 +88,7 @@ Bench(const std::string& input, const TraceReadOptions& options, uint32_t runs)
 } // namespace
 
 int
-main(int argc, char* argv[])
+ConvertMain(int argc, char* argv[])
 {
     std::string input;
     std::string format = "auto";
@@ -107,31 +101,45 @@ main(int argc, char* argv[])
     std::string onError = "stop";
     uint32_t bench = 0;
 
-    CommandLine cmd(__FILE__);
+    StrictCommandLine cmd(__FILE__);
     cmd.Usage("Convert a supported trace to aicluster's native format and print the read report.");
     cmd.AddValue("input", "trace file to read", input);
     cmd.AddValue("format", "trace format: " + FormatNames(), format);
     cmd.AddValue("output", "native trace to write (empty: only print the report)", output);
-    cmd.AddValue("window-start", "keep jobs submitted at or after this time [s]", windowStart);
+    cmd.AddValue("window-start",
+                 "keep jobs submitted at or after this time [s]",
+                 windowStart,
+                 0,
+                 std::numeric_limits<double>::max(),
+                 "s");
     cmd.AddValue("window-end",
                  "keep jobs submitted before this time [s]; empty: no end",
                  windowEnd);
     cmd.AddValue("max-jobs", "keep at most this many jobs (first by submit time); 0: all", maxJobs);
     cmd.AddValue("vc", "comma-separated virtual clusters to keep; empty: all", vcs);
-    cmd.AddValue("load-scale", "divide inter-arrival times by this (> 1: more load)", loadScale);
+    cmd.AddValue("load-scale",
+                 "divide inter-arrival times by this (> 1: more load)",
+                 loadScale,
+                 1e-6,
+                 1e6);
     cmd.AddValue("on-error", "malformed records: stop|skip", onError);
-    cmd.AddValue("bench", "read the trace this many times and print the read time [runs]", bench);
+    cmd.AddValue("bench",
+                 "read the trace this many times and print the read time [runs]",
+                 bench,
+                 0,
+                 1000,
+                 "runs");
     cmd.Parse(argc, argv);
 
     if (input.empty())
     {
-        return UsageError("--input is required");
+        throw UsageError("--input: expected a trace file, got nothing");
     }
     TraceReadOptions options;
     auto formats = TraceFormats();
     if (format != "auto" && std::find(formats.begin(), formats.end(), format) == formats.end())
     {
-        return UsageError("unknown --format '" + format + "', expected " + FormatNames());
+        throw UsageError("--format: expected " + FormatNames() + ", got '" + format + "'");
     }
     options.format = format;
     if (onError == "stop")
@@ -144,46 +152,36 @@ main(int argc, char* argv[])
     }
     else
     {
-        return UsageError("unknown --on-error '" + onError + "', expected stop|skip");
+        throw UsageError("--on-error: expected stop or skip, got '" + onError + "'");
     }
     options.windowStart = windowStart;
     if (!windowEnd.empty())
     {
-        char* end = nullptr;
-        options.windowEnd = std::strtod(windowEnd.c_str(), &end);
-        if (end != windowEnd.c_str() + windowEnd.size() || !std::isfinite(options.windowEnd))
-        {
-            return UsageError("--window-end expects a number of seconds, got '" + windowEnd + "'");
-        }
-    }
-    if (!(loadScale > 0) || !std::isfinite(loadScale))
-    {
-        return UsageError("--load-scale expects a positive number");
+        options.windowEnd =
+            strictopt::Real("--window-end", windowEnd, 0, std::numeric_limits<double>::max(), "s");
     }
     options.loadScale = loadScale;
     options.maxJobs = maxJobs;
-    std::vector<std::string> vcList = SplitList(vcs);
+    std::vector<std::string> vcList = strictopt::List("--vc", vcs, true);
     options.vcs = std::set<std::string>(vcList.begin(), vcList.end());
 
-    try
+    TraceReadReport report;
+    auto jobs = ReadTrace(input, options, &report);
+    PrintReport(report);
+    if (!output.empty())
     {
-        TraceReadReport report;
-        auto jobs = ReadTrace(input, options, &report);
-        PrintReport(report);
-        if (!output.empty())
-        {
-            WriteNativeTrace(output, jobs);
-            std::cout << "wrote " << jobs.size() << " jobs to " << output << "\n";
-        }
-        if (bench > 0)
-        {
-            Bench(input, options, bench);
-        }
+        WriteNativeTrace(output, jobs);
+        std::cout << "wrote " << jobs.size() << " jobs to " << output << "\n";
     }
-    catch (const TraceError& e)
+    if (bench > 0)
     {
-        std::cerr << "trace-convert: " << e.what() << std::endl;
-        return 1;
+        Bench(input, options, bench);
     }
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return RunMain("trace-convert", argc, argv, ConvertMain);
 }

@@ -26,6 +26,7 @@
 #include "ns3/provisioning-data-loading.h"
 #include "ns3/storage-backend.h"
 #include "ns3/storage-helper.h"
+#include "ns3/strict-options.h"
 #include "ns3/sweep-runner.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
@@ -99,7 +100,7 @@ Replay(int argc, char* argv[])
     ClusterScenario scenario = ScenarioFromArguments(argc, argv);
     std::string scenarioPath;
     bool quiet = false;
-    CommandLine cmd(__FILE__);
+    StrictCommandLine cmd(__FILE__);
     cmd.Usage("Replay a production job trace through a simulated GPU cluster.\n"
               "Writes <output>/<policy>/{jobs.csv,utilization.csv,summary.json}.");
     cmd.AddValue("scenario",
@@ -110,6 +111,7 @@ Replay(int argc, char* argv[])
     cmd.Parse(argc, argv);
     scenario.Finalize();
     scenario.ApplyAttributes();
+    PrepareOutputDirectory(scenario.outputDir);
     if (quiet)
     {
         Config::SetDefault("ns3::ClusterEngine::ProgressInterval", DoubleValue(0));
@@ -120,6 +122,14 @@ Replay(int argc, char* argv[])
     TraceReadReport report;
     std::vector<JobRecord> jobs = ReadTrace(scenario.tracePath, scenario.traceOptions, &report);
     PrintReport(report);
+    if (jobs.empty())
+    {
+        throw TraceError(scenario.tracePath,
+                         0,
+                         "",
+                         "expected at least one job left after the filters (window, VC, "
+                         "max-jobs, error policy), got none");
+    }
     WorkloadCatalog loaded;
     if (!scenario.catalogPath.empty())
     {
@@ -209,8 +219,7 @@ Replay(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    try
-    {
+    return RunMain("trace-replay", argc, argv, [](int argc, char* argv[]) {
         // An option with a list of values (or a scenario's sweep block) makes this a sweep:
         // one child process per point (doc/sweeps.md).
         SweepRunner sweep("trace-replay", argc, argv, {"policy", "vc"}, "results/trace-replay");
@@ -219,10 +228,5 @@ main(int argc, char* argv[])
             return sweep.Run();
         }
         return Replay(argc, argv);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << "trace-replay: error: " << e.what() << std::endl;
-        return 1;
-    }
+    });
 }

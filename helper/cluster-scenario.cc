@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -70,9 +71,11 @@ class FieldReader
         if (Has(key))
         {
             const json& v = m_object.at(key);
-            if (!v.is_number_integer() || v.get<int64_t>() <= 0)
+            if (!v.is_number_integer() || v.get<int64_t>() <= 0 ||
+                v.get<uint64_t>() > std::numeric_limits<uint32_t>::max())
             {
-                Fail(key, "a positive integer, got " + v.dump());
+                Fail(key,
+                     "a positive integer of at most 4294967295, got " + strict::JsonPreview(v));
             }
             out = v.get<uint32_t>();
         }
@@ -83,9 +86,9 @@ class FieldReader
         if (Has(key))
         {
             const json& v = m_object.at(key);
-            if (!v.is_number_integer() || v.get<int64_t>() < 0)
+            if (!v.is_number_unsigned())
             {
-                Fail(key, "a non-negative integer, got " + v.dump());
+                Fail(key, "a non-negative integer, got " + strict::JsonPreview(v));
             }
             out = v.get<uint64_t>();
         }
@@ -98,7 +101,7 @@ class FieldReader
             const json& v = m_object.at(key);
             if (!v.is_number() || !(v.get<double>() >= 0))
             {
-                Fail(key, "a non-negative number, got " + v.dump());
+                Fail(key, "a non-negative number, got " + strict::JsonPreview(v));
             }
             out = v.get<double>();
         }
@@ -111,7 +114,7 @@ class FieldReader
             const json& v = m_object.at(key);
             if (!v.is_string())
             {
-                Fail(key, "a string, got " + v.dump());
+                Fail(key, "a string, got " + strict::JsonPreview(v));
             }
             out = v.get<std::string>();
         }
@@ -124,7 +127,7 @@ class FieldReader
             const json& v = m_object.at(key);
             if (!v.is_boolean())
             {
-                Fail(key, "true or false, got " + v.dump());
+                Fail(key, "true or false, got " + strict::JsonPreview(v));
             }
             out = v.get<bool>();
         }
@@ -137,14 +140,14 @@ class FieldReader
             const json& v = m_object.at(key);
             if (!v.is_array())
             {
-                Fail(key, "an array of strings, got " + v.dump());
+                Fail(key, "an array of strings, got " + strict::JsonPreview(v));
             }
             out.clear();
             for (const auto& item : v)
             {
                 if (!item.is_string())
                 {
-                    Fail(key, "an array of strings, got " + v.dump());
+                    Fail(key, "an array of strings, got " + strict::JsonPreview(v));
                 }
                 out.push_back(item.get<std::string>());
             }
@@ -202,23 +205,7 @@ ClusterScenario::DefaultTracePath()
 ClusterScenario
 ClusterScenario::Load(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw TraceError(path,
-                         0,
-                         "",
-                         "expected a readable scenario file; it does not exist or cannot be read");
-    }
-    json root;
-    try
-    {
-        root = json::parse(in);
-    }
-    catch (const json::parse_error& e)
-    {
-        throw TraceError(path, 0, "", std::string("expected valid JSON: ") + e.what());
-    }
+    json root = strict::ParseJson(path, strict::ReadTextFile(path, "scenario file"));
     ClusterScenario s;
     FieldReader top(path, root, "");
     top.CheckKnown({"cluster",
@@ -318,6 +305,14 @@ ClusterScenario::Load(const std::string& path)
             top.Fail("attributes." + name, "a string, number or boolean value");
         }
         s.attributes[name] = value.is_string() ? value.get<std::string>() : value.dump();
+        std::string problem = strictopt::AttributeProblem(name, s.attributes[name]);
+        if (!problem.empty())
+        {
+            const std::string lead = "expected ";
+            top.Fail("attributes." + name,
+                     problem.rfind(lead, 0) == 0 ? problem.substr(lead.size())
+                                                 : "a settable attribute and value: " + problem);
+        }
     }
     s.m_policiesText = JoinList(s.policies);
     s.m_vcsText = JoinList(vcs);
@@ -329,7 +324,7 @@ ClusterScenario::Load(const std::string& path)
 }
 
 void
-ClusterScenario::AddCommandLineOptions(CommandLine& cmd)
+ClusterScenario::AddCommandLineOptions(StrictCommandLine& cmd)
 {
     cmd.AddValue("trace", "Trace file to replay", tracePath);
     cmd.AddValue("trace-format",
@@ -337,7 +332,10 @@ ClusterScenario::AddCommandLineOptions(CommandLine& cmd)
                  traceOptions.format);
     cmd.AddValue("window-start",
                  "Keep jobs submitted at or after this time [s]",
-                 traceOptions.windowStart);
+                 traceOptions.windowStart,
+                 0,
+                 std::numeric_limits<double>::max(),
+                 "s");
     cmd.AddValue("window-end",
                  "Keep jobs submitted before this time [s] (empty = no end)",
                  m_windowEndText);
@@ -347,7 +345,9 @@ ClusterScenario::AddCommandLineOptions(CommandLine& cmd)
                  m_vcsText);
     cmd.AddValue("load-scale",
                  "Divide inter-arrival times by this factor (>1 = more load)",
-                 traceOptions.loadScale);
+                 traceOptions.loadScale,
+                 1e-6,
+                 1e6);
     cmd.AddValue("on-error", "Malformed trace records: stop or skip", m_onErrorText);
     cmd.AddValue("catalog",
                  "Workload catalog JSON (empty = bundled data/workload-catalog.json)",
@@ -364,9 +364,13 @@ ClusterScenario::AddCommandLineOptions(CommandLine& cmd)
     cmd.AddValue("dataset-rule",
                  "Which jobs share a dataset: model, vc, user, pool or job (doc/annotator.md)",
                  annotator.datasetRule);
-    cmd.AddValue("nodes", "Training nodes in the cluster", m_nodes);
-    cmd.AddValue("gpus-per-node", "GPUs per node", m_gpusPerNode);
-    cmd.AddValue("nodes-per-rack", "Nodes per rack (top-of-rack switch)", m_nodesPerRack);
+    cmd.AddValue("nodes", "Training nodes in the cluster", m_nodes, 1, 1000000);
+    cmd.AddValue("gpus-per-node", "GPUs per node", m_gpusPerNode, 1, 1000000);
+    cmd.AddValue("nodes-per-rack",
+                 "Nodes per rack (top-of-rack switch)",
+                 m_nodesPerRack,
+                 1,
+                 1000000);
     cmd.AddValue("policy",
                  "Scheduling policies to run, comma separated: fifo,sjf,tiresias",
                  m_policiesText);
@@ -386,14 +390,29 @@ ClusterScenario::AddCommandLineOptions(CommandLine& cmd)
                  "Disaggregated storage: ideal (no storage model), or none, cache-all, fair, lru, "
                  "quiver, silod, cba, autocba",
                  m_storagePolicyText);
-    cmd.AddValue("cache-bytes", "Compute-side cache capacity [bytes]", storage.cacheBytes);
+    cmd.AddValue("cache-bytes",
+                 "Compute-side cache capacity [bytes]",
+                 storage.cacheBytes,
+                 0,
+                 std::numeric_limits<double>::max(),
+                 "bytes");
     cmd.AddValue("storage-bandwidth",
                  "Aggregate remote storage bandwidth [bytes/s]",
-                 storage.bandwidth);
+                 storage.bandwidth,
+                 0,
+                 std::numeric_limits<double>::max(),
+                 "bytes/s");
     cmd.AddValue("io-budget",
                  "IO budget of cba/autocba [$ per hour]; 0 = none",
-                 storage.ioBudgetPerHour);
-    cmd.AddValue("seed", "Random seed (ns-3 RngSeed and annotator seed)", seed);
+                 storage.ioBudgetPerHour,
+                 0,
+                 std::numeric_limits<double>::max(),
+                 "$/h");
+    cmd.AddValue("seed",
+                 "Random seed (ns-3 RngSeed and annotator seed)",
+                 seed,
+                 1,
+                 std::numeric_limits<uint32_t>::max());
     cmd.AddValue("run", "ns-3 RngRun (independent replications)", run);
     cmd.AddValue("output", "Result directory (one sub-directory per policy)", outputDir);
 }
@@ -401,7 +420,7 @@ ClusterScenario::AddCommandLineOptions(CommandLine& cmd)
 void
 ClusterScenario::Finalize()
 {
-    policies = SplitList(m_policiesText);
+    policies = strictopt::List("--policy", m_policiesText);
     if (policies.empty())
     {
         throw std::invalid_argument("--policy: expected at least one of fifo, sjf, tiresias");
@@ -410,7 +429,7 @@ ClusterScenario::Finalize()
     {
         ClusterEngineHelper::SchedulerTypeName(p); // throws on an unknown name
     }
-    std::vector<std::string> vcs = SplitList(m_vcsText);
+    std::vector<std::string> vcs = strictopt::List("--vc", m_vcsText, true);
     traceOptions.vcs = std::set<std::string>(vcs.begin(), vcs.end());
     if (m_onErrorText == "stop" || m_onErrorText == "skip")
     {
@@ -424,9 +443,8 @@ ClusterScenario::Finalize()
     }
     if (!m_windowEndText.empty())
     {
-        char* end = nullptr;
-        double value = std::strtod(m_windowEndText.c_str(), &end);
-        if (*end != '\0' || !(value >= 0))
+        double value = -1;
+        if (!strict::ParseDouble(m_windowEndText, value) || !(value >= 0))
         {
             throw std::invalid_argument(
                 "--window-end: expected a non-negative time in seconds, got '" + m_windowEndText +
@@ -469,9 +487,11 @@ ClusterScenario::Finalize()
     topology.numNodes = CheckedCount("--nodes", m_nodes);
     topology.gpusPerNode = CheckedCount("--gpus-per-node", m_gpusPerNode);
     topology.nodesPerRack = CheckedCount("--nodes-per-rack", m_nodesPerRack);
-    if (seed == 0)
+    if (seed == 0 || seed > std::numeric_limits<uint32_t>::max())
     {
-        throw std::invalid_argument("--seed: ns-3 needs a seed of at least 1");
+        throw std::invalid_argument("--seed: expected an integer in [1, 4294967295] (ns-3's "
+                                    "RngSeed), got " +
+                                    std::to_string(seed));
     }
     annotator.seed = seed;
 }

@@ -5,8 +5,8 @@
 #define AICLUSTER_CLUSTER_SCENARIO_H
 
 #include "ns3/cluster-topology.h"
-#include "ns3/command-line.h"
 #include "ns3/storage-helper.h"
+#include "ns3/strict-options.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
 
@@ -69,7 +69,7 @@ struct ClusterScenario
      * \brief Register the scenario's fields as command-line options (they override the file).
      * \param cmd the command line to add to
      */
-    void AddCommandLineOptions(CommandLine& cmd);
+    void AddCommandLineOptions(StrictCommandLine& cmd);
 
     /**
      * \brief Check values and turn the command line's text fields into typed ones.

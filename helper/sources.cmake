@@ -2,10 +2,12 @@
 list(APPEND AICLUSTER_SOURCES
   helper/cluster-engine-helper.cc
   helper/cluster-scenario.cc
+  helper/strict-options.cc
   helper/sweep-runner.cc
 )
 list(APPEND AICLUSTER_HEADERS
   helper/cluster-engine-helper.h
   helper/cluster-scenario.h
+  helper/strict-options.h
   helper/sweep-runner.h
 )

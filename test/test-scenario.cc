@@ -32,7 +32,7 @@ ParseOptions(ClusterScenario& scenario, std::vector<std::string> args)
     {
         argv.push_back(a.data());
     }
-    CommandLine cmd;
+    StrictCommandLine cmd;
     scenario.AddCommandLineOptions(cmd);
     cmd.Parse(static_cast<int>(argv.size()), argv.data());
     scenario.Finalize();

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -187,9 +188,10 @@ TiresiasPolicy::SetThresholds(const std::string& thresholds)
         if (item.empty() || *end != '\0' || !(value > 0) ||
             (!parsed.empty() && value <= parsed.back()))
         {
-            NS_FATAL_ERROR("ns3::TiresiasPolicy::Thresholds: expected ascending positive "
-                           "GPU-seconds separated by commas, got '"
-                           << thresholds << "'");
+            // An exception, not an abort: a bad --ns3::TiresiasPolicy::Thresholds is user input.
+            throw std::invalid_argument("ns3::TiresiasPolicy::Thresholds: expected ascending "
+                                        "positive GPU-seconds separated by commas, got '" +
+                                        thresholds + "'");
         }
         parsed.push_back(value);
     }

@@ -8,6 +8,7 @@
 // The array is parsed one job at a time (nlohmann's parser callback discards each
 // job once it is read), so memory stays bounded by one job, not the whole log.
 
+#include "strict-parse.h"
 #include "trace-parse.h"
 
 #include <algorithm>
@@ -110,7 +111,7 @@ StringField(const Json& job, const char* key, const Site& site)
     }
     if (!it->is_string())
     {
-        site.Fail(key, "a string", it->dump());
+        site.Fail(key, "a string", strict::JsonPreview(*it));
     }
     return it->get<std::string>();
 }
@@ -130,7 +131,7 @@ TimeField(const Json& object,
     }
     if (!it->is_string())
     {
-        site.Fail(field, "a date-time string or \"None\"", it->dump());
+        site.Fail(field, "a date-time string or \"None\"", strict::JsonPreview(*it));
     }
     const std::string& s = it->get_ref<const std::string&>();
     if (IsMissing(s))
@@ -152,7 +153,7 @@ AttemptGpus(const Json& attempt, const std::string& prefix, const Site& site)
     }
     if (!detail->is_array())
     {
-        site.Fail(prefix + ".detail", "an array of {ip, gpus}", detail->dump());
+        site.Fail(prefix + ".detail", "an array of {ip, gpus}", strict::JsonPreview(*detail));
     }
     uint32_t gpus = 0;
     for (size_t m = 0; m < detail->size(); ++m)
@@ -163,7 +164,7 @@ AttemptGpus(const Json& attempt, const std::string& prefix, const Site& site)
         {
             site.Fail(prefix + ".detail[" + std::to_string(m) + "].gpus",
                       "an array of GPU names",
-                      machine.dump());
+                      strict::JsonPreview(machine));
         }
         gpus += static_cast<uint32_t>(list->size());
     }
@@ -182,7 +183,7 @@ ParseJob(const Json& job, const Site& site, JobRecord& record)
 {
     if (!job.is_object())
     {
-        site.Fail("(job)", "a JSON object", job.dump().substr(0, 40));
+        site.Fail("(job)", "a JSON object", strict::JsonPreview(job));
     }
     record.name = StringField(job, "jobid", site);
     record.user = StringField(job, "user", site);
@@ -197,7 +198,7 @@ ParseJob(const Json& job, const Site& site, JobRecord& record)
     {
         site.Fail("attempts",
                   "an array of attempts",
-                  attempts == job.end() ? "nothing" : attempts->dump());
+                  attempts == job.end() ? "nothing" : strict::JsonPreview(*attempts));
     }
     if (attempts->empty())
     {
@@ -212,7 +213,9 @@ ParseJob(const Json& job, const Site& site, JobRecord& record)
         std::string prefix = "attempts[" + std::to_string(i) + "]";
         if (!attempt.is_object())
         {
-            site.Fail(prefix, "an object {start_time, end_time, detail}", attempt.dump());
+            site.Fail(prefix,
+                      "an object {start_time, end_time, detail}",
+                      strict::JsonPreview(attempt));
         }
         double t0 = 0;
         double t1 = 0;
@@ -253,6 +256,9 @@ ReadPhillyJson(const std::string& text, Collector& collector)
     const char* position = text.data();
     LineCounter lines(text);
     uint64_t jobLine = 0;
+    bool topArray = false;
+    // Nesting is bounded before the parser sees the text (a job nests 4 levels).
+    strict::CheckJsonDepth(file, text);
     auto callback = [&](int depth, Json::parse_event_t event, Json& parsed) -> bool {
         if (depth == 0 && event == Json::parse_event_t::object_start)
         {
@@ -260,6 +266,18 @@ ReadPhillyJson(const std::string& text, Collector& collector)
                              lines.LineAt(position),
                              "",
                              "expected a JSON array of jobs (cluster_job_log), got an object");
+        }
+        if (depth == 0 && event == Json::parse_event_t::array_start)
+        {
+            topArray = true;
+        }
+        if (depth == 0 && event == Json::parse_event_t::value && !topArray)
+        {
+            throw TraceError(file,
+                             lines.LineAt(position > text.data() ? position - 1 : position),
+                             "",
+                             "expected a JSON array of jobs (cluster_job_log), got " +
+                                 strict::JsonPreview(parsed));
         }
         if (depth != 1)
         {
@@ -309,6 +327,14 @@ ReadPhillyJson(const std::string& text, Collector& collector)
         size_t byte = std::min<size_t>(e.byte, text.size());
         uint64_t line = 1 + std::count(text.begin(), text.begin() + byte, '\n');
         throw TraceError(file, line, "", std::string("expected valid JSON: ") + e.what());
+    }
+    catch (const Json::exception& e)
+    {
+        // e.g. a number out of range (1e309)
+        throw TraceError(file,
+                         lines.LineAt(position),
+                         "",
+                         std::string("expected valid JSON: ") + e.what());
     }
 }
 

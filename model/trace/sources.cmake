@@ -6,10 +6,12 @@ list(APPEND AICLUSTER_SOURCES
   model/trace/philly-json-reader.cc
   model/trace/workload-catalog.cc
   model/trace/trace-annotator.cc
+  model/trace/strict-parse.cc
 )
 list(APPEND AICLUSTER_HEADERS
   model/trace/job-record.h
   model/trace/trace-reader.h
   model/trace/workload-catalog.h
   model/trace/trace-annotator.h
+  model/trace/strict-parse.h
 )

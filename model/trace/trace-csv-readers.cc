@@ -204,6 +204,11 @@ struct HeliosRow
         job.vc = Optional(row, vc);
         job.status = Optional(row, state);
         job.submitTime = ParseTime(site, "submit_time", row[submit]);
+        // A job cannot end before it was submitted, whichever column gives its run time.
+        if (!IsMissing(row[end]) && ParseTime(site, "end_time", row[end]) < job.submitTime)
+        {
+            site.Fail("end_time", "a time >= submit_time", row[end]);
+        }
         if (!IsMissing(row[duration]))
         {
             job.duration = ParseNonNegative(site, "duration", row[duration]);

@@ -3,6 +3,8 @@
  */
 #include "trace-parse.h"
 
+#include "strict-parse.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -339,13 +341,10 @@ IsMissing(const std::string& s)
 double
 ParseNumber(const Site& site, const std::string& field, const std::string& s)
 {
-    std::string t = Trim(s);
-    const char* begin = t.c_str();
-    char* end = nullptr;
-    double v = t.empty() ? 0 : std::strtod(begin, &end);
-    if (t.empty() || end != begin + t.size() || !std::isfinite(v))
+    double v = 0;
+    if (!strict::ParseDouble(Trim(s), v)) // decimal only: no "0x10", "inf" or "nan"
     {
-        site.Fail(field, "a finite number", s);
+        site.Fail(field, "a finite decimal number", s);
     }
     return v;
 }
@@ -370,14 +369,11 @@ ParseCount(const Site& site, const std::string& field, const std::string& s)
     {
         return static_cast<uint32_t>(std::strtoul(s.c_str(), nullptr, 10));
     }
-    std::string t = Trim(s);
-    const char* begin = t.c_str();
-    char* end = nullptr;
-    double v = t.empty() ? 0 : std::strtod(begin, &end);
-    if (t.empty() || end != begin + t.size() || !std::isfinite(v) || v < 0 || v != std::floor(v) ||
+    double v = 0;
+    if (!strict::ParseDouble(Trim(s), v) || v < 0 || v != std::floor(v) ||
         v > std::numeric_limits<uint32_t>::max())
     {
-        site.Fail(field, "a non-negative integer", s);
+        site.Fail(field, "a non-negative decimal integer of at most 4294967295", s);
     }
     return static_cast<uint32_t>(v);
 }
@@ -395,10 +391,8 @@ ParseTime(const Site& site, const std::string& field, const std::string& s)
         }
         return seconds;
     }
-    const char* begin = t.c_str();
-    char* end = nullptr;
-    double v = t.empty() ? 0 : std::strtod(begin, &end);
-    if (t.empty() || end != begin + t.size() || !std::isfinite(v))
+    double v = 0;
+    if (!strict::ParseDouble(t, v))
     {
         site.Fail(field, "a date-time 'YYYY-MM-DD HH:MM:SS[+HH:MM]' or seconds", s);
     }
@@ -484,6 +478,18 @@ Collector::Add(uint64_t line, Outcome outcome, JobRecord&& job)
         ++m_report.unfinished;
         return;
     case Outcome::JOB:
+        if (job.duration > strict::TRACE_TIME_LIMIT_SECONDS)
+        {
+            // ns-3's clock ends at 9.2e9 s: a run time near it would overflow the replay.
+            --m_report.records; // Malformed counts the record
+            Malformed(TraceError(m_file,
+                                 line,
+                                 "duration",
+                                 "expected a run time of at most 1e9 s (ns-3's clock ends at "
+                                 "9.2e9 s), got " +
+                                     strict::NumberText(job.duration) + " s"));
+            return;
+        }
         job.source = m_file + ":" + std::to_string(line);
         m_jobs.push_back(std::move(job));
         return;

@@ -3,6 +3,7 @@
  */
 #include "trace-reader.h"
 
+#include "strict-parse.h"
 #include "trace-parse.h"
 
 #include "ns3/log.h"
@@ -98,13 +99,14 @@ DetectFromText(const std::string& path, const std::string& text)
     }
     uint64_t line = 1 + std::count(text.begin(), text.begin() + pos, '\n');
     size_t eol = text.find('\n', pos);
-    std::string first =
-        tracefmt::Trim(text.substr(pos, eol == std::string::npos ? std::string::npos : eol - pos));
+    std::string raw = text.substr(pos, eol == std::string::npos ? std::string::npos : eol - pos);
+    std::string first = tracefmt::Trim(raw);
     if (first.rfind("# aicluster-trace", 0) == 0)
     {
         return "aicluster";
     }
-    if (std::count(first.begin(), first.end(), '\t') == 6)
+    // Tabs are counted before trimming: a Gavel row may end with an empty field (a tab).
+    if (std::count(raw.begin(), raw.end(), '\t') == 6)
     {
         return "gavel";
     }
@@ -220,6 +222,37 @@ Select(std::vector<JobRecord>&& jobs,
             job.submitTime = t0 + (job.submitTime - t0) / options.loadScale;
         }
     }
+    // ns-3's clock ends at 9.2e9 s: every submit time must stay well inside it.
+    std::vector<JobRecord> inRange;
+    inRange.reserve(kept.size());
+    for (auto& job : kept)
+    {
+        if (job.submitTime > strict::TRACE_TIME_LIMIT_SECONDS)
+        {
+            size_t colon = job.source.rfind(':');
+            uint64_t line = colon == std::string::npos
+                                ? 0
+                                : std::strtoull(job.source.c_str() + colon + 1, nullptr, 10);
+            TraceError error(report.file,
+                             line,
+                             "submit time",
+                             "expected a submit time of at most 1e9 s after the trace's start "
+                             "(after --load-scale; ns-3's clock ends at 9.2e9 s), got " +
+                                 strict::NumberText(job.submitTime) + " s");
+            if (options.onError == TraceErrorPolicy::STOP)
+            {
+                throw error;
+            }
+            ++report.malformed;
+            if (report.problems.size() < 100)
+            {
+                report.problems.emplace_back(error.what());
+            }
+            continue;
+        }
+        inRange.push_back(std::move(job));
+    }
+    kept.swap(inRange);
     if (options.maxJobs > 0 && kept.size() > options.maxJobs)
     {
         report.overMaxJobs += kept.size() - options.maxJobs;
@@ -315,8 +348,20 @@ DetectTraceFormat(const std::string& path)
     }
     // The first line decides; 64 KiB holds the header of every format.
     std::string head(64 * 1024, '\0');
-    in.read(&head[0], static_cast<std::streamsize>(head.size()));
+    try
+    {
+        in.read(&head[0], static_cast<std::streamsize>(head.size()));
+    }
+    catch (const std::ios_base::failure&)
+    {
+        throw TraceError(path, 0, "", "expected a readable trace file, but reading it failed");
+    }
+    if (in.bad())
+    {
+        throw TraceError(path, 0, "", "expected a readable trace file (not a directory)");
+    }
     head.resize(static_cast<size_t>(in.gcount()));
+    strict::NormalizeCrLineEnds(head);
     return DetectFromText(path, head);
 }
 
@@ -341,7 +386,8 @@ ReadTrace(const std::string& path, const TraceReadOptions& options, TraceReadRep
                                  options.format + "'");
         }
     }
-    const std::string text = tracefmt::ReadWholeFile(path);
+    std::string text = strict::ReadTextFile(path, "trace file");
+    strict::NormalizeCrLineEnds(text); // classic-Mac CR-only line ends read as LF
     if (!format)
     {
         std::string name = DetectFromText(path, text);
@@ -363,6 +409,14 @@ ReadTrace(const std::string& path, const TraceReadOptions& options, TraceReadRep
         collector.Jobs().reserve(std::count(text.begin(), text.end(), '\n') + 1);
     }
     format->read(text, collector);
+    if (rep.records == 0)
+    {
+        throw TraceError(path,
+                         0,
+                         "",
+                         "expected at least one record (" + rep.format +
+                             " format), but the file has none");
+    }
     // Native traces already count seconds from their own start (and a window written
     // by trace-convert must stay where it was); every other format is shifted.
     const bool shift = std::string(format->name) != "aicluster";

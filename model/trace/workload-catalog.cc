@@ -3,6 +3,7 @@
  */
 #include "workload-catalog.h"
 
+#include "strict-parse.h"
 #include "trace-reader.h"
 
 #include "ns3/log.h"
@@ -68,17 +69,8 @@ class CatalogParser
 
     Json Parse() const
     {
-        try
-        {
-            return Json::parse(m_text);
-        }
-        catch (const Json::parse_error& e)
-        {
-            throw TraceError(m_path,
-                             LineOfOffset(e.byte),
-                             "",
-                             std::string("expected valid JSON: ") + e.what());
-        }
+        // Depth-limited, and every library error (1e309 included) names the file.
+        return strict::ParseJson(m_path, m_text);
     }
 
     /**
@@ -130,7 +122,7 @@ class CatalogParser
         const Json& v = Field(entry, workload, key);
         if (!v.is_string() || v.get<std::string>().empty())
         {
-            Fail(workload, key, "expected a non-empty string, got " + v.dump());
+            Fail(workload, key, "expected a non-empty string, got " + strict::JsonPreview(v));
         }
         return v.get<std::string>();
     }
@@ -143,7 +135,7 @@ class CatalogParser
     {
         if (!v.is_number() || !std::isfinite(v.get<double>()))
         {
-            Fail(workload, key, "expected a number, got " + v.dump());
+            Fail(workload, key, "expected a number, got " + strict::JsonPreview(v));
         }
         double x = v.get<double>();
         if (x < 0 || (x == 0 && !zeroAllowed))
@@ -151,7 +143,7 @@ class CatalogParser
             Fail(workload,
                  key,
                  std::string("expected a ") + (zeroAllowed ? "non-negative" : "positive") +
-                     " number, got " + v.dump());
+                     " number, got " + strict::JsonPreview(v));
         }
         return x;
     }
@@ -177,7 +169,7 @@ class CatalogParser
             Fail(workload,
                  key,
                  "expected an object {\"<gpus>\": seconds, ...} with at least one entry, got " +
-                     table.dump());
+                     strict::JsonPreview(table));
         }
         std::map<uint32_t, double> result;
         for (auto it = table.begin(); it != table.end(); ++it)
@@ -333,7 +325,9 @@ ParseProfile(const CatalogParser& p, const Json& entry, const std::string& name)
     if (!batch.is_number_integer() || batch.get<int64_t>() < 1 ||
         batch.get<int64_t>() > std::numeric_limits<uint32_t>::max())
     {
-        p.Fail(name, "localBatch", "expected a positive integer, got " + batch.dump());
+        p.Fail(name,
+               "localBatch",
+               "expected a positive integer, got " + strict::JsonPreview(batch));
     }
     w.localBatch = batch.get<uint32_t>();
     w.computeTimeByGpus = p.TimeTable(entry, name, "computeTimeByGpus", false, false);
@@ -363,7 +357,9 @@ ParseProfile(const CatalogParser& p, const Json& entry, const std::string& name)
         double x = p.Number(entry, name, key, noData);
         if (noData && x != 0)
         {
-            p.Fail(name, key, "expected 0 for dataset \"none\", got " + entry.at(key).dump());
+            p.Fail(name,
+                   key,
+                   "expected 0 for dataset \"none\", got " + strict::JsonPreview(entry.at(key)));
         }
     }
     w.rawBytesPerSample = entry.at("rawBytesPerSample").get<double>();
@@ -374,7 +370,9 @@ ParseProfile(const CatalogParser& p, const Json& entry, const std::string& name)
     const Json& perWorker = p.Field(entry, name, "stepsCountedPerWorker");
     if (!perWorker.is_boolean())
     {
-        p.Fail(name, "stepsCountedPerWorker", "expected true or false, got " + perWorker.dump());
+        p.Fail(name,
+               "stepsCountedPerWorker",
+               "expected true or false, got " + strict::JsonPreview(perWorker));
     }
     w.stepsCountedPerWorker = perWorker.get<bool>();
     ParseLlmFields(p, entry, w);
@@ -384,17 +382,7 @@ ParseProfile(const CatalogParser& p, const Json& entry, const std::string& name)
 std::string
 ReadFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        throw TraceError(path,
-                         0,
-                         "",
-                         "expected a readable workload catalog (JSON) file, cannot open it");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return strict::ReadTextFile(path, "workload catalog (JSON) file");
 }
 
 } // namespace
@@ -433,7 +421,7 @@ WorkloadCatalog::Load(const std::string& path)
                          parser.LineOf("schemaVersion", "schemaVersion"),
                          "schemaVersion",
                          "expected 1 (the format doc/workload-catalog.md describes), got " +
-                             root["schemaVersion"].dump());
+                             strict::JsonPreview(root["schemaVersion"]));
     }
     WorkloadCatalog catalog;
     catalog.m_path = path;
@@ -460,13 +448,17 @@ WorkloadCatalog::Load(const std::string& path)
         const Json& aliases = parser.Field(entry, name, "aliases");
         if (!aliases.is_array())
         {
-            parser.Fail(name, "aliases", "expected an array of strings, got " + aliases.dump());
+            parser.Fail(name,
+                        "aliases",
+                        "expected an array of strings, got " + strict::JsonPreview(aliases));
         }
         for (const Json& a : aliases)
         {
             if (!a.is_string() || a.get<std::string>().empty())
             {
-                parser.Fail(name, "aliases", "expected non-empty strings, got " + a.dump());
+                parser.Fail(name,
+                            "aliases",
+                            "expected non-empty strings, got " + strict::JsonPreview(a));
             }
             auto [it, fresh] = aliasOwner.emplace(a.get<std::string>(), name);
             if (!fresh && it->second != name)
