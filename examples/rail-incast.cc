@@ -247,12 +247,21 @@ Main(int argc, char* argv[])
                  "sender nodes (1..1024); sender i writes from GPU i%8 over rail i%8",
                  senders);
     cmd.AddValue("bytes", "bytes per sender (1..1e10)", bytes);
-    cmd.AddValue("rail-gbps", "rail rate, Gbit/s (> 0)", railGbps);
-    cmd.AddValue("memory-gbps", "host memory bandwidth available to DMA, GB/s (> 0)", memoryGBps);
+    // Bounded: rates far beyond hardware make packet times round to zero (a hang).
+    cmd.AddValue("rail-gbps", "rail rate", railGbps, 0.001, 3200, "Gbit/s");
+    cmd.AddValue("memory-gbps",
+                 "host memory bandwidth available to DMA",
+                 memoryGBps,
+                 0.001,
+                 10000,
+                 "GB/s");
     cmd.AddValue("pcie-gen", "PCIe generation of every link in a node (3..6)", pcieGen);
     cmd.AddValue("nic-dma-gbps",
-                 "NIC DMA rate over PCIe, GB/s; 0: from the NIC generation (0.94 x rail rate)",
-                 nicDmaGBps);
+                 "NIC DMA rate over PCIe; 0: from the NIC generation (0.94 x rail rate)",
+                 nicDmaGBps,
+                 0,
+                 10000,
+                 "GB/s");
     cmd.AddValue("out", "results JSON", out);
     cmd.Parse(argc, argv);
     auto bad = [](const std::string& what) -> int { throw UsageError(what); };

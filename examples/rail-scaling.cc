@@ -133,7 +133,8 @@ Main(int argc, char* argv[])
                  "rate, packet or both (both: each size at both levels and the rate level's "
                  "error against the packet level)",
                  level);
-    cmd.AddValue("rail-gbps", "rail rate, Gbit/s", railGbps);
+    // Bounded: rates far beyond hardware make packet times round to zero (a hang).
+    cmd.AddValue("rail-gbps", "rail rate", railGbps, 0.001, 3200, "Gbit/s");
     cmd.AddValue("spines", "spine switches", spines);
     cmd.AddValue("out", "results JSON", out);
     cmd.Parse(argc, argv);

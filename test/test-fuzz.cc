@@ -427,10 +427,11 @@ Examples()
           "priority-rule"}},
         {"rail-incast",
          {"--senders=1", "--bytes=10000"},
-         {"senders", "bytes", "rail-gbps", "memory-gbps", "pcie-gen", "out", "seed"}},
+         // --bytes is not fuzzed: 4294967297 bytes is a valid (long) packet-level run.
+         {"senders", "rail-gbps", "memory-gbps", "nic-dma-gbps", "pcie-gen", "out", "seed"}},
         {"rail-scaling",
          {"--max-nodes=1", "--bytes=1000"},
-         {"max-nodes", "bytes", "spines", "rail-gbps", "pattern", "level", "out"}},
+         {"max-nodes", "spines", "rail-gbps", "pattern", "level", "out"}},
         {"kspeed-provisioning",
          {"--mode=table", "--nodes=1", "--workloads=resnet50-imagenet"},
          {"mode", "nodes", "gpus-per-node", "workloads", "max-gpus", "output", "seed"}},
@@ -564,6 +565,9 @@ TEST_CASE("fuzz: the classes of issue #18 through the examples", "[fuzz]")
     const std::string sample =
         (fs::path(AICLUSTER_TEST_DATA) / "traces" / "philly-small.csv").string();
 
+    const std::string deep = (TempDir("deep") / "deep.json").string();
+    WriteAll(deep, std::string(100000, '['));
+
     struct Case
     {
         std::string example;
@@ -575,6 +579,13 @@ TEST_CASE("fuzz: the classes of issue #18 through the examples", "[fuzz]")
         {"minimal-experiment", {"--output=/dev/null"}, 1},
         {"rail-incast", {"--senders=1", "--bytes=1000", "--out=/dev/null/x.json"}, 1},
         {"rail-incast", {"--senders=-1"}, 2},
+        {"rail-incast", {"--bytes=-1"}, 2},
+        {"rail-incast", {"--senders=1", "--bytes=1000", "--memory-gbps=9.3e9"}, 2},
+        {"rail-incast", {"--senders=1", "--bytes=1000", "--rail-gbps=0"}, 2},
+        {"rail-incast", {"--senders=1", "--bytes=1000", "--pcie-gen=9"}, 2},
+        {"trace-replay", {"--scenario=" + deep}, 1},
+        {"trace-replay", {"--trace=" + deep}, 1},
+        {"trace-convert", {"--input=" + deep, "--format=philly-json"}, 1},
         {"kspeed-provisioning", {"--output=/proc"}, 1},
         {"kspeed-provisioning", {"--workloads=,"}, 2},
         {"kspeed-provisioning", {"--mode=scaling", "--max-gpus=0"}, 2},
