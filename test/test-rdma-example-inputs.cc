@@ -71,7 +71,8 @@ ExpectClearError(const std::string& name, const std::string& args, const std::st
 {
     Outcome o = RunExample(name, args);
     INFO(name << " " << args << " -> exit " << o.code << ":\n" << o.output);
-    CHECK(o.code == 1); // 124: timeout (hang), >= 128: a signal (abort, uncaught exception)
+    // 2: a usage error (#18; 1 is for bad input files); 124: timeout (hang), >= 128: a signal
+    CHECK(o.code == 2);
     CHECK(o.output.find(option) != std::string::npos);
     CHECK(o.output.find("terminate") == std::string::npos);
     CHECK(std::count(o.output.begin(), o.output.end(), '\n') <= 2);
@@ -79,7 +80,7 @@ ExpectClearError(const std::string& name, const std::string& args, const std::st
 
 } // namespace
 
-TEST_CASE("rdma examples: bad options give one clear line and exit 1", "[rdma][examples]")
+TEST_CASE("rdma examples: bad options give one clear line and exit 2", "[rdma][examples]")
 {
     ExpectClearError("rail-incast", "--pcie-gen=7", "--pcie-gen");
     ExpectClearError("rail-incast", "--memory-gbps=0", "--memory-gbps");
