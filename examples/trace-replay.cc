@@ -45,12 +45,14 @@ namespace
 ClusterScenario
 ScenarioFromArguments(int argc, char* argv[])
 {
-    const std::string flag = "--scenario=";
     for (int i = 1; i < argc; ++i)
     {
-        if (std::strncmp(argv[i], flag.c_str(), flag.size()) == 0)
+        for (const std::string flag : {"--scenario=", "-scenario="}) // as ns-3 reads options
         {
-            return ClusterScenario::Load(argv[i] + flag.size());
+            if (std::strncmp(argv[i], flag.c_str(), flag.size()) == 0)
+            {
+                return ClusterScenario::Load(argv[i] + flag.size());
+            }
         }
     }
     return ClusterScenario();

@@ -336,6 +336,10 @@ struct AcmeRow
         if (!IsMissing(row[end]))
         {
             t1 = ParseTime(site, "end_time", row[end]);
+            if (t1 < job.submitTime)
+            {
+                site.Fail("end_time", "a time >= submit_time", row[end]);
+            }
             if (t0 >= 0 && t1 < t0)
             {
                 site.Fail("end_time", "a time >= start_time", row[end]);

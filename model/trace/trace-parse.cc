@@ -344,7 +344,7 @@ ParseNumber(const Site& site, const std::string& field, const std::string& s)
     double v = 0;
     if (!strict::ParseDouble(Trim(s), v)) // decimal only: no "0x10", "inf" or "nan"
     {
-        site.Fail(field, "a finite decimal number", s);
+        site.Fail(field, "a finite number (decimal)", s);
     }
     return v;
 }
@@ -373,7 +373,7 @@ ParseCount(const Site& site, const std::string& field, const std::string& s)
     if (!strict::ParseDouble(Trim(s), v) || v < 0 || v != std::floor(v) ||
         v > std::numeric_limits<uint32_t>::max())
     {
-        site.Fail(field, "a non-negative decimal integer of at most 4294967295", s);
+        site.Fail(field, "a non-negative integer (decimal, at most 4294967295)", s);
     }
     return static_cast<uint32_t>(v);
 }

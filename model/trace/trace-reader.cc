@@ -37,7 +37,17 @@ ComposeMessage(const std::string& file,
     {
         message += "field '" + field + "': ";
     }
-    return message + expected;
+    message += expected;
+    // One line whatever the input held: a quoted field may carry line breaks.
+    std::string oneLine;
+    oneLine.reserve(message.size());
+    for (char c : message)
+    {
+        oneLine += c == '\n'   ? std::string("\\n")
+                   : c == '\r' ? std::string("\\r")
+                               : std::string(1, c);
+    }
+    return oneLine;
 }
 
 struct Format
