@@ -21,6 +21,7 @@
  */
 
 #include "ns3/core-module.h"
+#include "ns3/ina-gradient-sync.h"
 #include "ns3/ina-helper.h"
 #include "ns3/strict-options.h"
 
@@ -68,6 +69,8 @@ struct InaRunConfig
     std::string priorityRule{"ShortestRemaining"};
     double outlierProb{0};
     double jitterUs{0};
+    double packetJitterNs{0};
+    std::string esaPreemption{"Priority"};
     uint32_t racks{1};
     bool crossRack{false};
     bool hierarchical{true};
@@ -105,6 +108,11 @@ struct OptionError : std::invalid_argument
     using std::invalid_argument::invalid_argument;
 };
 
+/// --skew: mean per-packet host/NIC jitter [ns] (doc/ina.md, "Skew").
+constexpr double SKEW_PACKET_JITTER_NS = 500;
+/// --skew: each worker starts each iteration's sync up to this late [us] (doc/ina.md).
+constexpr double SKEW_ITERATION_JITTER_US = 10;
+
 /// The simulated time a run may take before unfinished jobs are reported [s].
 constexpr double STOP_SECONDS = 100;
 
@@ -124,9 +132,11 @@ RunOnce(const InaRunConfig& cfg)
     helper.SetWorkerAttribute("Seed", UintegerValue(cfg.seed));
     helper.SetWorkerAttribute("OutlierProbability", DoubleValue(cfg.outlierProb));
     helper.SetWorkerAttribute("IterationJitter", TimeValue(Seconds(cfg.jitterUs * 1e-6)));
+    helper.SetWorkerAttribute("PacketJitter", TimeValue(Seconds(cfg.packetJitterNs * 1e-9)));
     if (cfg.policy == "esa")
     {
         helper.SetPolicyAttribute("PriorityRule", StringValue(cfg.priorityRule));
+        helper.SetPolicyAttribute("Preemption", StringValue(cfg.esaPreemption));
     }
     RunOut out;
     out.cfg = cfg;
@@ -226,6 +236,8 @@ RunOnce(const InaRunConfig& cfg)
         out.sw.packetsIn += st.packetsIn;
         out.sw.preemptions += st.preemptions;
         out.sw.evictedPartials += st.evictedPartials;
+        out.sw.earlyReleases += st.earlyReleases;
+        out.sw.resendFrees += st.resendFrees;
         out.sw.collisions += st.collisions;
         out.sw.flushes += st.flushes;
         out.sw.upPackets += st.upPackets;
@@ -236,6 +248,115 @@ RunOnce(const InaRunConfig& cfg)
     out.occupancy = capacity > 0 ? busy / capacity : 0;
     out.usefulOccupancy = capacity > 0 ? useful / capacity : 0;
     Simulator::Destroy();
+    return out;
+}
+
+/// The same job mix through the rate model (InaGradientSync), advanced like the engine.
+struct RateOut
+{
+    std::vector<double> jct; //!< per job [s]
+    double avgJct{0};        //!< [s]
+    double wallSeconds{0};
+};
+
+/**
+ * \brief Run cfg's jobs through InaGradientSync: constant per-iteration times between job
+ *        completions, every running job re-evaluated when one finishes (as the cluster
+ *        engine does); compute time added per iteration.
+ * \param cfg the configuration (the packet level's)
+ * \return per-job JCT and their mean
+ */
+RateOut
+RunRate(const InaRunConfig& cfg)
+{
+    auto t0 = std::chrono::steady_clock::now();
+    Ptr<InaGradientSync> m = CreateObject<InaGradientSync>();
+    m->SetAttribute("Policy", StringValue(cfg.policy));
+    m->SetAttribute("PoolSize", UintegerValue(cfg.poolSize));
+    m->SetAttribute("LinkRate", DataRateValue(DataRate(cfg.linkRate)));
+    m->SetAttribute("Window", UintegerValue(cfg.window));
+    m->SetAttribute("Hierarchical", BooleanValue(cfg.hierarchical));
+    m->SetAttribute("UplinkRate", DataRateValue(DataRate(cfg.uplinkRate)));
+    m->SetAttribute("PriorityRule", StringValue(cfg.priorityRule));
+    m->SetAttribute("IterationJitter", TimeValue(Seconds(cfg.jitterUs * 1e-6)));
+    m->SetAttribute("PacketJitter", TimeValue(Seconds(cfg.packetJitterNs * 1e-9)));
+    // The packet level lays SwitchML's partitions out once, over the jobs at each switch.
+    uint32_t atSwitch =
+        cfg.crossRack || cfg.racks == 1 ? cfg.jobs : (cfg.jobs + cfg.racks - 1) / cfg.racks;
+    m->SetAttribute("SwitchMlPartitions", UintegerValue(atSwitch));
+    const size_t n = cfg.jobs;
+    std::vector<double> bytes(n);
+    std::vector<double> compute(n);
+    std::vector<double> remaining(n, cfg.iterations);
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> racks(n);
+    for (size_t j = 0; j < n; ++j)
+    {
+        const MixModel& mm = kMix[j % (sizeof(kMix) / sizeof(kMix[0]))];
+        bytes[j] =
+            4.0 * std::max<uint64_t>(1, static_cast<uint64_t>(mm.parameters * cfg.modelScale));
+        compute[j] = mm.computeSeconds * cfg.computeScale;
+        std::map<uint32_t, uint32_t> perRack;
+        for (uint32_t w = 0; w < cfg.workers; ++w)
+        {
+            ++perRack[cfg.crossRack ? w % cfg.racks : j % cfg.racks];
+        }
+        racks[j].assign(perRack.begin(), perRack.end());
+    }
+    RateOut out;
+    out.jct.assign(n, -1);
+    double now = 0;
+    while (true)
+    {
+        std::vector<size_t> running;
+        std::vector<InaRateJob> jobs;
+        for (size_t j = 0; j < n; ++j)
+        {
+            if (remaining[j] > 1e-9)
+            {
+                running.push_back(j);
+                InaRateJob r;
+                r.workers = cfg.workers;
+                r.gradientBytes = bytes[j];
+                r.iterations = remaining[j];
+                r.id = j;
+                r.racks = racks[j];
+                // As the switch ranks them: remaining work counted in whole iterations.
+                r.priorityKey = cfg.priorityRule == "ShortestRemaining"
+                                    ? std::ceil(remaining[j] - 1e-9) * bytes[j]
+                                : cfg.priorityRule == "LeastAttained"
+                                    ? std::floor(cfg.iterations - remaining[j] + 1e-9) * bytes[j]
+                                    : 0.0;
+                jobs.push_back(r);
+            }
+        }
+        if (running.empty())
+        {
+            break;
+        }
+        std::vector<double> t = cfg.racks > 1 ? m->RackSyncTimes(jobs) : m->SwitchSyncTimes(jobs);
+        double dt = 1e30;
+        for (size_t k = 0; k < running.size(); ++k)
+        {
+            t[k] += compute[running[k]];
+            dt = std::min(dt, remaining[running[k]] * t[k]);
+        }
+        now += dt;
+        for (size_t k = 0; k < running.size(); ++k)
+        {
+            size_t j = running[k];
+            remaining[j] -= dt / t[k];
+            if (remaining[j] < 1e-9)
+            {
+                remaining[j] = 0;
+                out.jct[j] = now;
+            }
+        }
+    }
+    for (double x : out.jct)
+    {
+        out.avgJct += x / n;
+    }
+    out.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;
 }
 
@@ -257,6 +378,8 @@ ToJson(const RunOut& o)
                    {"priorityRule", o.cfg.priorityRule},
                    {"outlierProbability", o.cfg.outlierProb},
                    {"iterationJitterUs", o.cfg.jitterUs},
+                   {"packetJitterNs", o.cfg.packetJitterNs},
+                   {"esaPreemption", o.cfg.esaPreemption},
                    {"racks", o.cfg.racks},
                    {"crossRack", o.cfg.crossRack},
                    {"hierarchical", o.cfg.hierarchical},
@@ -273,6 +396,8 @@ ToJson(const RunOut& o)
                     {"psBytes", o.psBytes},
                     {"preemptions", o.sw.preemptions},
                     {"evictedPartials", o.sw.evictedPartials},
+                    {"earlyReleases", o.sw.earlyReleases},
+                    {"resendFrees", o.sw.resendFrees},
                     {"collisions", o.sw.collisions},
                     {"flushes", o.sw.flushes},
                     {"switchPacketsIn", o.sw.packetsIn},
@@ -352,8 +477,9 @@ Print(const RunOut& o)
               << std::defaultfloat << std::setprecision(3) << o.usefulOccupancy << std::fixed
               << ", PS fallback " << o.psFallbackBytes << " B (PS total " << o.psBytes
               << " B), preemptions " << o.sw.preemptions << " (evicted partials "
-              << o.sw.evictedPartials << "), collisions " << o.sw.collisions << ", uplink packets "
-              << o.sw.upPackets << ", wall " << std::setprecision(2) << o.wallSeconds << " s\n";
+              << o.sw.evictedPartials << ", early releases " << o.sw.earlyReleases
+              << "), collisions " << o.sw.collisions << ", uplink packets " << o.sw.upPackets
+              << ", wall " << std::setprecision(2) << o.wallSeconds << " s\n";
 }
 
 /// The largest aggregator pool accepted (memory grows with it).
@@ -434,6 +560,15 @@ Validate(const InaRunConfig& cfg, bool sweep)
     {
         fail("--jitter-us: expected a finite time >= 0 [us]");
     }
+    if (!(cfg.packetJitterNs >= 0) || !std::isfinite(cfg.packetJitterNs))
+    {
+        fail("--packet-jitter-ns: expected a finite time >= 0 [ns]");
+    }
+    if (cfg.esaPreemption != "Priority" && cfg.esaPreemption != "EarlyRelease" &&
+        cfg.esaPreemption != "Both")
+    {
+        fail("--esa-preemption=" + cfg.esaPreemption + ": expected Priority, EarlyRelease or Both");
+    }
     if (cfg.priorityRule != "Static" && cfg.priorityRule != "ShortestRemaining" &&
         cfg.priorityRule != "LeastAttained")
     {
@@ -464,6 +599,111 @@ Validate(const InaRunConfig& cfg, bool sweep)
                  std::to_string(atSwitch) + " jobs at a switch");
         }
     }
+}
+
+std::string AvgCell(const RunOut& o);
+
+/**
+ * \param o the packet-level run \param r the rate-level run of the same configuration
+ */
+void
+PrintBoth(const RunOut& o, const RateOut& r)
+{
+    std::cout << "policy=" << o.cfg.policy << " pool=" << o.cfg.poolSize << " jobs=" << o.cfg.jobs
+              << "x" << o.cfg.workers << " jitter " << o.cfg.jitterUs << " us + "
+              << o.cfg.packetJitterNs << " ns/packet, seed " << o.cfg.seed << "\n";
+    std::cout << std::setw(4) << "job" << std::setw(12) << "model" << std::setw(14) << "packet[ms]"
+              << std::setw(12) << "rate[ms]" << std::setw(10) << "error"
+              << "\n";
+    for (size_t j = 0; j < o.jobs.size(); ++j)
+    {
+        double p = o.jobs[j].r.jct;
+        std::cout << std::setw(4) << j << std::setw(12) << o.jobs[j].model << std::setw(14)
+                  << (p >= 0 ? Ms(p) : "unfinished") << std::setw(12) << Ms(r.jct[j])
+                  << std::setw(9) << (p > 0 ? Fixed(100 * (r.jct[j] / p - 1), 1) : "-") << "%\n";
+    }
+    if (o.unfinished == 0)
+    {
+        std::cout << "avg JCT packet " << Ms(o.avgJct) << " ms, rate " << Ms(r.avgJct)
+                  << " ms, error " << Fixed(100 * (r.avgJct / o.avgJct - 1), 1) << "%; wall packet "
+                  << Fixed(o.wallSeconds, 3) << " s, rate " << Fixed(r.wallSeconds * 1e3, 3)
+                  << " ms (rate " << Fixed(o.wallSeconds / std::max(r.wallSeconds, 1e-9), 0)
+                  << "x faster)\n";
+    }
+}
+
+/**
+ * \brief The grid of doc/ina.md: every job count x pool x policy, without and with skew,
+ *        at both levels; one line per point, progress on stderr.
+ * \param base the configuration \param jobs job counts \param pools pool sizes
+ * \param results out: every point
+ * \return runs with unfinished jobs
+ */
+uint32_t
+RunGrid(const InaRunConfig& base,
+        const std::vector<uint32_t>& jobs,
+        const std::vector<uint32_t>& pools,
+        nlohmann::json& results)
+{
+    const size_t total = jobs.size() * pools.size() * 3 * 2;
+    size_t done = 0;
+    uint32_t unfinished = 0;
+    size_t within = 0;
+    size_t compared = 0;
+    double worst = 0;
+    std::cout << std::setw(5) << "skew" << std::setw(6) << "jobs" << std::setw(8) << "pool"
+              << std::setw(10) << "policy" << std::setw(13) << "packet[ms]" << std::setw(11)
+              << "rate[ms]" << std::setw(9) << "error" << std::setw(10) << "speed"
+              << "\n";
+    for (bool skew : {false, true})
+    {
+        for (uint32_t n : jobs)
+        {
+            for (uint32_t pool : pools)
+            {
+                for (std::string policy : {"switchml", "atp", "esa"})
+                {
+                    InaRunConfig c = base;
+                    c.jobs = n;
+                    c.poolSize = pool;
+                    c.policy = policy;
+                    c.jitterUs = skew ? SKEW_ITERATION_JITTER_US : 0;
+                    c.packetJitterNs = skew ? SKEW_PACKET_JITTER_NS : 0;
+                    ++done;
+                    if (policy == "switchml" && pool / n < 2)
+                    {
+                        continue; // SwitchML cannot partition this pool
+                    }
+                    RunOut o = RunOnce(c);
+                    RateOut r = RunRate(c);
+                    double err = o.unfinished == 0 ? r.avgJct / o.avgJct - 1 : std::nan("");
+                    unfinished += o.unfinished > 0 ? 1 : 0;
+                    if (!std::isnan(err))
+                    {
+                        ++compared;
+                        within += std::fabs(err) <= 0.10 ? 1 : 0;
+                        worst = std::max(worst, std::fabs(err));
+                    }
+                    std::cout << std::setw(5) << (skew ? "yes" : "no") << std::setw(6) << n
+                              << std::setw(8) << pool << std::setw(10) << policy << std::setw(13)
+                              << AvgCell(o) << std::setw(11) << Ms(r.avgJct) << std::setw(8)
+                              << (std::isnan(err) ? "-" : Fixed(100 * err, 1)) << "%"
+                              << std::setw(9)
+                              << Fixed(o.wallSeconds / std::max(r.wallSeconds, 1e-9), 0) << "x"
+                              << std::endl;
+                    nlohmann::json point = ToJson(o);
+                    point["rate"] = {{"avgJctSeconds", r.avgJct},
+                                     {"jctSeconds", r.jct},
+                                     {"wallSeconds", r.wallSeconds}};
+                    results["grid"].push_back(point);
+                    std::cerr << "grid: " << done << "/" << total << " points" << std::endl;
+                }
+            }
+        }
+    }
+    std::cout << "within 10%: " << within << " of " << compared << " points; worst |error| "
+              << Fixed(100 * worst, 1) << "%\n";
+    return unfinished;
 }
 
 /**
@@ -516,6 +756,21 @@ Main(int argc, char* argv[])
                  0,
                  1e6,
                  "us");
+    cmd.AddValue("packet-jitter-ns",
+                 "host/NIC jitter: mean of an exponential per-packet delay [ns]",
+                 cfg.packetJitterNs,
+                 0,
+                 1e9,
+                 "ns");
+    bool skew = false;
+    cmd.AddValue("skew",
+                 "realistic skew: --packet-jitter-ns=500 and --jitter-us=10 unless given "
+                 "(doc/ina.md, \"Skew\")",
+                 skew);
+    cmd.AddValue("esa-preemption",
+                 "ESA ablation: Priority (as published), EarlyRelease (take only complete "
+                 "aggregators waiting for the PS) or Both",
+                 cfg.esaPreemption);
     cmd.AddValue("racks", "racks, each with a ToR switch under a spine (1: one switch)", cfg.racks);
     cmd.AddValue("cross-rack", "spread every job over all racks", cfg.crossRack);
     cmd.AddValue("hierarchical",
@@ -527,15 +782,92 @@ Main(int argc, char* argv[])
                  cfg.verify);
     cmd.AddValue("sweep", "compare ESA, ATP and SwitchML over pool sizes", sweep);
     cmd.AddValue("sweep-pools", "pool sizes of --sweep, comma separated", pools);
+    std::string granularity = "packet";
+    cmd.AddValue("granularity",
+                 "packet (ns-3 packets), rate (InaGradientSync, as the cluster engine) or both "
+                 "(side by side, with the rate level's error)",
+                 granularity);
+    bool grid = false;
+    std::string gridJobs = "2,4,8";
+    cmd.AddValue("grid",
+                 "rate vs packet over --grid-jobs x --sweep-pools x three policies, without and "
+                 "with --skew (doc/ina.md)",
+                 grid);
+    cmd.AddValue("grid-jobs", "job counts of --grid, comma separated", gridJobs);
     cmd.AddValue("output", "result JSON file", output);
     cmd.Parse(argc, argv);
+    if (skew)
+    {
+        std::string given = " ";
+        for (int i = 1; i < argc; ++i)
+        {
+            given += std::string(argv[i]) + " ";
+        }
+        if (given.find("--packet-jitter-ns") == std::string::npos)
+        {
+            cfg.packetJitterNs = SKEW_PACKET_JITTER_NS;
+        }
+        if (given.find("--jitter-us") == std::string::npos)
+        {
+            cfg.jitterUs = SKEW_ITERATION_JITTER_US;
+        }
+    }
     Validate(cfg, sweep);
     ParseList(pools); // checked even without --sweep: a bad value is never silently unused
     PrepareOutputFile(output);
 
+    if (granularity != "packet" && granularity != "rate" && granularity != "both")
+    {
+        throw OptionError("--granularity=" + granularity + ": expected packet, rate or both");
+    }
+    if (granularity != "packet" || grid)
+    {
+        if (sweep)
+        {
+            throw OptionError("--sweep runs the packet level only; use --grid to compare levels");
+        }
+        if (cfg.loss > 0)
+        {
+            throw OptionError("--loss: the rate level models no loss; use --granularity=packet");
+        }
+        if (cfg.esaPreemption != "Priority")
+        {
+            throw OptionError("--esa-preemption=" + cfg.esaPreemption +
+                              ": the rate level models ESA as published (Priority); use "
+                              "--granularity=packet");
+        }
+    }
+
     nlohmann::json results;
     uint32_t unfinishedRuns = 0;
-    if (!sweep)
+    if (grid)
+    {
+        unfinishedRuns = RunGrid(cfg, ParseList(gridJobs), ParseList(pools), results);
+    }
+    else if (granularity == "rate")
+    {
+        RateOut r = RunRate(cfg);
+        std::cout << "policy=" << cfg.policy << " pool=" << cfg.poolSize << " jobs=" << cfg.jobs
+                  << "x" << cfg.workers << " (rate level)\n";
+        for (size_t j = 0; j < r.jct.size(); ++j)
+        {
+            std::cout << std::setw(4) << j << std::setw(12) << Ms(r.jct[j]) << " ms\n";
+        }
+        std::cout << "avg JCT " << Ms(r.avgJct) << " ms, wall " << r.wallSeconds << " s\n";
+        results["rate"] = {{"avgJctSeconds", r.avgJct}, {"jctSeconds", r.jct}};
+    }
+    else if (granularity == "both")
+    {
+        RunOut o = RunOnce(cfg);
+        RateOut r = RunRate(cfg);
+        unfinishedRuns += o.unfinished > 0 ? 1 : 0;
+        PrintBoth(o, r);
+        results = ToJson(o);
+        results["rate"] = {{"avgJctSeconds", r.avgJct},
+                           {"jctSeconds", r.jct},
+                           {"wallSeconds", r.wallSeconds}};
+    }
+    else if (!sweep)
     {
         RunOut o = RunOnce(cfg);
         Print(o);

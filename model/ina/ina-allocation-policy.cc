@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/crc32.h"
 #include "ns3/enum.h"
+#include "ns3/log.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("InaAllocationPolicy");
 NS_OBJECT_ENSURE_REGISTERED(InaAllocationPolicy);
 NS_OBJECT_ENSURE_REGISTERED(SwitchMlPolicy);
 NS_OBJECT_ENSURE_REGISTERED(AtpPolicy);
@@ -175,11 +177,70 @@ SwitchMlPolicy::FlushOnResend() const
 TypeId
 AtpPolicy::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::AtpPolicy")
-                            .SetParent<InaAllocationPolicy>()
-                            .SetGroupName("Aicluster")
-                            .AddConstructor<AtpPolicy>();
+    static TypeId tid =
+        TypeId("ns3::AtpPolicy")
+            .SetParent<InaAllocationPolicy>()
+            .SetGroupName("Aicluster")
+            .AddConstructor<AtpPolicy>()
+            .AddAttribute("DeduplicateIndices",
+                          "Per-job index de-duplication as ATP's host library: a window slot's "
+                          "salted hash is re-drawn (salt + 1) until the job does not use the "
+                          "index yet; false: one plain hash per slot, so a job can collide "
+                          "with itself [bool]",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&AtpPolicy::m_dedup),
+                          MakeBooleanChecker());
     return tid;
+}
+
+AtpPolicy::AtpPolicy()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+const std::vector<uint32_t>&
+AtpPolicy::SlotIndices(uint16_t job, const InaJobSlots& slots) const
+{
+    auto key = std::make_tuple(job, slots.poolSize, slots.window);
+    auto it = m_slotIndex.find(key);
+    if (it != m_slotIndex.end())
+    {
+        return it->second;
+    }
+    std::vector<uint32_t> index(slots.window);
+    std::vector<bool> used(slots.poolSize, false);
+    uint32_t inUse = 0;
+    for (uint32_t slot = 0; slot < slots.window; ++slot)
+    {
+        if (!m_dedup)
+        {
+            index[slot] = HashIndex(job, slot, 0, slots.poolSize);
+            continue;
+        }
+        if (inUse == slots.poolSize)
+        {
+            // More slots than aggregators: the next slots share indices, spread as evenly.
+            std::fill(used.begin(), used.end(), false);
+            inUse = 0;
+        }
+        uint32_t salt = 0;
+        uint32_t i = HashIndex(job, slot, salt, slots.poolSize);
+        while (used[i])
+        {
+            i = HashIndex(job, slot, ++salt, slots.poolSize);
+            if (salt > 64u * slots.poolSize)
+            {
+                // The hash cannot find the last free indices in reasonable time: take the
+                // next free one in order (deterministic).
+                i = static_cast<uint32_t>(std::find(used.begin(), used.end(), false) -
+                                          used.begin());
+            }
+        }
+        used[i] = true;
+        ++inUse;
+        index[slot] = i;
+    }
+    return m_slotIndex.emplace(key, std::move(index)).first->second;
 }
 
 std::string
@@ -204,7 +265,7 @@ AtpPolicy::Layout(uint32_t poolSize,
 uint32_t
 AtpPolicy::InitialIndex(uint16_t job, uint32_t seq, const InaJobSlots& slots) const
 {
-    return HashIndex(job, seq % slots.window, 0, slots.poolSize);
+    return SlotIndices(job, slots)[seq % slots.window];
 }
 
 bool
@@ -266,6 +327,15 @@ EsaPolicy::GetTypeId()
                           UintegerValue(1),
                           MakeUintegerAccessor(&EsaPolicy::m_ageingStep),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "Preemption",
+                "What lets a packet take another job's aggregator: Priority (a higher "
+                "priority, ties to the lower job id; evicts partial or complete), "
+                "EarlyRelease (only a complete aggregator that waits for its PS "
+                "result, any priority: nothing is lost) or Both",
+                EnumValue(PRIORITY),
+                MakeEnumAccessor(&EsaPolicy::m_preemption),
+                MakeEnumChecker(PRIORITY, "Priority", EARLY_RELEASE, "EarlyRelease", BOTH, "Both"))
             .AddAttribute("PreemptOwnJob",
                           "Allow a packet to evict another chunk of its own job [bool]",
                           BooleanValue(false),
@@ -291,13 +361,22 @@ EsaPolicy::Decide(const InaAggregator& held, const InaHeader& pkt) const
     {
         return COLLIDE;
     }
-    if (pkt.priority != held.priority)
-    {
-        return pkt.priority > held.priority ? PREEMPT : COLLIDE;
-    }
     // Equal priorities: the lower job id wins, one consistent order (as SRPT serves one of two
     // equal jobs first), so equal jobs do not take aggregators from each other both ways.
-    return pkt.job < held.job ? PREEMPT : COLLIDE;
+    const bool outranks =
+        pkt.priority != held.priority ? pkt.priority > held.priority : pkt.job < held.job;
+    // A complete aggregator only waits for the PS result to pass: its sum is at the PS.
+    const bool released = held.complete && !held.delegated;
+    switch (m_preemption)
+    {
+    case EARLY_RELEASE:
+        return released ? PREEMPT : COLLIDE;
+    case BOTH:
+        return released || outranks ? PREEMPT : COLLIDE;
+    case PRIORITY:
+    default:
+        return outranks ? PREEMPT : COLLIDE;
+    }
 }
 
 uint32_t

@@ -9,7 +9,10 @@
 
 #include "ns3/object.h"
 
+#include <map>
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace ns3
 {
@@ -180,6 +183,7 @@ class AtpPolicy : public InaAllocationPolicy
   public:
     /** \return the TypeId */
     static TypeId GetTypeId();
+    AtpPolicy();
     std::string GetName() const override;
     InaJobSlots Layout(uint32_t poolSize,
                        uint32_t numJobs,
@@ -190,6 +194,23 @@ class AtpPolicy : public InaAllocationPolicy
     Decision Decide(const InaAggregator& held, const InaHeader& pkt) const override;
     Completion GetCompletion() const override;
     bool FlushOnResend() const override;
+
+    /**
+     * \brief The index of every window slot of a job, as ATP's host library declares them:
+     *        the salted hash of (job, slot, salt) with the salt incremented until the index
+     *        is not yet used by the job (HashNew_crc), so a job never collides with itself
+     *        while it has fewer slots than the pool has aggregators. Once a job's slots have
+     *        taken every index, the next slots start over on a fresh set (the pool is smaller
+     *        than the window).
+     * \param job job id \param slots the job's layout
+     * \return index per window slot
+     */
+    const std::vector<uint32_t>& SlotIndices(uint16_t job, const InaJobSlots& slots) const;
+
+  private:
+    bool m_dedup{true}; //!< DeduplicateIndices
+    /// cache of SlotIndices per (job, pool, window)
+    mutable std::map<std::tuple<uint16_t, uint32_t, uint32_t>, std::vector<uint32_t>> m_slotIndex;
 };
 
 /**
@@ -229,6 +250,14 @@ class EsaPolicy : public AtpPolicy
         CHUNK,     //!< chunks: the priority changes with every synchronised chunk
     };
 
+    /** What lets a packet take an aggregator another job holds (ablations of ESA). */
+    enum Preemption
+    {
+        PRIORITY,      //!< a strictly higher priority (ties: lower job id): ESA as published
+        EARLY_RELEASE, //!< only a complete aggregator, waiting for its PS result, any priority
+        BOTH,          //!< either of the two
+    };
+
     /** \return the TypeId */
     static TypeId GetTypeId();
     std::string GetName() const override;
@@ -236,6 +265,7 @@ class EsaPolicy : public AtpPolicy
     uint32_t Priority(const InaJobProgress& p) const override;
 
   private:
+    Preemption m_preemption{PRIORITY};
     Rule m_rule{SHORTEST_REMAINING};
     Quantum m_quantum{ITERATION};
     uint32_t m_ageingStep{1};

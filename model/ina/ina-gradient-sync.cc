@@ -222,10 +222,16 @@ InaGradientSync::GetTypeId()
                           MakeTimeAccessor(&InaGradientSync::m_linkDelay),
                           MakeTimeChecker(Seconds(0)))
             .AddAttribute("PipelineLatency",
-                          "Switch pipeline latency per packet (passes x pass latency) [s]",
+                          "Switch latency of one pipeline pass (InaSwitch::PassLatency) [s]",
                           TimeValue(NanoSeconds(400)),
                           MakeTimeAccessor(&InaGradientSync::m_pipelineLatency),
                           MakeTimeChecker(Seconds(0)))
+            .AddAttribute("PipelinePasses",
+                          "Pipeline passes per packet; 0 = policy default (ATP/ESA 2: 31 of "
+                          "the 62 values per pass, resubmitted once; SwitchML 1) [passes]",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&InaGradientSync::m_pipelinePasses),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("ValuesPerPacket",
                           "int32 values per packet; 0 = policy default (ATP/ESA 62, SwitchML 64) "
                           "[values]",
@@ -249,6 +255,24 @@ InaGradientSync::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&InaGradientSync::m_switchMlPartitions),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("DeduplicateIndices",
+                          "ATP/ESA: a job's window slots have distinct indices (ATP's host "
+                          "library, AtpPolicy::DeduplicateIndices), so a job never blocks "
+                          "itself [bool]",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&InaGradientSync::m_dedup),
+                          MakeBooleanChecker())
+            .AddAttribute("IterationJitter",
+                          "Per-worker skew: each worker starts each iteration's sync up to this "
+                          "late, uniform (InaWorker::IterationJitter) [s]",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&InaGradientSync::m_iterationJitter),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("PacketJitter",
+                          "Mean host/NIC delay per packet (InaWorker::PacketJitter) [s]",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&InaGradientSync::m_packetJitter),
+                          MakeTimeChecker(Seconds(0)))
             .AddAttribute("NvlinkBandwidth",
                           "Per-GPU NVLink bandwidth for the intra-node reduction [bit/s]",
                           DataRateValue(DataRate("2400Gbps")),
@@ -280,6 +304,23 @@ InaGradientSync::ValuesPerPacket() const
     return m_policy == SWITCHML ? 64 : 62;
 }
 
+double
+InaGradientSync::SkewSeconds(uint32_t workers) const
+{
+    // A sync ends no earlier than its last worker starts: the latest of W starts uniform in
+    // [0, J] is J W / (W + 1) on average. Host jitter delays the last chunk's packets by
+    // its mean on the way in.
+    const double w = std::max(1u, workers);
+    return m_iterationJitter.GetSeconds() * w / (w + 1) + m_packetJitter.GetSeconds();
+}
+
+double
+InaGradientSync::PipelineSeconds() const
+{
+    uint32_t passes = m_pipelinePasses > 0 ? m_pipelinePasses : (m_policy == SWITCHML ? 1 : 2);
+    return passes * m_pipelineLatency.GetSeconds();
+}
+
 std::vector<double>
 InaGradientSync::SwitchSyncTimes(const std::vector<InaRateJob>& jobs,
                                  uint32_t extraHopsEachWay,
@@ -304,7 +345,7 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
     const double values = ValuesPerPacket();
     const double tx = (4.0 * values + m_overhead) * 8.0 / m_linkRate.GetBitRate();
     const double d = m_linkDelay.GetSeconds();
-    const double p = m_pipelineLatency.GetSeconds();
+    const double p = PipelineSeconds();
     // Each extra hop puts one more switch between the workers and their aggregation point.
     // SwitchML turns around there; ATP and ESA go on to the PS, attached to that switch, so
     // the extra hops lengthen the workers' legs but not the hold (switch - PS - switch).
@@ -357,7 +398,7 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
     for (size_t j = 0; j < n; ++j)
     {
         double chunks = std::ceil(jobs[j].gradientBytes / (4.0 * values));
-        out[j] = chunks > 0 ? rtt + (chunks - 1) * interval[j] : 0.0;
+        out[j] = chunks > 0 ? rtt + (chunks - 1) * interval[j] + SkewSeconds(jobs[j].workers) : 0.0;
     }
     if (fallback)
     {
@@ -488,18 +529,27 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 // Within the level a collision splits the pair (the PS re-hashes); a slot that
                 // shares an index with a higher priority is evicted when it arrives first, which
                 // re-hashes nothing, so those pairs persist.
+                // ATP's host library gives a job's slots distinct indices (while it has no
+                // more slots than the pool has aggregators): its own holdings never block it.
+                const bool ownApart = m_dedup && slotsOf(j) <= pool;
                 double levelBlocking = 0;
                 double aboveBlocking = 0;
                 for (size_t p = 0; p < end; ++p)
                 {
                     size_t i = order[p];
+                    if (i == j && ownApart)
+                    {
+                        continue;
+                    }
                     double b = held[i] * PairFiring(held[i] / window[i], held[j] / window[j]);
                     (p < k ? aboveBlocking : levelBlocking) += b;
                 }
                 double room = (pool - before) * demand[j] / std::max(levelDemand, 1e-30);
                 preemptRate[j] = beforeRate / pool;
-                // step() discounts the aggregator the job holds itself, which is in its level.
-                double blocking = aboveBlocking + share * std::max(0.0, levelBlocking - 1) + 1;
+                // step() discounts the aggregator the job holds itself, which is in its level
+                // (unless its own holdings are left out already).
+                double own = ownApart ? 0.0 : 1.0;
+                double blocking = aboveBlocking + share * std::max(0.0, levelBlocking - own) + 1;
                 maxChange = std::max(maxChange, step(j, blocking, room, weight(it), 1.0));
             }
             converged = maxChange < TOLERANCE;
@@ -790,7 +840,7 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
     const double tx = bytes * 8 / m_linkRate.GetBitRate();
     const double txUp = bytes * 8 / m_uplinkRate.GetBitRate();
     const double d = m_linkDelay.GetSeconds();
-    const double p = m_pipelineLatency.GetSeconds();
+    const double p = PipelineSeconds();
     const bool switchMl = m_policy == SWITCHML;
     // Pools: a ToR per rack in use (by rack id), then the spine.
     size_t racks = 0;
@@ -863,7 +913,7 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
     fallback.assign(n, 0.0);
     for (size_t j = 0; j < n; ++j)
     {
-        out[j] = tj[j].rtt + (tj[j].chunks - 1) * tj[j].interval;
+        out[j] = tj[j].rtt + (tj[j].chunks - 1) * tj[j].interval + SkewSeconds(jobs[j].workers);
         fallback[j] = tj[j].f;
     }
     return out;
@@ -1076,10 +1126,13 @@ InaGradientSync::NextFallback(const std::vector<TieredJob>& tj,
         heldAll += w > 0 ? bestHeld : 0.0;
         slots += std::min(c.window, c.chunks);
     }
-    std::vector<double> own(levels);
-    double ownBest = 0;
+    // The job's own slots block it only without ATP's per-job de-duplication (or with more
+    // slots than aggregators); the "- 1" below then discounts the aggregator it holds.
+    const bool ownApart = m_dedup && std::min(t.window, t.chunks) <= pool;
+    std::vector<double> own(levels, ownApart ? 1.0 : 0.0);
+    double ownBest = ownApart ? 1.0 : 0.0;
     double ownHeld = 0;
-    for (size_t a = 0; a < levels; ++a)
+    for (size_t a = 0; a < levels && !ownApart; ++a)
     {
         const double h = t.levels[a].held;
         own[a] = h * (esa ? 1.0 : PairFiring(h / t.window, h / t.window));

@@ -125,6 +125,13 @@ class InaGradientSync : public IterationTermModel
 
     /** \return values per packet in use (policy default when the attribute is 0) */
     uint32_t ValuesPerPacket() const;
+    /** \return the switch's latency per packet: passes x pass latency [s] */
+    double PipelineSeconds() const;
+    /**
+     * \param workers the job's workers
+     * \return what worker skew adds to an iteration's sync (IterationJitter, PacketJitter) [s]
+     */
+    double SkewSeconds(uint32_t workers) const;
 
   private:
     /// One aggregation level of a job in a two-level component: a ToR or the spine.
@@ -253,6 +260,10 @@ class InaGradientSync : public IterationTermModel
     DataRate m_linkRate;
     Time m_linkDelay;
     Time m_pipelineLatency;
+    uint32_t m_pipelinePasses;
+    bool m_dedup;
+    Time m_iterationJitter;
+    Time m_packetJitter;
     uint32_t m_valuesPerPacket;
     uint32_t m_overhead;
     uint32_t m_window;

@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/error-model.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/pointer.h"
@@ -45,6 +46,8 @@ InaHelper::SetPolicy(const std::string& name)
         m_valuesPerPacket = 64;
         m_workerFactory.Set("Timeout", TimeValue(MilliSeconds(10)));
         m_workerFactory.Set("FirstTimeout", TimeValue(MilliSeconds(10)));
+        m_switchFactory.Set("PipelinePasses", UintegerValue(1)); // 64 values in one pass
+        m_workerFactory.Set("Retransmit", EnumValue(InaWorker::SLOT));
     }
     else if (name == "atp" || name == "esa")
     {
@@ -52,6 +55,9 @@ InaHelper::SetPolicy(const std::string& name)
         m_valuesPerPacket = 62;
         m_workerFactory.Set("Timeout", TimeValue(MicroSeconds(200)));
         m_workerFactory.Set("FirstTimeout", TimeValue(MilliSeconds(50)));
+        // Tofino processes 31 of ATP's 62 values per pass: the packet is resubmitted once.
+        m_switchFactory.Set("PipelinePasses", UintegerValue(2));
+        m_workerFactory.Set("Retransmit", EnumValue(InaWorker::WINDOW));
     }
     else
     {

@@ -102,6 +102,15 @@ InaParameterServer::StartApplication()
     NS_ABORT_MSG_IF(!m_policy || !m_device, "InaParameterServer: SetPolicy and SetDevice first");
     uint32_t fixed = InaHeader::FixedSize() + 2;
     m_pad = m_overhead > fixed ? m_overhead - fixed : 0;
+    if (m_policy->FollowsRemap())
+    {
+        // ATP's PS knows the indices its job's workers declared (their slots' hashes).
+        m_declared.assign(m_slots.poolSize, false);
+        for (uint32_t slot = 0; slot < m_slots.window; ++slot)
+        {
+            m_declared[m_policy->InitialIndex(m_job, slot, m_slots) % m_slots.poolSize] = true;
+        }
+    }
     GetNode()->RegisterProtocolHandler(MakeCallback(&InaParameterServer::Receive, this),
                                        0,
                                        m_device,
@@ -140,6 +149,10 @@ InaParameterServer::Receive(Ptr<NetDevice> /*device*/,
     if (h.seq < m_pruned)
     {
         return; // older than anything a worker can still be waiting for
+    }
+    if (!m_declared.empty() && h.aggIndex < m_declared.size())
+    {
+        m_declared[h.aggIndex] = true; // as ATP's PS, every index seen is taken
     }
     Chunk& c = m_chunks[h.seq];
     if (c.done)
@@ -266,9 +279,24 @@ InaParameterServer::Complete(uint32_t seq, Chunk& c)
     c.remap = c.index;
     if (c.collided && m_policy->FollowsRemap())
     {
-        uint32_t slot = seq % m_slots.window;
-        uint32_t attempt = ++m_attempts[slot];
-        c.remap = InaAllocationPolicy::HashIndex(m_job, slot, attempt, m_slots.poolSize);
+        // ATP's PS: a collided index moves to the next index of the free list this job has
+        // not used, once; later collisions on it follow the same move. With no index left
+        // the slot keeps its index.
+        auto it = m_nextIndex.find(c.index);
+        if (it != m_nextIndex.end())
+        {
+            c.remap = it->second;
+        }
+        else
+        {
+            uint32_t next = NextFreeIndex();
+            if (next < m_slots.poolSize)
+            {
+                m_nextIndex[c.index] = next;
+                c.remap = next;
+                ++m_rehashes;
+            }
+        }
     }
     c.done = true;
     c.aggs.clear();
@@ -312,6 +340,44 @@ InaParameterServer::Prune(uint32_t seq)
     uint32_t limit = static_cast<uint32_t>(seq - horizon);
     m_pruned = std::max(m_pruned, limit);
     m_chunks.erase(m_chunks.begin(), m_chunks.lower_bound(limit));
+}
+
+uint32_t
+InaParameterServer::NextFreeIndex()
+{
+    const uint32_t n = m_slots.poolSize;
+    while (m_freePos < n)
+    {
+        // Draw position m_freePos of a shuffle of [0, n): swap it with a seeded position in
+        // [m_freePos, n) (Fisher-Yates, materialised lazily).
+        uint64_t x = (static_cast<uint64_t>(m_job) << 32) ^ m_freePos;
+        x += 0x9e3779b97f4a7c15ULL;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+        x ^= x >> 31;
+        uint32_t j = m_freePos + static_cast<uint32_t>(x % (n - m_freePos));
+        auto at = [&](uint32_t k) {
+            auto it = m_perm.find(k);
+            return it == m_perm.end() ? k : it->second;
+        };
+        uint32_t vi = at(m_freePos);
+        uint32_t vj = at(j);
+        m_perm[j] = vi;
+        m_perm.erase(m_freePos);
+        ++m_freePos;
+        if (!m_declared[vj])
+        {
+            m_declared[vj] = true;
+            return vj;
+        }
+    }
+    return n;
+}
+
+uint64_t
+InaParameterServer::GetRehashes() const
+{
+    return m_rehashes;
 }
 
 uint64_t

@@ -11,6 +11,7 @@
 #include "ns3/net-device.h"
 
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -66,6 +67,8 @@ class InaParameterServer : public Application
     uint64_t GetFallbackChunks() const;
     /** \return evicted partial aggregates received */
     uint64_t GetEvictedReceived() const;
+    /** \return collided slots given a new index from the free list */
+    uint64_t GetRehashes() const;
 
   protected:
     void DoDispose() override;
@@ -119,7 +122,18 @@ class InaParameterServer : public Application
     InaJobSlots m_slots;
     Ptr<NetDevice> m_device;
     std::map<uint32_t, Chunk> m_chunks;
-    std::map<uint32_t, uint32_t> m_attempts; //!< re-hash round per window slot
+    /**
+     * \brief ATP's PS re-hash (HashNew_predefine): the next index of a seeded shuffle of the
+     *        pool that this job has not used yet.
+     * \return the index, or the pool size when every index is used
+     */
+    uint32_t NextFreeIndex();
+
+    std::vector<bool> m_declared;                  //!< indices this job uses (ATP's PS)
+    std::unordered_map<uint32_t, uint32_t> m_perm; //!< lazy Fisher-Yates shuffle of the pool
+    uint32_t m_freePos{0};                         //!< draws from the shuffle so far
+    std::map<uint32_t, uint32_t> m_nextIndex;      //!< collided index -> its re-hash
+    uint64_t m_rehashes{0};                        //!< collided slots moved to a new index
     uint32_t m_pad{0};
     uint32_t m_pruned{0}; //!< sequences below this are forgotten
 

@@ -53,6 +53,14 @@ InaSwitch::GetTypeId()
                           TimeValue(NanoSeconds(400)),
                           MakeTimeAccessor(&InaSwitch::m_passLatency),
                           MakeTimeChecker(Seconds(0)))
+            .AddAttribute("FreeOnResend",
+                          "ATP/ESA at a single switch: a resend frees the aggregator holding its "
+                          "key after sending its partial sum to the PS, as ATP's switch cleans "
+                          "it; false: keep it reserved (delegated) until the PS result passes "
+                          "[bool]",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&InaSwitch::m_freeOnResend),
+                          MakeBooleanChecker())
             .AddAttribute("Aggregation",
                           "Run the aggregation pipeline; false = plain forwarding by address",
                           BooleanValue(true),
@@ -412,7 +420,26 @@ InaSwitch::OnGradient(InaHeader& h, uint32_t pad, const JobEntry& e)
 
     if (MovesToPs(h, a, holds, e))
     {
-        Delegate(h, pad, e);
+        if (m_freeOnResend && e.role == SINGLE && m_policy->FlushOnResend() &&
+            h.Has(InaHeader::FLAG_RESEND) && !h.Has(InaHeader::FLAG_OVERFLOW))
+        {
+            // ATP's switch on a resend: whatever the aggregator holds of the key is forced
+            // out to the PS and the aggregator is cleaned (freed) for others.
+            if (holds)
+            {
+                if (!a.delegated && a.count > 0 && !a.complete)
+                {
+                    EmitAggregate(a, index, 0, pad);
+                    ++m_stats.flushes;
+                }
+                m_pool->Release(index, Simulator::Now());
+                ++m_stats.resendFrees;
+            }
+        }
+        else
+        {
+            Delegate(h, pad, e);
+        }
         ToPs(h, pad, e);
         return;
     }
@@ -450,6 +477,10 @@ InaSwitch::OnGradient(InaHeader& h, uint32_t pad, const JobEntry& e)
             // The evicted partial sum is never lost: its PS completes the key.
             EmitAggregate(a, index, InaHeader::FLAG_EVICTED, pad);
             ++m_stats.evictedPartials;
+        }
+        else if (a.complete)
+        {
+            ++m_stats.earlyReleases; // its aggregate is at the PS already
         }
         break;
     case InaAllocationPolicy::ALLOCATE:

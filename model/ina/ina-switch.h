@@ -34,6 +34,9 @@ struct InaSwitchStats
     uint64_t preemptions{0};     //!< aggregators taken from another job (ESA)
     uint64_t evictedPartials{0}; //!< partial aggregates sent to their PS on preemption
     uint64_t flushes{0};         //!< partial aggregates flushed to the PS by a resend or overflow
+    uint64_t resendFrees{0};     //!< aggregators a resend freed (ATP/ESA, FreeOnResend)
+    /// preemptions of a complete aggregator only waiting for the PS result (nothing lost)
+    uint64_t earlyReleases{0};
     uint64_t completions{0};     //!< keys completed in the switch
     uint64_t toPsPackets{0};     //!< packets sent towards a PS (aggregates and fallbacks)
     uint64_t toPsBytes{0};       //!< their bytes (INA header + padding)
@@ -213,6 +216,7 @@ class InaSwitch : public Object
     uint32_t m_passes;
     Time m_passLatency;
     bool m_aggregate;
+    bool m_freeOnResend;                  //!< FreeOnResend
     std::vector<Ptr<NetDevice>> m_routes; //!< by address
     Ptr<NetDevice> m_defaultRoute;
     std::map<uint16_t, JobEntry> m_jobs;

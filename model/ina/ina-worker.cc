@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -123,6 +124,13 @@ InaWorker::GetTypeId()
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&InaWorker::m_jitter),
                           MakeTimeChecker(Seconds(0)))
+            .AddAttribute("PacketJitter",
+                          "Host/NIC jitter: each packet reaches the NIC after an exponential "
+                          "delay of this mean, in send order (seeded by Seed, job and rank); "
+                          "0: none [s]",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&InaWorker::m_packetJitter),
+                          MakeTimeChecker(Seconds(0)))
             .AddAttribute("ValuesPerPacket",
                           "Values per packet (ATP 62, SwitchML 64) [values]",
                           UintegerValue(62),
@@ -140,6 +148,15 @@ InaWorker::GetTypeId()
                           TimeValue(MicroSeconds(200)),
                           MakeTimeAccessor(&InaWorker::m_timeout),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("Retransmit",
+                          "Loss recovery: Window (ATP: after Timeout without any result, resend "
+                          "every unacknowledged chunk of the window) or Slot (p4app-switchML: "
+                          "a timer of Timeout per window slot, reset at each send, resends that "
+                          "slot's chunk only; a slot's next chunk goes out when its result "
+                          "arrives)",
+                          EnumValue(WINDOW),
+                          MakeEnumAccessor(&InaWorker::m_retransmit),
+                          MakeEnumChecker(WINDOW, "Window", SLOT, "Slot"))
             .AddAttribute("FirstTimeout",
                           "Timeout before the first result of an iteration [s] (ATP 50 ms)",
                           TimeValue(MilliSeconds(50)),
@@ -261,7 +278,17 @@ void
 InaWorker::StopApplication()
 {
     Simulator::Remove(m_timer); // not Cancel: a cancelled event still advances the clock
+    ClearSlotTimers();
     m_computeEvent.Cancel();
+}
+
+void
+InaWorker::ClearSlotTimers()
+{
+    for (auto& t : m_slotTimers)
+    {
+        Simulator::Remove(t);
+    }
 }
 
 void
@@ -273,6 +300,13 @@ InaWorker::StartIteration()
     m_inSync = true;
     m_gotResult = false;
     m_lastRx = Simulator::Now();
+    if (m_retransmit == SLOT)
+    {
+        ClearSlotTimers();
+        m_slotTimers.assign(m_window, EventId());
+        SendMore(); // the first chunk of every slot; each slot's timer runs from its send
+        return;
+    }
     SendMore();
     m_timer = Simulator::Schedule(m_firstTimeout, &InaWorker::OnTimer, this);
 }
@@ -359,7 +393,44 @@ InaWorker::SendChunk(uint32_t chunk, bool resend)
     }
     Ptr<Packet> p = Create<Packet>(m_pad);
     p->AddHeader(h);
+    if (m_packetJitter.IsPositive())
+    {
+        // The host stack and PCIe add a random delay; packets keep their order.
+        uint64_t r = SplitMix(m_seed ^ SplitMix((static_cast<uint64_t>(m_job) << 40) ^
+                                                (static_cast<uint64_t>(m_rank) << 32) ^
+                                                SplitMix(++m_packetsOut)));
+        double delay = -m_packetJitter.GetSeconds() * std::log1p(-Unit(r));
+        Time at = std::max(Simulator::Now() + Seconds(delay), m_hostReady);
+        m_hostReady = at;
+        Simulator::Schedule(at - Simulator::Now(), &InaWorker::Transmit, this, p);
+    }
+    else
+    {
+        Transmit(p);
+    }
+    if (m_retransmit == SLOT)
+    {
+        EventId& t = m_slotTimers[chunk % m_window];
+        Simulator::Remove(t);
+        t = Simulator::Schedule(m_timeout, &InaWorker::OnSlotTimer, this, h.seq);
+    }
+}
+
+void
+InaWorker::Transmit(Ptr<Packet> p)
+{
     m_device->Send(p, m_device->GetBroadcast(), IPV4_PROTOCOL);
+}
+
+void
+InaWorker::OnSlotTimer(uint32_t seq)
+{
+    const uint64_t base = static_cast<uint64_t>(m_iter) * m_chunks;
+    if (!m_inSync || seq < base || seq >= base + m_chunks || m_acked[seq - base])
+    {
+        return;
+    }
+    SendChunk(static_cast<uint32_t>(seq - base), true); // re-arms the slot's timer
 }
 
 void
@@ -383,7 +454,11 @@ InaWorker::Receive(Ptr<NetDevice> /*device*/,
     }
     uint32_t chunk = h.seq - base;
     m_lastRx = Simulator::Now();
-    if (!m_gotResult)
+    if (m_retransmit == SLOT)
+    {
+        m_gotResult = true;
+    }
+    else if (!m_gotResult)
     {
         // From the first result on, the short timeout applies: bring the timer forward.
         m_gotResult = true;
@@ -412,7 +487,21 @@ InaWorker::Receive(Ptr<NetDevice> /*device*/,
     {
         ++m_lastAck;
     }
-    if (m_lastAck < m_chunks)
+    if (m_retransmit == SLOT)
+    {
+        // The slot is free again: its timer stops, and its next chunk goes out.
+        Simulator::Remove(m_slotTimers[chunk % m_window]);
+        if (chunk + m_window < m_chunks)
+        {
+            SendChunk(chunk + m_window, false);
+            m_next = std::max(m_next, chunk + m_window + 1);
+        }
+        if (m_lastAck < m_chunks)
+        {
+            return;
+        }
+    }
+    else if (m_lastAck < m_chunks)
     {
         SendMore();
         return;
@@ -420,6 +509,7 @@ InaWorker::Receive(Ptr<NetDevice> /*device*/,
     // Iteration done.
     m_inSync = false;
     Simulator::Remove(m_timer); // not Cancel: a cancelled event still advances the clock
+    ClearSlotTimers();
     m_iterationEnds.push_back(Simulator::Now());
     m_iterationTrace(m_job, m_rank, m_iter);
     ++m_iter;

@@ -59,6 +59,13 @@ struct InaGradient
 class InaWorker : public Application
 {
   public:
+    /** How lost packets are recovered. */
+    enum Retransmit
+    {
+        WINDOW, //!< ATP: after Timeout without any result, resend every unacknowledged chunk
+        SLOT,   //!< SwitchML: a timer per window slot resends that slot's chunk only
+    };
+
     /** \return the TypeId */
     static TypeId GetTypeId();
     InaWorker();
@@ -119,6 +126,12 @@ class InaWorker : public Application
                  NetDevice::PacketType type);
     void Check(const InaHeader& h, uint32_t chunk);
     void OnTimer();
+    /** \param seq the chunk a slot timer guards: resend it if it is still unacknowledged */
+    void OnSlotTimer(uint32_t seq);
+    /** \param p a packet to hand to the NIC now */
+    void Transmit(Ptr<Packet> p);
+    /** \brief Remove every pending slot timer. */
+    void ClearSlotTimers();
     double Gradient(uint32_t worker, uint64_t element) const;
     Time ComputePhase();
 
@@ -160,6 +173,11 @@ class InaWorker : public Application
     bool m_gotResult{false};
     Time m_lastRx;
     EventId m_timer;
+    Retransmit m_retransmit{WINDOW};   //!< Retransmit
+    Time m_packetJitter;               //!< PacketJitter (mean)
+    Time m_hostReady;                  //!< when the host hands its last packet to the NIC
+    uint64_t m_packetsOut{0};          //!< packets sent (the jitter draws' counter)
+    std::vector<EventId> m_slotTimers; //!< SLOT: per window slot
     EventId m_computeEvent;
     std::vector<uint32_t> m_remap; //!< per window slot: index after PS re-hash (or ~0)
     InaJobProgress m_progress;
