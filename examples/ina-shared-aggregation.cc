@@ -723,7 +723,7 @@ Main(int argc, char* argv[])
     InaRunConfig cfg;
     bool sweep = false;
     std::string pools = "64,128,256,512,1024,4096,20000";
-    std::string output = "ina-shared-aggregation.json";
+    std::string output = "results/ina-shared-aggregation/results.json"; // never the repository root
     StrictCommandLine cmd(__FILE__);
     cmd.AddValue("policy", "switchml, atp or esa", cfg.policy);
     cmd.AddValue("pool-size", "aggregators in the switch pool", cfg.poolSize, 1, kMaxPool);

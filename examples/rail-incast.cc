@@ -240,7 +240,7 @@ Main(int argc, char* argv[])
     double memoryGBps = 200;
     int64_t pcieGen = 4;
     double nicDmaGBps = 0;
-    std::string out = "rail-incast-results.json";
+    std::string out = "results/rail-incast/results.json"; // never the repository root
     StrictCommandLine cmd(__FILE__);
     cmd.AddValue("seed", "random seed (ECN marking)", seed, 1);
     cmd.AddValue("senders",
@@ -262,7 +262,7 @@ Main(int argc, char* argv[])
                  0,
                  10000,
                  "GB/s");
-    cmd.AddValue("out", "results JSON", out);
+    cmd.AddValue("output", "results JSON file (its directory is created)", out);
     cmd.Parse(argc, argv);
     auto bad = [](const std::string& what) -> int { throw UsageError(what); };
     if (senders < 1 || senders > 1024)

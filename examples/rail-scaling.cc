@@ -120,7 +120,7 @@ Main(int argc, char* argv[])
     std::string level = "rate";
     double railGbps = 200;
     int64_t spines = 8;
-    std::string out = "rail-scaling-results.json";
+    std::string out = "results/rail-scaling/results.json"; // never the repository root
     StrictCommandLine cmd(__FILE__);
     cmd.AddValue("seed", "random seed (ECN marking at the packet level)", seed, 1);
     cmd.AddValue("max-nodes", "largest cluster (nodes of 8 GPUs); sizes double from 1", maxNodes);
@@ -136,7 +136,7 @@ Main(int argc, char* argv[])
     // Bounded: rates far beyond hardware make packet times round to zero (a hang).
     cmd.AddValue("rail-gbps", "rail rate", railGbps, 0.001, 3200, "Gbit/s");
     cmd.AddValue("spines", "spine switches", spines);
-    cmd.AddValue("out", "results JSON", out);
+    cmd.AddValue("output", "results JSON file (its directory is created)", out);
     cmd.Parse(argc, argv);
     if ((pattern != "full" && pattern != "hierarchical") ||
         (level != "rate" && level != "packet" && level != "both") || maxNodes < 1 ||

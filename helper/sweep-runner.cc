@@ -5,6 +5,8 @@
 #include "sweep-runner.h"
 
 #include "ns3/log.h"
+#include "ns3/strict-parse.h"
+#include "ns3/trace-reader.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -16,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <spawn.h>
@@ -385,8 +388,17 @@ SweepRunner::ReadScenarioAxes(const std::string& path)
     {
         return; // the example's own scenario loader names the file and the problem
     }
-    nlohmann::json root = nlohmann::json::parse(in, nullptr, false);
-    if (root.is_discarded() || !root.is_object() || !root.contains("sweep"))
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    nlohmann::json root;
+    try
+    {
+        root = strict::ParseJson(path, text); // depth-checked: a hostile file never recurses
+    }
+    catch (const TraceError&)
+    {
+        return; // the example's own scenario loader names the file and the problem
+    }
+    if (!root.is_object() || !root.contains("sweep"))
     {
         return;
     }

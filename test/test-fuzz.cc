@@ -577,7 +577,7 @@ TEST_CASE("fuzz: the classes of issue #18 through the examples", "[fuzz]")
 
     const std::vector<Case> cases = {
         {"minimal-experiment", {"--output=/dev/null"}, 1},
-        {"rail-incast", {"--senders=1", "--bytes=1000", "--out=/dev/null/x.json"}, 1},
+        {"rail-incast", {"--senders=1", "--bytes=1000", "--output=/dev/null/x.json"}, 1},
         {"rail-incast", {"--senders=-1"}, 2},
         {"rail-incast", {"--bytes=-1"}, 2},
         {"rail-incast", {"--senders=1", "--bytes=1000", "--memory-gbps=9.3e9"}, 2},

@@ -46,7 +46,7 @@ RunExample(const std::string& name, const std::string& args)
         std::filesystem::temp_directory_path() / ("aicluster-ex-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
     std::string cmd = "cd " + dir.string() + " && timeout 60 " + Example(name) + " " + args +
-                      " --out=" + (dir / "out.json").string() + " 2>&1";
+                      " --output=" + (dir / "out.json").string() + " 2>&1";
     if (name == "kspeed-provisioning")
     {
         cmd = "cd " + dir.string() + " && timeout 60 " + Example(name) + " " + args +
