@@ -12,12 +12,11 @@
  *   ./ns3 run minimal-experiment
  */
 
-#include "ns3/cluster-engine-helper.h"
+#include "ns3/cluster-builder.h"
 #include "ns3/cluster-results.h"
 #include "ns3/cluster-scenario.h"
 #include "ns3/core-module.h"
 #include "ns3/strict-options.h"
-#include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
 
 #include <iostream>
@@ -43,15 +42,16 @@ Experiment(int argc, char* argv[])
     cmd.AddValue("output", "Result directory", output);
     cmd.Parse(argc, argv);
 
-    std::vector<JobRecord> jobs = ReadTrace(ClusterScenario::DefaultTracePath());
-    TraceAnnotator(WorkloadCatalog::Default(), AnnotatorOptions()).Annotate(jobs);
+    // One description of the cluster (doc/cluster.md): the defaults of trace-replay, with 32
+    // nodes and Tiresias with three queue levels.
+    Config::SetDefault("ns3::TiresiasPolicy::Thresholds", StringValue("3600,36000"));
+    Ptr<ClusterBuilder> cluster = CreateObject<ClusterBuilder>();
+    cluster->SetAttribute("Nodes", UintegerValue(32));
+    cluster->SetAttribute("Scheduler", StringValue("tiresias"));
 
-    ClusterTopology topology; // 8 GPUs per node, 8 nodes per rack
-    topology.numNodes = 32;
-    ClusterEngineHelper helper;
-    helper.SetTopology(topology);
-    helper.SetScheduler("ns3::TiresiasPolicy", "Thresholds", StringValue("3600,36000"));
-    Ptr<ClusterEngine> engine = helper.Create(jobs, WorkloadCatalog::Default());
+    std::vector<JobRecord> jobs = ReadTrace(ClusterScenario::DefaultTracePath());
+    cluster->Annotate(jobs, WorkloadCatalog::Default());
+    Ptr<ClusterEngine> engine = cluster->Build(jobs, WorkloadCatalog::Default());
     engine->TraceConnectWithoutContext("JobPreempted", MakeCallback(&OnJobPreempted));
     engine->Run();
     ClusterResults::Write(output, engine, RunInfo());

@@ -3,26 +3,15 @@
  */
 #include "cluster-engine-helper.h"
 
+#include "cluster-builder.h"
+
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
-#include <map>
 #include <stdexcept>
 
 namespace ns3
 {
-
-namespace
-{
-const std::map<std::string, std::string>&
-SchedulerTable()
-{
-    static const std::map<std::string, std::string> table{{"fifo", "ns3::FifoPolicy"},
-                                                          {"sjf", "ns3::SjfPolicy"},
-                                                          {"tiresias", "ns3::TiresiasPolicy"}};
-    return table;
-}
-} // namespace
 
 ClusterEngineHelper::ClusterEngineHelper()
 {
@@ -41,27 +30,15 @@ ClusterEngineHelper::SetTopology(const ClusterTopology& topology)
 void
 ClusterEngineHelper::SetGradientSyncByName(const std::string& name, uint32_t poolSize)
 {
-    if (name == "ideal")
+    const ComponentAlias& alias = ClusterBuilder::Alias("sync", name);
+    m_syncModel = ObjectFactory(alias.typeId);
+    for (const auto& [attribute, value] : alias.attributes)
     {
-        m_syncModel = ObjectFactory("ns3::IdealGradientSync");
+        m_syncModel.Set(attribute, StringValue(value));
     }
-    else if (name == "none")
+    if (poolSize > 0 && alias.typeId == "ns3::InaGradientSync")
     {
-        m_syncModel = ObjectFactory("ns3::RingAllReduceSync");
-    }
-    else if (name == "switchml" || name == "atp" || name == "esa")
-    {
-        m_syncModel = ObjectFactory("ns3::InaGradientSync");
-        m_syncModel.Set("Policy", StringValue(name));
-        if (poolSize > 0)
-        {
-            m_syncModel.Set("PoolSize", UintegerValue(poolSize));
-        }
-    }
-    else
-    {
-        throw std::invalid_argument("unknown gradient-sync model '" + name +
-                                    "' (known: ideal, none, switchml, atp, esa)");
+        m_syncModel.Set("PoolSize", UintegerValue(poolSize));
     }
 }
 
@@ -82,29 +59,13 @@ ClusterEngineHelper::Create(const std::vector<JobRecord>& jobs,
 std::string
 ClusterEngineHelper::SchedulerTypeName(const std::string& name)
 {
-    auto it = SchedulerTable().find(name);
-    if (it == SchedulerTable().end())
-    {
-        std::string known;
-        for (const auto& n : SchedulerNames())
-        {
-            known += (known.empty() ? "" : ", ") + n;
-        }
-        throw std::invalid_argument("unknown scheduling policy '" + name + "' (known: " + known +
-                                    ")");
-    }
-    return it->second;
+    return ClusterBuilder::Alias("scheduler", name).typeId;
 }
 
 std::vector<std::string>
 ClusterEngineHelper::SchedulerNames()
 {
-    std::vector<std::string> names;
-    for (const auto& entry : SchedulerTable())
-    {
-        names.push_back(entry.first);
-    }
-    return names;
+    return ClusterBuilder::Names("scheduler");
 }
 
 } // namespace ns3

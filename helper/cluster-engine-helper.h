@@ -63,7 +63,8 @@ class ClusterEngineHelper
 
     /**
      * \brief Choose the gradient-sync model by its scenario name.
-     * \param name ideal (free), none (ring all-reduce, ns3::RingAllReduceSync), or switchml,
+     * \param name a "sync" short name of ClusterBuilder::Aliases(): ideal, none or ring (ring
+     *        all-reduce, ns3::RingAllReduceSync), or switchml,
      *        atp, esa (in-network aggregation, ns3::InaGradientSync with that Policy)
      * \param poolSize aggregators per switch for switchml/atp/esa; 0 = the attribute's default
      * \throws std::invalid_argument naming an unknown model

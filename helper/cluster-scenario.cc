@@ -5,8 +5,11 @@
 
 #include "cluster-engine-helper.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/double.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -188,10 +191,28 @@ CheckedCount(const std::string& option, int64_t value)
 ClusterScenario::ClusterScenario()
     : tracePath(DefaultTracePath())
 {
-    // The default cluster is the one the bundled sample is generated for (traces/README.md).
-    topology.numNodes = 16;
-    topology.gpusPerNode = 8;
-    topology.nodesPerRack = 4;
+    // One set of defaults: a ClusterBuilder's (the cluster the bundled sample is generated
+    // for, traces/README.md).
+    Ptr<ClusterBuilder> defaults = CreateObject<ClusterBuilder>();
+    topology = defaults->GetTopology();
+    StringValue text;
+    defaults->GetAttribute("Placement", text);
+    placement = text.Get();
+    defaults->GetAttribute("GradientSync", text);
+    ina = text.Get();
+    defaults->GetAttribute("Provisioning", text);
+    provisioning = text.Get();
+    UintegerValue count;
+    defaults->GetAttribute("InaPoolSize", count);
+    inaPoolSize = static_cast<uint32_t>(count.Get());
+    defaults->GetAttribute("ProvisioningPoolNodes", count);
+    provisioningPoolNodes = static_cast<uint32_t>(count.Get());
+    storage = defaults->GetStorageOptions();
+    m_storagePolicyText = storage.policy;
+    storageEnabled = m_storagePolicyText != "ideal";
+    AnnotatorOptions ann = defaults->GetAnnotatorOptions();
+    annotator.datasetRule = ann.datasetRule;
+    annotator.modelRule = ann.modelRule;
     m_policiesText = JoinList(policies);
     m_onErrorText = "stop";
 }
@@ -216,6 +237,7 @@ ClusterScenario::Load(const std::string& path)
                     "ina",
                     "ina_pool_size",
                     "provisioning",
+                    "provisioning_pool_nodes",
                     "storage",
                     "seed",
                     "run",
@@ -279,6 +301,7 @@ ClusterScenario::Load(const std::string& path)
     top.Text("ina", s.ina);
     top.Positive("ina_pool_size", s.inaPoolSize);
     top.Text("provisioning", s.provisioning);
+    top.Positive("provisioning_pool_nodes", s.provisioningPoolNodes);
 
     FieldReader storage(path, top.Object("storage"), "storage.");
     storage.CheckKnown({"policy",
@@ -376,16 +399,19 @@ ClusterScenario::AddCommandLineOptions(StrictCommandLine& cmd)
                  m_policiesText);
     cmd.AddValue("placement", "GPU placement: consolidated or spread", placement);
     cmd.AddValue("ina",
-                 "Gradient sync: ideal (free), none (ring all-reduce), or in-network "
+                 "Gradient sync: ideal (free), none or ring (ring all-reduce), or in-network "
                  "aggregation with switchml, atp or esa (a switch per rack)",
                  ina);
     cmd.AddValue("ina-pool-size",
                  "Aggregators per switch for --ina=switchml|atp|esa (0 = the attribute's default)",
                  inaPoolSize);
     cmd.AddValue("provisioning",
-                 "Data loading over the rail fabric: ideal (never stalls), local, dpp, alluxio "
-                 "or kspeed",
+                 "Data provisioning over the rail fabric: ideal (never stalls), local, dpp, "
+                 "alluxio or kspeed; with --storage-policy it reads from the storage tier",
                  provisioning);
+    cmd.AddValue("provisioning-pool-nodes",
+                 "CPU nodes of the provisioning (DPP) pool [nodes] (0 = the model's default)",
+                 provisioningPoolNodes);
     cmd.AddValue("storage-policy",
                  "Disaggregated storage: ideal (no storage model), or none, cache-all, fair, lru, "
                  "quiver, silod, cba, autocba",
@@ -456,34 +482,33 @@ ClusterScenario::Finalize()
     {
         throw std::invalid_argument("--load-scale: expected a positive factor");
     }
-    if (ina != "ideal" && ina != "none" && ina != "switchml" && ina != "atp" && ina != "esa")
-    {
-        throw std::invalid_argument("--ina: expected ideal, none, switchml, atp or esa, got '" +
-                                    ina + "'");
-    }
-    const std::vector<std::string> loaders{"ideal", "local", "dpp", "alluxio", "kspeed"};
-    if (std::find(loaders.begin(), loaders.end(), provisioning) == loaders.end())
-    {
-        throw std::invalid_argument("--provisioning: expected ideal, local, dpp, alluxio or "
-                                    "kspeed, got '" +
-                                    provisioning + "'");
-    }
+    // Every component name is checked against the one alias table (ClusterBuilder::Aliases()).
+    auto check = [](const std::string& option, const std::string& kind, const std::string& name) {
+        try
+        {
+            ClusterBuilder::Alias(kind, name);
+        }
+        catch (const std::invalid_argument&)
+        {
+            std::string known;
+            for (const auto& n : ClusterBuilder::Names(kind))
+            {
+                known += (known.empty() ? "" : ", ") + n;
+            }
+            throw std::invalid_argument(option + ": expected one of " + known + ", got '" + name +
+                                        "'");
+        }
+    };
+    check("--ina", "sync", ina);
+    check("--provisioning", "provisioning", provisioning);
+    check("--storage-policy", "storage", m_storagePolicyText);
     storageEnabled = m_storagePolicyText != "ideal";
+    storage.policy = m_storagePolicyText;
     if (storageEnabled)
     {
-        storage.policy = m_storagePolicyText;
-        storage.Validate(); // names an unknown policy or a bad budget
+        storage.Validate(); // names a bad budget or medium
     }
-    if (storageEnabled && provisioning != "ideal")
-    {
-        throw std::invalid_argument("--provisioning and --storage-policy both set the "
-                                    "data-loading term: choose one");
-    }
-    if (placement != "consolidated" && placement != "spread")
-    {
-        throw std::invalid_argument("--placement: expected consolidated or spread, got '" +
-                                    placement + "'");
-    }
+    check("--placement", "placement", placement);
     topology.numNodes = CheckedCount("--nodes", m_nodes);
     topology.gpusPerNode = CheckedCount("--gpus-per-node", m_gpusPerNode);
     topology.nodesPerRack = CheckedCount("--nodes-per-rack", m_nodesPerRack);
@@ -536,6 +561,10 @@ ClusterScenario::Settings() const
     s["ina"] = ina;
     s["ina_pool_size"] = std::to_string(inaPoolSize);
     s["provisioning"] = provisioning;
+    if (provisioningPoolNodes > 0)
+    {
+        s["provisioning_pool_nodes"] = std::to_string(provisioningPoolNodes);
+    }
     s["storage.policy"] = m_storagePolicyText;
     if (storageEnabled)
     {
@@ -551,6 +580,34 @@ ClusterScenario::Settings() const
         s["attributes." + name] = value;
     }
     return s;
+}
+
+Ptr<ClusterBuilder>
+ClusterScenario::Builder(const std::string& scheduler) const
+{
+    Ptr<ClusterBuilder> b = CreateObject<ClusterBuilder>();
+    b->SetAttribute("Nodes", UintegerValue(topology.numNodes));
+    b->SetAttribute("GpusPerNode", UintegerValue(topology.gpusPerNode));
+    b->SetAttribute("NodesPerRack", UintegerValue(topology.nodesPerRack));
+    b->SetAttribute("Scheduler", StringValue(scheduler));
+    b->SetAttribute("Placement", StringValue(placement));
+    b->SetAttribute("GradientSync", StringValue(ina));
+    b->SetAttribute("InaPoolSize", UintegerValue(inaPoolSize));
+    b->SetAttribute("Provisioning", StringValue(provisioning));
+    b->SetAttribute("ProvisioningPoolNodes", UintegerValue(provisioningPoolNodes));
+    b->SetAttribute("StoragePolicy", StringValue(m_storagePolicyText));
+    b->SetAttribute("CacheBytes", DoubleValue(storage.cacheBytes));
+    b->SetAttribute("CacheMedium", StringValue(storage.medium));
+    b->SetAttribute("CachePrice", DoubleValue(storage.cachePrice));
+    b->SetAttribute("StorageBandwidth", DoubleValue(storage.bandwidth));
+    b->SetAttribute("ClientBandwidth", DoubleValue(storage.clientBandwidth));
+    b->SetAttribute("BandwidthPrice", DoubleValue(storage.bandwidthPrice));
+    b->SetAttribute("IoBudget", DoubleValue(storage.ioBudgetPerHour));
+    b->SetAttribute("Prefetch", BooleanValue(storage.prefetch));
+    b->SetAttribute("Utility", StringValue(storage.utility));
+    b->SetAttribute("DeadlineSlack", DoubleValue(storage.deadlineSlack));
+    b->SetAnnotatorOptions(annotator);
+    return b;
 }
 
 std::vector<std::string>

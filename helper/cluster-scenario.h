@@ -4,6 +4,7 @@
 #ifndef AICLUSTER_CLUSTER_SCENARIO_H
 #define AICLUSTER_CLUSTER_SCENARIO_H
 
+#include "ns3/cluster-builder.h"
 #include "ns3/cluster-topology.h"
 #include "ns3/storage-helper.h"
 #include "ns3/strict-options.h"
@@ -40,15 +41,16 @@ struct ClusterScenario
     std::string ina{"ideal"};
     uint32_t inaPoolSize{0}; //!< aggregators per switch; 0 = ns3::InaGradientSync::PoolSize
     /**
-     * Data loading: ideal (never stalls), or a provisioning loader on the rail fabric
-     * (local, dpp, alluxio, kspeed: doc/provisioning.md), or a disaggregated-storage policy
-     * (storage.policy: doc/storage.md). The two are exclusive: both set the data-loading term.
+     * Data provisioning: ideal (never stalls), or a loader on the rail fabric (local, dpp,
+     * alluxio, kspeed: doc/provisioning.md). With a storage policy too, the loader reads its
+     * misses from the storage tier (StagedDataLoading, doc/cluster.md).
      */
     std::string provisioning{"ideal"};
-    StorageOptions storage;                        //!< storage.policy "ideal" = no storage model
-    bool storageEnabled{false};                    //!< a storage policy other than ideal was chosen
-    uint64_t seed{1};                              //!< ns-3 RngSeed and annotator seed
-    uint64_t run{1};                               //!< ns-3 RngRun
+    uint32_t provisioningPoolNodes{0}; //!< provisioning (DPP) pool nodes; 0 = model default
+    StorageOptions storage;            //!< storage.policy "ideal" = no storage model
+    bool storageEnabled{false};        //!< a storage policy other than ideal was chosen
+    uint64_t seed{1};                  //!< ns-3 RngSeed and annotator seed
+    uint64_t run{1};                   //!< ns-3 RngRun
     std::string outputDir{"results/trace-replay"}; //!< one sub-directory per policy
     std::map<std::string, std::string> attributes; //!< ns-3 attribute defaults to set
 
@@ -79,6 +81,13 @@ struct ClusterScenario
 
     /** \brief Config::SetDefault every entry of attributes (before objects are created). */
     void ApplyAttributes() const;
+
+    /**
+     * \return a ClusterBuilder describing this scenario's cluster and components (its other
+     *         attributes keep their defaults or what --ns3::ClusterBuilder::... set)
+     * \param scheduler the scheduling policy's short name (one of policies)
+     */
+    Ptr<ClusterBuilder> Builder(const std::string& scheduler) const;
 
     /** \return the scenario as flat "key" -> value text, for result files */
     std::map<std::string, std::string> Settings() const;

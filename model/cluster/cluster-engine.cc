@@ -551,6 +551,8 @@ ClusterEngine::FinishJob(ClusterJob* job)
     NS_ASSERT_MSG(job->remainingIterations * job->iterationTime <= FINISH_SLACK,
                   "job " << job->record.id << " finished with " << job->remainingIterations
                          << " iterations left");
+    AccountStall(*job, now);
+    job->bound = BoundOf(*job);
     job->remainingIterations = 0;
     m_busyGpus -= job->placement.TotalGpus() * job->computeTime / job->iterationTime;
     m_allocator->Release(job->placement);
@@ -596,9 +598,56 @@ ClusterEngine::SchedulePriorityEvent(ClusterJob* job)
 }
 
 void
+ClusterEngine::AccountStall(ClusterJob& job, double now) const
+{
+    if (job.state != ClusterJob::RUNNING || !(now > job.lastUpdate))
+    {
+        return;
+    }
+    double elapsed = now - job.lastUpdate;
+    double done = std::max(0.0, job.remainingIterations - job.RemainingIterationsAt(now));
+    double lost = elapsed - done * job.computeTime;
+    if (!(lost > 0))
+    {
+        return;
+    }
+    double gpus = job.placement.TotalGpus();
+    double exposedSync = (1 - m_syncOverlap) * job.syncTime;
+    if (job.pacedClocked || job.dataTime > NonDataTime(job))
+    {
+        // Without the data stall the job would run at compute + exposed sync.
+        double sync = std::min(lost, done * exposedSync);
+        job.stallSync += gpus * sync;
+        job.stallData += gpus * (lost - sync);
+    }
+    else if (exposedSync > 0)
+    {
+        job.stallSync += gpus * lost;
+    }
+    // else: compute-bound, and lost is the rounding of progress (not a stall)
+}
+
+std::string
+ClusterEngine::BoundOf(const ClusterJob& job) const
+{
+    // Below a millionth of its compute GPU time, rounding: the job ran at compute speed.
+    double computeGpuTime = job.record.iterations * job.computeTime * job.gpus;
+    if (job.stallData + job.stallSync <= 1e-6 * computeGpuTime)
+    {
+        return "compute";
+    }
+    if (job.stallData >= job.stallSync)
+    {
+        return "data:" + m_dataModel->Bottleneck(job);
+    }
+    return "sync:" + m_syncModel->Bottleneck(job);
+}
+
+void
 ClusterEngine::AdvanceProgress(ClusterJob& job) const
 {
     double now = Simulator::Now().GetSeconds();
+    AccountStall(job, now);
     if (job.state == ClusterJob::RUNNING && now > job.lastUpdate)
     {
         job.remainingIterations = job.RemainingIterationsAt(now);

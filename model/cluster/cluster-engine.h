@@ -181,6 +181,10 @@ class ClusterEngine : public Object
     void RemoveRunning(ClusterJob* job);
     void OnModelChanged();
     void AdvanceProgress(ClusterJob& job) const;
+    /** Add the GPU time a running job lost since lastUpdate to its stall totals, by cause. */
+    void AccountStall(ClusterJob& job, double now) const;
+    /** \return what binds a running job: compute, data:<resource> or sync:<resource> */
+    std::string BoundOf(const ClusterJob& job) const;
     /** Add the job to the ordered sets its state puts it in (call after a state/key change). */
     void Track(ClusterJob* job);
     /** Remove the job from its ordered sets (call before a state/key change). */

@@ -11,6 +11,8 @@
 #include "ns3/simple-ref-count.h"
 #include "ns3/workload-catalog.h"
 
+#include <string>
+
 namespace ns3
 {
 
@@ -61,6 +63,11 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
     EventId priorityEvent;      //!< its next priority change (multi-level policies), if any
     uint64_t selectedInPass{0}; //!< engine bookkeeping: last scheduling pass that chose it
     bool coupled{false};        //!< engine bookkeeping: its terms depend on other running jobs
+
+    // Attribution (engine bookkeeping): GPU-seconds this job held without computing, by cause.
+    double stallData{0}; //!< GPU-s lost waiting for data beyond compute + exposed sync
+    double stallSync{0}; //!< GPU-s lost to exposed gradient sync
+    std::string bound;   //!< what bound it at finish: compute, data:<resource>, sync:<resource>
 
     // Engine bookkeeping for a data term on a shared pace (PacedGroup), while RUNNING.
     PacedGroup* pacedGroup{nullptr}; //!< its group, nullptr if timed on its own

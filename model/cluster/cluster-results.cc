@@ -210,7 +210,8 @@ WriteJobs(const std::string& path, const ClusterEngine& engine)
     out << "job_id,name,submit_s,start_s,finish_s,jct_s,queueing_s,requested_gpus,gpus,nodes,racks,"
            "model,"
            "dataset,user,vc,iterations,trace_duration_s,preemptions,compute_s_per_iter,"
-           "data_s_per_iter,sync_s_per_iter,iteration_s,placement,source\n";
+           "data_s_per_iter,sync_s_per_iter,iteration_s,bound,data_stall_gpu_s,sync_stall_gpu_s,"
+           "placement,source\n";
     const ClusterTopology& topology = engine.GetTopology();
     for (const auto& job : engine.Jobs())
     {
@@ -239,6 +240,9 @@ WriteJobs(const std::string& path, const ClusterEngine& engine)
             .Number(job->dataTime)
             .Number(job->syncTime)
             .Number(job->iterationTime)
+            .Text(job->bound)
+            .Number(job->stallData)
+            .Number(job->stallSync)
             .Text(job->placement.ToString())
             .Text(r.source);
         out << line.Str();
@@ -390,6 +394,29 @@ ClusterResults::Write(const std::string& dir, Ptr<const ClusterEngine> engine, c
                        {"gpu_allocation", s.gpuAllocation},
                        {"gpu_busy", s.gpuBusy},
                        {"preemptions", s.preemptions}};
+    // GPU time held but not computing, by cause, and the jobs by what bound them.
+    double lostData = 0;
+    double lostSync = 0;
+    std::map<std::string, uint64_t> bounds;
+    for (const auto& job : engine->Jobs())
+    {
+        lostData += job->stallData;
+        lostSync += job->stallSync;
+        if (job->state == ClusterJob::FINISHED)
+        {
+            ++bounds[job->bound];
+        }
+    }
+    json["gpu_time_lost"] = {{"data_gpu_s", lostData},
+                             {"sync_gpu_s", lostSync},
+                             {"total_gpu_s", lostData + lostSync},
+                             {"jobs_by_bound", bounds}};
+    nlohmann::json components = nlohmann::json::object();
+    for (const auto& [component, figures] : info.components)
+    {
+        components[component] = figures;
+    }
+    json["components"] = components;
     double firstSubmit = engine->Jobs().empty() ? 0.0 : engine->Jobs().front()->record.submitTime;
     json["utilization_over_time"] = BucketedUtilization(engine->Utilization(),
                                                         firstSubmit,

@@ -48,6 +48,8 @@ struct RunInfo
     uint64_t run{1};                             //!< ns-3 RngRun
     std::string commandLine;                     //!< argv as given
     std::map<std::string, std::string> settings; //!< scenario settings (trace, filters, ...)
+    /** per component (ina, provisioning, storage): its headline figures, name -> value */
+    std::map<std::string, std::map<std::string, double>> components;
 };
 
 /**

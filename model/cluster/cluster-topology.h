@@ -15,12 +15,16 @@ namespace ns3
 /**
  * \ingroup aicluster
  * \brief Shape of the simulated GPU cluster: nodes of equal GPU count grouped into racks.
+ *
+ * The defaults are the one set of defaults of the whole project: ns3::ClusterBuilder's
+ * attributes, the command line and scenario files start from them (the cluster the bundled
+ * sample trace is generated for, traces/README.md).
  */
 struct ClusterTopology
 {
-    uint32_t numNodes{64};    //!< training nodes
+    uint32_t numNodes{16};    //!< training nodes
     uint32_t gpusPerNode{8};  //!< GPUs per node
-    uint32_t nodesPerRack{8}; //!< nodes under one top-of-rack switch
+    uint32_t nodesPerRack{4}; //!< nodes under one top-of-rack switch
 
     /** \return total GPUs */
     uint32_t TotalGpus() const

@@ -35,6 +35,13 @@ IterationTermModel::IsCoupled(const ClusterJob& /* job */) const
     return DependsOnOtherJobs();
 }
 
+std::string
+IterationTermModel::Bottleneck(const ClusterJob& /* job */) const
+{
+    std::string name = GetInstanceTypeId().GetName();
+    return name.rfind("ns3::", 0) == 0 ? name.substr(5) : name;
+}
+
 void
 IterationTermModel::SetChangeCallback(Callback<void> onChange)
 {

@@ -145,6 +145,14 @@ class IterationTermModel : public Object
      */
     virtual void TakePaceChanges(std::vector<PaceChange>& changes);
 
+    /**
+     * \param job a running job this model gave a term
+     * \return the resource that binds its term now, for attribution (jobs.csv's bound column):
+     *         e.g. storage, cpu, pcie-uplink, rail. Default: the model's TypeId name without
+     *         "ns3::".
+     */
+    virtual std::string Bottleneck(const ClusterJob& job) const;
+
   protected:
     /** \brief Tell the engine this model's terms changed (schedules a re-evaluation now). */
     void NotifyChanged();

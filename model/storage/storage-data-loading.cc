@@ -200,6 +200,12 @@ StorageDataLoading::Attach(Ptr<ClusterEngine> engine)
                                        MakeCallback(&StorageDataLoading::OnJobLeft, this));
 }
 
+std::string
+StorageDataLoading::Bottleneck(const ClusterJob& /* job */) const
+{
+    return "storage-remote";
+}
+
 bool
 StorageDataLoading::DependsOnOtherJobs() const
 {

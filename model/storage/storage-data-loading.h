@@ -142,6 +142,8 @@ class StorageDataLoading : public IterationTermModel
     bool ReportsChanges() const override;
     void TakeChanges(std::vector<TermChange>& changes) override;
     void TakePaceChanges(std::vector<PaceChange>& changes) override;
+    /** \return storage-remote (the remote bandwidth its policy allotted binds its reads) */
+    std::string Bottleneck(const ClusterJob& job) const override;
 
     /**
      * \brief The allocation problem the running jobs pose: only the datasets they read, one

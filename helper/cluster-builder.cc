@@ -1,0 +1,663 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "cluster-builder.h"
+
+#include "ns3/boolean.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/object-factory.h"
+#include "ns3/pointer.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/storage-backend.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ClusterBuilder");
+NS_OBJECT_ENSURE_REGISTERED(ClusterBuilder);
+
+namespace
+{
+
+void
+Require(bool ok, const std::string& attribute, const std::string& expected)
+{
+    if (!ok)
+    {
+        throw std::invalid_argument("ns3::ClusterBuilder::" + attribute + ": expected " + expected);
+    }
+}
+
+std::string
+JoinNames(const std::vector<std::string>& names)
+{
+    std::string text;
+    for (const auto& n : names)
+    {
+        text += (text.empty() ? "" : ", ") + n;
+    }
+    return text;
+}
+
+} // namespace
+
+TypeId
+ClusterBuilder::GetTypeId()
+{
+    // One set of defaults: the plain structs the components take are the source, so a
+    // default-constructed ClusterTopology, RailClusterConfig or StorageOptions describes the
+    // same cluster as a default ClusterBuilder, the command line and a scenario file without
+    // the field. (Locals: GetTypeId() may run during static initialization.)
+    const ClusterTopology kTopology;
+    const RailClusterConfig kRail;
+    const StorageOptions kStorage;
+    const AnnotatorOptions kAnnotator;
+    static TypeId tid =
+        TypeId("ns3::ClusterBuilder")
+            .SetParent<Object>()
+            .SetGroupName("Aicluster")
+            .AddConstructor<ClusterBuilder>()
+            // ---- training nodes and racks
+            .AddAttribute("Nodes",
+                          "Training nodes [nodes] (scenario cluster.nodes, --nodes).",
+                          UintegerValue(kTopology.numNodes),
+                          MakeUintegerAccessor(&ClusterBuilder::m_nodes),
+                          MakeUintegerChecker<uint32_t>(1, 1000000))
+            .AddAttribute("GpusPerNode",
+                          "GPUs per node [GPUs]; each has its own NIC on its own rail "
+                          "(cluster.gpus_per_node, --gpus-per-node).",
+                          UintegerValue(kTopology.gpusPerNode),
+                          MakeUintegerAccessor(&ClusterBuilder::m_gpusPerNode),
+                          MakeUintegerChecker<uint32_t>(1, 1000000))
+            .AddAttribute("NodesPerRack",
+                          "Nodes under one top-of-rack switch [nodes] "
+                          "(cluster.nodes_per_rack, --nodes-per-rack).",
+                          UintegerValue(kTopology.nodesPerRack),
+                          MakeUintegerAccessor(&ClusterBuilder::m_nodesPerRack),
+                          MakeUintegerChecker<uint32_t>(1, 1000000))
+            // ---- rail fabric and node internals
+            .AddAttribute("RailRate",
+                          "Rate of every rail link, NIC to leaf [bit/s] (cluster.rail_rate_bps).",
+                          DataRateValue(DataRate(uint64_t(kRail.railRateBps))),
+                          MakeDataRateAccessor(&ClusterBuilder::m_railRate),
+                          MakeDataRateChecker())
+            .AddAttribute("Spines",
+                          "Spine switches of the rail fabric [switches] (cluster.spines).",
+                          UintegerValue(kRail.spines),
+                          MakeUintegerAccessor(&ClusterBuilder::m_spines),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("SpineRate",
+                          "Rate of every leaf-spine link [bit/s]; 0 = the rail rate "
+                          "(cluster.spine_rate_bps).",
+                          DataRateValue(DataRate(uint64_t(kRail.spineRateBps))),
+                          MakeDataRateAccessor(&ClusterBuilder::m_spineRate),
+                          MakeDataRateChecker())
+            .AddAttribute("NodesPerLeaf",
+                          "Nodes under one leaf switch per rail [nodes]; 0 = all nodes, one "
+                          "leaf per rail (cluster.nodes_per_leaf).",
+                          UintegerValue(kRail.nodesPerLeaf),
+                          MakeUintegerAccessor(&ClusterBuilder::m_nodesPerLeaf),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PcieSwitches",
+                          "PCIe switches per node [switches]; GPUs and NICs are spread evenly "
+                          "over them (at most one per GPU) (cluster.pcie_switches).",
+                          UintegerValue(kRail.node.pcieSwitches),
+                          MakeUintegerAccessor(&ClusterBuilder::m_pcieSwitches),
+                          MakeUintegerChecker<uint32_t>(1, 1024))
+            .AddAttribute("PcieGen",
+                          "PCIe generation of every in-node link (3..6) (cluster.pcie_gen).",
+                          UintegerValue(kRail.node.pcieGen),
+                          MakeUintegerAccessor(&ClusterBuilder::m_pcieGen),
+                          MakeUintegerChecker<uint32_t>(3, 6))
+            .AddAttribute("PcieLanes",
+                          "Lanes of every PCIe link [lanes] (cluster.pcie_lanes).",
+                          UintegerValue(kRail.node.pcieLanes),
+                          MakeUintegerAccessor(&ClusterBuilder::m_pcieLanes),
+                          MakeUintegerChecker<uint32_t>(1, 32))
+            .AddAttribute("NicDmaBandwidth",
+                          "Bytes/s one NIC moves over PCIe [bytes/s] "
+                          "(cluster.nic_dma_bandwidth_Bps).",
+                          DoubleValue(kRail.node.nicDmaBandwidth),
+                          MakeDoubleAccessor(&ClusterBuilder::m_nicDmaBandwidth),
+                          MakeDoubleChecker<double>(1))
+            .AddAttribute("MemoryBandwidth",
+                          "Bytes/s host memory accepts from DMA per node [bytes/s] "
+                          "(cluster.memory_bandwidth_Bps).",
+                          DoubleValue(kRail.node.memoryBandwidth),
+                          MakeDoubleAccessor(&ClusterBuilder::m_memoryBandwidth),
+                          MakeDoubleChecker<double>(1))
+            // ---- components
+            .AddAttribute("Scheduler",
+                          "Scheduling policy: a short name of Aliases() (fifo, sjf, tiresias).",
+                          StringValue("fifo"),
+                          MakeStringAccessor(&ClusterBuilder::m_scheduler),
+                          MakeStringChecker())
+            .AddAttribute("Placement",
+                          "GPU placement: consolidated or spread (placement, --placement).",
+                          StringValue("consolidated"),
+                          MakeStringAccessor(&ClusterBuilder::m_placement),
+                          MakeStringChecker())
+            .AddAttribute("GradientSync",
+                          "Gradient sync: ideal (free), ring or none (ring all-reduce), or "
+                          "in-network aggregation switchml, atp, esa on the aggregator pool of "
+                          "each ToR (and the spine for jobs spanning racks) (ina, --ina).",
+                          StringValue("ideal"),
+                          MakeStringAccessor(&ClusterBuilder::m_sync),
+                          MakeStringChecker())
+            .AddAttribute("InaPoolSize",
+                          "Aggregators per switch [aggregators]; 0 = "
+                          "ns3::InaGradientSync::PoolSize (ina_pool_size, --ina-pool-size).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ClusterBuilder::m_inaPoolSize),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Provisioning",
+                          "Data-provisioning loader: ideal, local, dpp, alluxio or kspeed "
+                          "(provisioning, --provisioning).",
+                          StringValue("ideal"),
+                          MakeStringAccessor(&ClusterBuilder::m_provisioning),
+                          MakeStringChecker())
+            .AddAttribute("ProvisioningPoolNodes",
+                          "CPU nodes of the provisioning (DPP) pool [nodes]; 0 = "
+                          "ns3::ProvisioningModel::DppNodes (provisioning_pool_nodes, "
+                          "--provisioning-pool-nodes).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ClusterBuilder::m_provisioningPoolNodes),
+                          MakeUintegerChecker<uint32_t>())
+            // ---- storage cluster and cache tier
+            .AddAttribute("StoragePolicy",
+                          "Cache/bandwidth allocation of the disaggregated storage: ideal (no "
+                          "storage model), none, cache-all, fair, lru, quiver, silod, cba, "
+                          "autocba (storage.policy, --storage-policy).",
+                          StringValue("ideal"),
+                          MakeStringAccessor(&ClusterBuilder::m_storagePolicy),
+                          MakeStringChecker())
+            .AddAttribute("CacheBytes",
+                          "Compute-side cache tier capacity [bytes] (storage.cache_bytes).",
+                          DoubleValue(kStorage.cacheBytes),
+                          MakeDoubleAccessor(&ClusterBuilder::m_cacheBytes),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("CacheMedium",
+                          "Cache medium, ssd or memory (sets its price) (storage.medium).",
+                          StringValue(kStorage.medium),
+                          MakeStringAccessor(&ClusterBuilder::m_cacheMedium),
+                          MakeStringChecker())
+            .AddAttribute("CachePrice",
+                          "Cache price [$ per GB-hour]; < 0 = the medium's default.",
+                          DoubleValue(kStorage.cachePrice),
+                          MakeDoubleAccessor(&ClusterBuilder::m_cachePrice),
+                          MakeDoubleChecker<double>())
+            .AddAttribute("StorageBandwidth",
+                          "Aggregate remote storage bandwidth [bytes/s] "
+                          "(storage.bandwidth_Bps).",
+                          DoubleValue(kStorage.bandwidth),
+                          MakeDoubleAccessor(&ClusterBuilder::m_storageBandwidth),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("ClientBandwidth",
+                          "Remote bandwidth cap of one job [bytes/s]; 0 = none "
+                          "(storage.client_bandwidth_Bps).",
+                          DoubleValue(kStorage.clientBandwidth),
+                          MakeDoubleAccessor(&ClusterBuilder::m_clientBandwidth),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("BandwidthPrice",
+                          "Remote bandwidth price [$ per (GB/s)-hour]; < 0 = "
+                          "ns3::StorageBackend::BandwidthPrice.",
+                          DoubleValue(kStorage.bandwidthPrice),
+                          MakeDoubleAccessor(&ClusterBuilder::m_bandwidthPrice),
+                          MakeDoubleChecker<double>())
+            .AddAttribute("IoBudget",
+                          "IO budget of cba/autocba [$ per hour]; 0 = none "
+                          "(storage.io_budget_per_hour).",
+                          DoubleValue(kStorage.ioBudgetPerHour),
+                          MakeDoubleAccessor(&ClusterBuilder::m_ioBudget),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("Prefetch",
+                          "Prefetch a grown cache instead of filling it lazily "
+                          "(storage.prefetch).",
+                          BooleanValue(kStorage.prefetch),
+                          MakeBooleanAccessor(&ClusterBuilder::m_prefetch),
+                          MakeBooleanChecker())
+            .AddAttribute("Utility",
+                          "autocba's job utility: linear or deadline.",
+                          StringValue(kStorage.utility),
+                          MakeStringAccessor(&ClusterBuilder::m_utility),
+                          MakeStringChecker())
+            .AddAttribute("DeadlineSlack",
+                          "autocba: deadline = submit + slack x requested run time [factor].",
+                          DoubleValue(kStorage.deadlineSlack),
+                          MakeDoubleAccessor(&ClusterBuilder::m_deadlineSlack),
+                          MakeDoubleChecker<double>(1))
+            // ---- annotator
+            .AddAttribute("DatasetRule",
+                          "Which jobs share a dataset: model, vc, user, pool or job "
+                          "(annotator.dataset_rule, --dataset-rule).",
+                          StringValue(kAnnotator.datasetRule),
+                          MakeStringAccessor(&ClusterBuilder::m_datasetRule),
+                          MakeStringChecker())
+            .AddAttribute("ModelRule",
+                          "How jobs without a model get one: gpu-time or weighted "
+                          "(annotator.model_rule, --model-rule).",
+                          StringValue(kAnnotator.modelRule),
+                          MakeStringAccessor(&ClusterBuilder::m_modelRule),
+                          MakeStringChecker());
+    return tid;
+}
+
+ClusterBuilder::ClusterBuilder()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+ClusterBuilder::~ClusterBuilder()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+ClusterBuilder::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_storageModel = nullptr;
+    m_provisioningModel = nullptr;
+    Object::DoDispose();
+}
+
+const std::vector<ComponentAlias>&
+ClusterBuilder::Aliases()
+{
+    // The one table of short names. Storage policies are checked against the storage
+    // module's own list by a test (test-cluster-builder.cc), so the two cannot drift.
+    static const std::vector<ComponentAlias> table{
+        {"scheduler", "fifo", "ns3::FifoPolicy", {}},
+        {"scheduler", "sjf", "ns3::SjfPolicy", {}},
+        {"scheduler", "tiresias", "ns3::TiresiasPolicy", {}},
+        {"placement", "consolidated", "ns3::GpuAllocator", {{"Rule", "Consolidated"}}},
+        {"placement", "spread", "ns3::GpuAllocator", {{"Rule", "Spread"}}},
+        {"sync", "ideal", "ns3::IdealGradientSync", {}},
+        {"sync", "none", "ns3::RingAllReduceSync", {}},
+        {"sync", "ring", "ns3::RingAllReduceSync", {}},
+        {"sync", "switchml", "ns3::InaGradientSync", {{"Policy", "switchml"}}},
+        {"sync", "atp", "ns3::InaGradientSync", {{"Policy", "atp"}}},
+        {"sync", "esa", "ns3::InaGradientSync", {{"Policy", "esa"}}},
+        {"provisioning", "ideal", "ns3::IdealDataLoading", {}},
+        {"provisioning", "local", "ns3::LocalLoader", {}},
+        {"provisioning", "dpp", "ns3::DppLoader", {}},
+        {"provisioning", "alluxio", "ns3::AlluxioLoader", {}},
+        {"provisioning", "kspeed", "ns3::KSpeedLoader", {}},
+        {"storage", "ideal", "", {}},
+        {"storage", "none", "ns3::NoCachePolicy", {}},
+        {"storage", "cache-all", "ns3::CacheAllPolicy", {}},
+        {"storage", "fair", "ns3::FairSharePolicy", {}},
+        {"storage", "lru", "ns3::SharedLruPolicy", {}},
+        {"storage", "quiver", "ns3::BenefitRankedPolicy", {}},
+        {"storage", "silod", "ns3::SiloDLikePolicy", {}},
+        {"storage", "cba", "ns3::CbaPolicy", {}},
+        {"storage", "autocba", "ns3::CbaPolicy", {{"JobSizingPolicy", "ns3::AutoCbaSizing"}}},
+    };
+    return table;
+}
+
+std::vector<std::string>
+ClusterBuilder::Names(const std::string& kind)
+{
+    std::vector<std::string> names;
+    for (const auto& a : Aliases())
+    {
+        if (a.kind == kind)
+        {
+            names.push_back(a.name);
+        }
+    }
+    return names;
+}
+
+const ComponentAlias&
+ClusterBuilder::Alias(const std::string& kind, const std::string& name)
+{
+    for (const auto& a : Aliases())
+    {
+        if (a.kind == kind && a.name == name)
+        {
+            return a;
+        }
+    }
+    throw std::invalid_argument("unknown " + kind + " '" + name +
+                                "' (known: " + JoinNames(Names(kind)) + ")");
+}
+
+ClusterTopology
+ClusterBuilder::GetTopology() const
+{
+    ClusterTopology t;
+    t.numNodes = m_nodes;
+    t.gpusPerNode = m_gpusPerNode;
+    t.nodesPerRack = m_nodesPerRack;
+    return t;
+}
+
+RailClusterConfig
+ClusterBuilder::GetRailConfig() const
+{
+    RailClusterConfig c;
+    c.nodes = m_nodes;
+    c.node.gpus = m_gpusPerNode;
+    c.node.nics = m_gpusPerNode;
+    c.node.pcieSwitches = std::min(m_pcieSwitches, m_gpusPerNode);
+    c.node.pcieGen = m_pcieGen;
+    c.node.pcieLanes = m_pcieLanes;
+    c.node.nicDmaBandwidth = m_nicDmaBandwidth;
+    c.node.memoryBandwidth = m_memoryBandwidth;
+    c.railRateBps = static_cast<double>(m_railRate.GetBitRate());
+    c.spines = m_spines;
+    c.spineRateBps = static_cast<double>(m_spineRate.GetBitRate());
+    c.nodesPerLeaf = m_nodesPerLeaf;
+    return c;
+}
+
+StorageOptions
+ClusterBuilder::GetStorageOptions() const
+{
+    StorageOptions o;
+    o.policy = m_storagePolicy;
+    o.cacheBytes = m_cacheBytes;
+    o.medium = m_cacheMedium;
+    o.cachePrice = m_cachePrice;
+    o.bandwidth = m_storageBandwidth;
+    o.clientBandwidth = m_clientBandwidth;
+    o.bandwidthPrice = m_bandwidthPrice;
+    o.ioBudgetPerHour = m_ioBudget;
+    o.prefetch = m_prefetch;
+    o.utility = m_utility;
+    o.deadlineSlack = m_deadlineSlack;
+    return o;
+}
+
+AnnotatorOptions
+ClusterBuilder::GetAnnotatorOptions() const
+{
+    AnnotatorOptions o = m_annotator;
+    o.datasetRule = m_datasetRule;
+    o.modelRule = m_modelRule;
+    o.seed = RngSeedManager::GetSeed();
+    return o;
+}
+
+void
+ClusterBuilder::SetAnnotatorOptions(const AnnotatorOptions& options)
+{
+    NS_LOG_FUNCTION(this);
+    m_annotator = options;
+    m_datasetRule = options.datasetRule;
+    m_modelRule = options.modelRule;
+}
+
+void
+ClusterBuilder::Validate() const
+{
+    Alias("scheduler", m_scheduler);
+    Alias("placement", m_placement);
+    Alias("sync", m_sync);
+    Alias("provisioning", m_provisioning);
+    Alias("storage", m_storagePolicy);
+    if (m_storagePolicy != "ideal")
+    {
+        GetStorageOptions().Validate();
+    }
+    Require(m_storageBandwidth > 0 && std::isfinite(m_storageBandwidth),
+            "StorageBandwidth",
+            "a bandwidth > 0 [bytes/s]");
+    Require(m_railRate.GetBitRate() > 0, "RailRate", "a rate > 0 [bit/s]");
+}
+
+void
+ClusterBuilder::Annotate(std::vector<JobRecord>& jobs, const WorkloadCatalog& catalog) const
+{
+    NS_LOG_FUNCTION(this << jobs.size());
+    TraceAnnotator(catalog, GetAnnotatorOptions()).Annotate(jobs);
+}
+
+Ptr<StorageDataLoading>
+ClusterBuilder::GetStorageModel() const
+{
+    return m_storageModel;
+}
+
+Ptr<ProvisioningDataLoading>
+ClusterBuilder::GetProvisioningModel() const
+{
+    return m_provisioningModel;
+}
+
+Ptr<ClusterEngine>
+ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog& catalog)
+{
+    NS_LOG_FUNCTION(this << jobs.size());
+    Validate();
+    m_storageModel = nullptr;
+    m_provisioningModel = nullptr;
+
+    Ptr<ClusterEngine> engine = CreateObject<ClusterEngine>();
+    engine->SetTopology(GetTopology());
+
+    ObjectFactory scheduler(Alias("scheduler", m_scheduler).typeId);
+    engine->SetScheduler(scheduler.Create<SchedulingPolicy>());
+
+    const ComponentAlias& placement = Alias("placement", m_placement);
+    ObjectFactory allocator(placement.typeId);
+    for (const auto& [name, value] : placement.attributes)
+    {
+        allocator.Set(name, StringValue(value));
+    }
+    engine->SetAllocator(allocator.Create<GpuAllocator>());
+
+    const ComponentAlias& sync = Alias("sync", m_sync);
+    ObjectFactory syncFactory(sync.typeId);
+    for (const auto& [name, value] : sync.attributes)
+    {
+        syncFactory.Set(name, StringValue(value));
+    }
+    if (m_inaPoolSize > 0 && sync.typeId == "ns3::InaGradientSync")
+    {
+        syncFactory.Set("PoolSize", UintegerValue(m_inaPoolSize));
+    }
+    engine->SetGradientSyncModel(syncFactory.Create<IterationTermModel>());
+    engine->SetDataLoadingModel(CreateObject<IdealDataLoading>());
+    engine->SetJobs(jobs, catalog);
+
+    // The data path: storage tier -> provisioning loader -> PCIe/rails -> GPU.
+    StorageOptions storage = GetStorageOptions();
+    if (m_storagePolicy != "ideal")
+    {
+        TraceAnnotator annotator(catalog, GetAnnotatorOptions());
+        m_storageModel = StorageHelper(storage).Install(engine, jobs, annotator);
+    }
+    if (m_provisioning != "ideal")
+    {
+        // The loader reads from the storage cluster of this description; when a storage model
+        // is on, that model owns the storage tier's limits (cache hits, remote bandwidth per
+        // dataset) and the loader's own backend has none (StagedDataLoading).
+        Ptr<StorageBackend> backend = CreateObject<StorageBackend>();
+        const double unlimited = 1e18; // [bit/s]
+        backend->SetAttribute(
+            "AggregateBandwidth",
+            DataRateValue(DataRate(uint64_t(m_storageModel ? unlimited : storage.bandwidth * 8))));
+        backend->SetAttribute(
+            "ClientBandwidth",
+            DataRateValue(DataRate(uint64_t(m_storageModel ? 0.0 : storage.clientBandwidth * 8))));
+        ObjectFactory loader(Alias("provisioning", m_provisioning).typeId);
+        m_provisioningModel = CreateObject<ProvisioningDataLoading>();
+        m_provisioningModel->Configure(loader.Create<ProvisioningLoader>(), backend);
+        m_provisioningModel->SetNodeTemplate(GetRailConfig());
+        if (m_provisioningPoolNodes > 0)
+        {
+            m_provisioningModel->GetModel()->SetAttribute("DppNodes",
+                                                          UintegerValue(m_provisioningPoolNodes));
+        }
+        if (m_storageModel)
+        {
+            // The storage tier feeds the loader: compose the two stages.
+            Ptr<StagedDataLoading> staged = CreateObject<StagedDataLoading>();
+            staged->SetStages(m_storageModel, m_provisioningModel);
+            engine->SetDataLoadingModel(staged);
+            staged->Attach(engine);
+        }
+        else
+        {
+            engine->SetDataLoadingModel(m_provisioningModel);
+        }
+    }
+    m_series.clear();
+    m_provisioningSolves = 0;
+    if (m_storageModel)
+    {
+        m_storageModel->TraceConnectWithoutContext(
+            "Allocation",
+            MakeCallback(&ClusterBuilder::OnStorageAllocation, this));
+    }
+    if (m_provisioningModel)
+    {
+        m_provisioningModel->TraceConnectWithoutContext(
+            "Solved",
+            MakeCallback(&ClusterBuilder::OnProvisioningSolved, this));
+    }
+    return engine;
+}
+
+ClusterBuilder::ComponentSample&
+ClusterBuilder::NewSample()
+{
+    double now = Simulator::Now().GetSeconds();
+    if (!m_series.empty() && m_series.back().time == now)
+    {
+        return m_series.back();
+    }
+    ComponentSample next = m_series.empty() ? ComponentSample() : m_series.back();
+    next.time = now;
+    m_series.push_back(next);
+    return m_series.back();
+}
+
+void
+ClusterBuilder::OnStorageAllocation(double /* time */,
+                                    double costRate,
+                                    double bandwidth,
+                                    double cache)
+{
+    ComponentSample& s = NewSample();
+    s.storageCostRate = costRate;
+    s.storageBandwidth = bandwidth;
+    s.storageCache = cache;
+}
+
+void
+ClusterBuilder::OnProvisioningSolved(const std::vector<ProvisioningJobResult>& /* results */)
+{
+    ++m_provisioningSolves;
+    NewSample().provisioning = m_provisioningModel->GetModel()->GetUtilization();
+}
+
+std::map<std::string, std::map<std::string, double>>
+ClusterBuilder::Figures(Ptr<const ClusterEngine> engine) const
+{
+    std::map<std::string, std::map<std::string, double>> figures;
+    double lostData = 0;
+    double lostSync = 0;
+    double syncJobs = 0;
+    double syncSum = 0;
+    for (const auto& job : engine->Jobs())
+    {
+        lostData += job->stallData;
+        lostSync += job->stallSync;
+        if (job->state == ClusterJob::FINISHED && job->syncTime > 0)
+        {
+            ++syncJobs;
+            syncSum += job->syncTime / job->iterationTime;
+        }
+    }
+    if (m_sync != "ideal")
+    {
+        figures["ina"] = {{"gpu_time_lost_to_sync_gpu_h", lostSync / 3600},
+                          {"jobs_with_sync", syncJobs},
+                          {"mean_sync_share_of_iteration", syncJobs ? syncSum / syncJobs : 0.0}};
+    }
+    // Time averages of the series over the run (each value holds until the next sample).
+    auto timeAverage = [this](auto value) {
+        double area = 0;
+        for (size_t i = 0; i + 1 < m_series.size(); ++i)
+        {
+            area += value(m_series[i]) * (m_series[i + 1].time - m_series[i].time);
+        }
+        double span = m_series.size() > 1 ? m_series.back().time - m_series.front().time : 0.0;
+        return span > 0 ? area / span : 0.0;
+    };
+    if (m_provisioningModel)
+    {
+        double peakCpu = 0;
+        double peakRail = 0;
+        for (const auto& s : m_series)
+        {
+            peakCpu = std::max(peakCpu, s.provisioning.cpu);
+            peakRail = std::max(peakRail, s.provisioning.rail);
+        }
+        figures["provisioning"] = {
+            {"solves", double(m_provisioningSolves)},
+            {"cpu_busiest_share_mean",
+             timeAverage([](const ComponentSample& s) { return s.provisioning.cpu; })},
+            {"cpu_busiest_share_peak", peakCpu},
+            {"rail_busiest_share_peak", peakRail},
+            {"gpu_time_lost_to_data_gpu_h", lostData / 3600}};
+    }
+    if (m_storageModel)
+    {
+        StorageRunSummary st =
+            StorageHelper::Summarize(engine, m_storageModel, GetStorageOptions());
+        figures["storage"] = {{"io_cost_usd", st.ioCost},
+                              {"bandwidth_cost_usd", st.bandwidthCost},
+                              {"cache_cost_usd", st.cacheCost},
+                              {"cache_hit_ratio", st.hitRatio},
+                              {"mean_remote_bandwidth_Bps", st.meanBandwidth},
+                              {"peak_remote_bandwidth_Bps", st.peakBandwidth},
+                              {"peak_cache_bytes", st.peakCache},
+                              {"allocation_solves", double(st.solves)}};
+        if (!m_provisioningModel)
+        {
+            figures["storage"]["gpu_time_lost_to_data_gpu_h"] = lostData / 3600;
+        }
+    }
+    return figures;
+}
+
+void
+ClusterBuilder::WriteComponentSeries(const std::string& dir) const
+{
+    std::string path = dir + "/components.csv";
+    std::ofstream out(path);
+    if (!out)
+    {
+        throw std::runtime_error(path + ": cannot open for writing");
+    }
+    out << std::setprecision(12);
+    out << "time_s,storage_bandwidth_Bps,storage_cache_bytes,storage_cost_per_s,"
+           "provisioning_cpu_share,provisioning_storage_share,provisioning_rail_share,"
+           "provisioning_pcie_uplink_share,provisioning_host_memory_share\n";
+    for (const auto& s : m_series)
+    {
+        out << s.time << ',' << s.storageBandwidth << ',' << s.storageCache << ','
+            << s.storageCostRate << ',' << s.provisioning.cpu << ',' << s.provisioning.storage
+            << ',' << s.provisioning.rail << ',' << s.provisioning.pcieUplink << ','
+            << s.provisioning.hostMemory << '\n';
+    }
+}
+
+} // namespace ns3
