@@ -89,52 +89,50 @@ ClusterBuilder::GetTypeId()
                           MakeUintegerChecker<uint32_t>(1, 1000000))
             // ---- rail fabric and node internals
             .AddAttribute("RailRate",
-                          "Rate of every rail link, NIC to leaf [bit/s] (cluster.rail_rate_bps).",
+                          "Rate of every rail link, NIC to leaf [bit/s].",
                           DataRateValue(DataRate(uint64_t(kRail.railRateBps))),
                           MakeDataRateAccessor(&ClusterBuilder::m_railRate),
                           MakeDataRateChecker())
             .AddAttribute("Spines",
-                          "Spine switches of the rail fabric [switches] (cluster.spines).",
+                          "Spine switches of the rail fabric [switches].",
                           UintegerValue(kRail.spines),
                           MakeUintegerAccessor(&ClusterBuilder::m_spines),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("SpineRate",
-                          "Rate of every leaf-spine link [bit/s]; 0 = the rail rate "
-                          "(cluster.spine_rate_bps).",
+                          "Rate of every leaf-spine link [bit/s]; 0 = the rail rate.",
                           DataRateValue(DataRate(uint64_t(kRail.spineRateBps))),
                           MakeDataRateAccessor(&ClusterBuilder::m_spineRate),
                           MakeDataRateChecker())
             .AddAttribute("NodesPerLeaf",
                           "Nodes under one leaf switch per rail [nodes]; 0 = all nodes, one "
-                          "leaf per rail (cluster.nodes_per_leaf).",
+                          "leaf per rail.",
                           UintegerValue(kRail.nodesPerLeaf),
                           MakeUintegerAccessor(&ClusterBuilder::m_nodesPerLeaf),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("PcieSwitches",
                           "PCIe switches per node [switches]; GPUs and NICs are spread evenly "
-                          "over them (at most one per GPU) (cluster.pcie_switches).",
+                          "over them (at most one per GPU).",
                           UintegerValue(kRail.node.pcieSwitches),
                           MakeUintegerAccessor(&ClusterBuilder::m_pcieSwitches),
                           MakeUintegerChecker<uint32_t>(1, 1024))
             .AddAttribute("PcieGen",
-                          "PCIe generation of every in-node link (3..6) (cluster.pcie_gen).",
+                          "PCIe generation of every in-node link (3..6).",
                           UintegerValue(kRail.node.pcieGen),
                           MakeUintegerAccessor(&ClusterBuilder::m_pcieGen),
                           MakeUintegerChecker<uint32_t>(3, 6))
             .AddAttribute("PcieLanes",
-                          "Lanes of every PCIe link [lanes] (cluster.pcie_lanes).",
+                          "Lanes of every PCIe link [lanes].",
                           UintegerValue(kRail.node.pcieLanes),
                           MakeUintegerAccessor(&ClusterBuilder::m_pcieLanes),
                           MakeUintegerChecker<uint32_t>(1, 32))
             .AddAttribute("NicDmaBandwidth",
-                          "Bytes/s one NIC moves over PCIe [bytes/s] "
-                          "(cluster.nic_dma_bandwidth_Bps).",
+                          "Bytes/s one NIC moves over PCIe [bytes/s]; 0 = from the rail rate "
+                          "(RailNodeTemplate::nicDmaEfficiency x RailRate).",
                           DoubleValue(kRail.node.nicDmaBandwidth),
                           MakeDoubleAccessor(&ClusterBuilder::m_nicDmaBandwidth),
-                          MakeDoubleChecker<double>(1))
+                          MakeDoubleChecker<double>(0))
             .AddAttribute("MemoryBandwidth",
-                          "Bytes/s host memory accepts from DMA per node [bytes/s] "
-                          "(cluster.memory_bandwidth_Bps).",
+                          "Bytes/s host memory accepts from DMA per node [bytes/s].",
                           DoubleValue(kRail.node.memoryBandwidth),
                           MakeDoubleAccessor(&ClusterBuilder::m_memoryBandwidth),
                           MakeDoubleChecker<double>(1))
@@ -152,8 +150,10 @@ ClusterBuilder::GetTypeId()
             .AddAttribute("GradientSync",
                           "Gradient sync: ideal (free), ring or none (ring all-reduce), or "
                           "in-network aggregation switchml, atp, esa on the aggregator pool of "
-                          "each ToR (and the spine for jobs spanning racks) (ina, --ina).",
-                          StringValue("ideal"),
+                          "each ToR (and the spine for jobs spanning racks) (ina, --ina). "
+                          "Default esa: the quick start shows every component that is cheap "
+                          "enough for it.",
+                          StringValue("esa"),
                           MakeStringAccessor(&ClusterBuilder::m_sync),
                           MakeStringChecker())
             .AddAttribute("InaPoolSize",
@@ -164,7 +164,8 @@ ClusterBuilder::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("Provisioning",
                           "Data-provisioning loader: ideal, local, dpp, alluxio or kspeed "
-                          "(provisioning, --provisioning).",
+                          "(provisioning, --provisioning). Default ideal: a loader re-solves the "
+                          "rail fabric at every start and finish (seconds of CPU on the sample).",
                           StringValue("ideal"),
                           MakeStringAccessor(&ClusterBuilder::m_provisioning),
                           MakeStringChecker())
@@ -180,7 +181,7 @@ ClusterBuilder::GetTypeId()
                           "Cache/bandwidth allocation of the disaggregated storage: ideal (no "
                           "storage model), none, cache-all, fair, lru, quiver, silod, cba, "
                           "autocba (storage.policy, --storage-policy).",
-                          StringValue("ideal"),
+                          StringValue("cba"),
                           MakeStringAccessor(&ClusterBuilder::m_storagePolicy),
                           MakeStringChecker())
             .AddAttribute("CacheBytes",

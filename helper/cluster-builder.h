@@ -156,8 +156,8 @@ class ClusterBuilder : public Object
     uint32_t m_pcieSwitches;
     uint32_t m_pcieGen;
     uint32_t m_pcieLanes;
-    double m_nicDmaBandwidth;
-    double m_memoryBandwidth;
+    double m_nicDmaBandwidth{0};
+    double m_memoryBandwidth{0};
     // Components
     std::string m_scheduler;
     std::string m_placement;

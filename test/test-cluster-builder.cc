@@ -221,7 +221,11 @@ TEST_CASE("builder: one set of defaults for C++, command line and scenario files
     CHECK(scenario.topology.nodesPerRack == plain.nodesPerRack);
     CHECK(scenario.annotator.datasetRule == b->GetAnnotatorOptions().datasetRule);
     CHECK(scenario.annotator.datasetRule == AnnotatorOptions().datasetRule);
-    CHECK(scenario.ina == "ideal");
+    // The quick start's components: INA and storage on, provisioning opt-in (doc/cluster.md).
+    CHECK(scenario.ina == "esa");
+    CHECK(scenario.storageEnabled);
+    CHECK(scenario.storage.policy == "cba");
+    CHECK(scenario.provisioning == "ideal");
     CHECK(scenario.storage.cacheBytes == b->GetStorageOptions().cacheBytes);
     CHECK(scenario.storage.bandwidth == b->GetStorageOptions().bandwidth);
     CHECK(scenario.storage.clientBandwidth == StorageOptions().clientBandwidth);
@@ -229,6 +233,19 @@ TEST_CASE("builder: one set of defaults for C++, command line and scenario files
     CHECK(b->GetRailConfig().railRateBps == rail.railRateBps);
     CHECK(b->GetRailConfig().spines == rail.spines);
     CHECK(b->GetRailConfig().node.pcieSwitches == rail.node.pcieSwitches);
+}
+
+TEST_CASE("builder: every attribute's default passes its own checker", "[builder]")
+{
+    // A default the checker refuses leaves the field unset (ns-3 does not stop): the
+    // components' struct defaults and the builder's checkers must agree.
+    TypeId tid = ClusterBuilder::GetTypeId();
+    for (uint32_t i = 0; i < tid.GetAttributeN(); ++i)
+    {
+        TypeId::AttributeInformation info = tid.GetAttribute(i);
+        INFO(info.name << " = " << info.initialValue->SerializeToString(info.checker));
+        CHECK(info.checker->Check(*info.initialValue));
+    }
 }
 
 TEST_CASE("builder: one alias table, in step with the components' own names", "[builder]")
@@ -378,6 +395,7 @@ TEST_CASE("data path: the loader reads its misses at the storage policy's bandwi
         RngSeedManager::SetSeed(1);
         Config::SetDefault("ns3::ClusterEngine::ProgressInterval", DoubleValue(0));
         Ptr<ClusterBuilder> b = CreateObject<ClusterBuilder>();
+        b->SetAttribute("GradientSync", StringValue("ideal"));
         b->SetAttribute("Provisioning", StringValue(loader));
         b->SetAttribute("StoragePolicy", StringValue(storage));
         b->SetAttribute("StorageBandwidth", DoubleValue(bandwidth));
