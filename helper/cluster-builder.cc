@@ -171,7 +171,7 @@ ClusterBuilder::GetTypeId()
                           MakeStringChecker())
             .AddAttribute("ProvisioningPoolNodes",
                           "CPU nodes of the provisioning (DPP) pool [nodes]; 0 = "
-                          "ns3::ProvisioningModel::DppNodes (provisioning_pool_nodes, "
+                          "ns3::ProvisioningModel::PoolNodes (provisioning_pool_nodes, "
                           "--provisioning-pool-nodes).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&ClusterBuilder::m_provisioningPoolNodes),
@@ -502,7 +502,7 @@ ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog&
         m_provisioningModel->SetNodeTemplate(GetRailConfig());
         if (m_provisioningPoolNodes > 0)
         {
-            m_provisioningModel->GetModel()->SetAttribute("DppNodes",
+            m_provisioningModel->GetModel()->SetAttribute("PoolNodes",
                                                           UintegerValue(m_provisioningPoolNodes));
         }
         if (m_storageModel)
