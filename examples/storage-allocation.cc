@@ -27,6 +27,7 @@
 #include "ns3/trace-reader.h"
 #include "ns3/workload-catalog.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -106,18 +107,9 @@ Run(int argc, char* argv[])
     cmd.Usage("Replay a trace under each storage cache/bandwidth allocation policy and compare "
               "IO cost, welfare, JCT, hit ratio and bandwidth (doc/storage.md).");
     scenario.AddCommandLineOptions(cmd);
-    cmd.AddValue(
-        "storage-policies",
-        "Storage policies, comma separated: " +
-            [] {
-                std::string all;
-                for (const auto& n : StorageHelper::PolicyNames())
-                {
-                    all += (all.empty() ? "" : ",") + n;
-                }
-                return all;
-            }(),
-        policiesText);
+    cmd.AddValue("storage-policies",
+                 "Storage policies, comma separated, of: " + StorageAllocationPolicy::NameList(),
+                 policiesText);
     cmd.AddValue("cache-tb", "Cache tier capacity", cacheTb, 0, 1e9, "TB");
     cmd.AddValue("cache-medium",
                  "Cache medium: ssd or memory (sets its default price)",
@@ -165,6 +157,22 @@ Run(int argc, char* argv[])
                  1e6);
     cmd.AddValue("quiet", "No progress lines", quiet);
     cmd.Parse(argc, argv);
+    // The options in GB/s and TB are checked in their own units (StorageOptions speaks bytes).
+    if (!(bandwidthGBps > 0) || !std::isfinite(bandwidthGBps))
+    {
+        throw std::invalid_argument("--bandwidth: expected a number > 0 [GB/s], got " +
+                                    std::to_string(bandwidthGBps));
+    }
+    if (!(clientGBps >= 0) || !std::isfinite(clientGBps))
+    {
+        throw std::invalid_argument("--client-bandwidth: expected a number >= 0 [GB/s], got " +
+                                    std::to_string(clientGBps));
+    }
+    if (!(cacheTb >= 0) || !std::isfinite(cacheTb))
+    {
+        throw std::invalid_argument("--cache-tb: expected a number >= 0 [TB], got " +
+                                    std::to_string(cacheTb));
+    }
     scenario.Finalize();
     scenario.ApplyAttributes();
     // The TB and GB/s options win only when given (they start at the options' defaults), so a

@@ -387,8 +387,8 @@ ClusterScenario::AddCommandLineOptions(StrictCommandLine& cmd)
                  "or kspeed",
                  provisioning);
     cmd.AddValue("storage-policy",
-                 "Disaggregated storage: ideal (no storage model), or none, cache-all, fair, lru, "
-                 "quiver, silod, cba, autocba",
+                 "Disaggregated storage: ideal (no storage model), or " +
+                     StorageAllocationPolicy::NameList(),
                  m_storagePolicyText);
     cmd.AddValue("cache-bytes",
                  "Compute-side cache capacity [bytes]",
