@@ -564,6 +564,12 @@ CbaSolver::Trials::Solve()
     m_alpha = ScaleOf(*m_problem, m_loads, m_order, m_budget, m_x);
 }
 
+void
+CbaSolver::Trials::SetBudget(double budget)
+{
+    m_budget = budget;
+}
+
 double
 CbaSolver::Trials::Scale() const
 {

@@ -267,6 +267,9 @@ class CbaSolver
         /** \brief Solve MaxScale for the varying job's current demand. */
         void Solve();
 
+        /** \param budget IO cost limit of the next Solve() calls [$/s]; 0 = none */
+        void SetBudget(double budget);
+
         /** \return alpha of the last Solve() */
         double Scale() const;
 
