@@ -606,6 +606,12 @@ CbaPolicy::WithinBudget(const StorageProblem& problem,
     for (size_t i = 0; i < flexible.size(); ++i)
     {
         out.bandwidth[flexible[i]] = wants[i];
+        // Never starve a throttled reader below what the common fraction gives it (a job
+        // left (nearly) without bandwidth would never finish): then every job slows together.
+        if (out.Rate(problem, flexible[i]) < common.Rate(problem, flexible[i]))
+        {
+            return common;
+        }
     }
     for (size_t j = 0; j < n; ++j)
     {

@@ -188,7 +188,8 @@ class SiloDLikePolicy : public StorageAllocationPolicy
  *   targets). If the budget binds: that plan (or the every-demand plan) with its cache and
  *   its cached datasets' readers kept, and the readers of uncached data throttled, max-min
  *   fair on the bandwidth the budget leaves, so no job pays more per byte read than
- *   without the budget; if the cached part alone is over budget, the common fraction.
+ *   without the budget; if the cached part alone is over budget, or a throttled reader
+ *   would get less than the common fraction gives it, the common fraction.
  * - COMMON: the largest common fraction of every demand (CbaSolver::MaxScale).
  */
 class CbaPolicy : public StorageAllocationPolicy
