@@ -489,13 +489,53 @@ def build(traces):
     }
 
 
+def superlinear_counts(entry):
+    """GPU counts g of a profile whose speedup over some smaller count g' exceeds g / g' at the
+    same per-GPU batch, i.e. computeTime(g) < computeTime(g'): more samples per GPU-second on
+    more GPUs. Returns [(g, g', speedup over 1 GPU)]: the flag AutoCBA honours (it never
+    counts on such a speedup) and doc/storage.md tabulates."""
+    times = sorted((int(g), t) for g, t in entry["computeTimeByGpus"].items())
+    flagged = []
+    for i, (g, t) in enumerate(times):
+        slower = [(g2, t2) for g2, t2 in times[:i] if t < t2]
+        if slower:
+            g2 = max(slower, key=lambda x: x[1])[0]
+            flagged.append((g, g2, g * times[0][1] / t / times[0][0]))
+    return flagged
+
+
+def speedup_report(path):
+    """Markdown table: per profile, the counts whose speedup exceeds the GPU ratio."""
+    with open(path) as f:
+        catalog = json.load(f)
+    lines = ["| profile | counts with speedup above the GPU ratio (vs the count it beats) | "
+             "largest speedup over 1 GPU per GPU |", "|---|---|---|"]
+    for w in catalog["workloads"]:
+        flagged = superlinear_counts(w)
+        if flagged:
+            worst = max(flagged, key=lambda x: x[2] / x[0])
+            lines.append("| %s | %s | %.2fx on %d (%.2f) |" % (
+                w["name"], ", ".join("%d (vs %d)" % (g, g2) for g, g2, _ in flagged),
+                worst[2], worst[0], worst[2] / worst[0]))
+    clean = [w["name"] for w in catalog["workloads"] if not superlinear_counts(w)]
+    lines.append("")
+    lines.append("Speedup never above the GPU ratio: %s." % ", ".join(clean))
+    return "\n".join(lines)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--traces", default=DEFAULT_TRACES, help="the shared traces folder")
     parser.add_argument("--out", default=DEFAULT_OUT, help="the catalog file to write")
     parser.add_argument("--check", action="store_true",
                         help="compare with --out instead of writing it; exit 1 if different")
+    parser.add_argument("--speedup-report", action="store_true",
+                        help="print, per profile of --out, the GPU counts whose speedup "
+                             "exceeds the GPU ratio at the same per-GPU batch (markdown)")
     args = parser.parse_args()
+    if args.speedup_report:
+        print(speedup_report(args.out))
+        return 0
     text = json.dumps(build(args.traces), indent=2) + "\n"
     if args.check:
         with open(args.out) as f:

@@ -27,6 +27,7 @@
 #include "ns3/trace-reader.h"
 #include "ns3/workload-catalog.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -34,11 +35,88 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 using namespace ns3;
 
 namespace
 {
+
+/** What the example adds to StorageRunSummary, from the engine's jobs. */
+struct JobStats
+{
+    double medianJct{0}; //!< [s]
+    double slowed{0};    //!< share of finished jobs with a longer JCT than under the first policy
+    double gpuHours{0};  //!< GPU time the finished jobs received [GPU-h]
+    double welfare{0};   //!< sum over jobs of the utility of ideal / JCT (linear, concave) or
+                         //!< deadlines met, minus gpuCost x (GPUs / asked GPUs - 1)
+};
+
+/**
+ * \param engine the engine after its run
+ * \param baseline per job id, its JCT under the first policy (filled on the first call)
+ * \param utility linear, deadline or concave
+ * \param slack deadline slack
+ * \param gpuCost welfare cost of a job's requested GPUs (0 = free)
+ * \return the stats
+ */
+JobStats
+StatsOf(Ptr<const ClusterEngine> engine,
+        std::vector<double>& baseline,
+        const std::string& utility,
+        double slack,
+        double gpuCost)
+{
+    JobStats s;
+    std::vector<double> jcts;
+    bool first = baseline.empty();
+    uint64_t slowed = 0;
+    for (const auto& job : engine->Jobs())
+    {
+        if (job->state != ClusterJob::FINISHED)
+        {
+            continue;
+        }
+        uint64_t id = job->record.id;
+        double jct = job->finishTime - job->record.submitTime;
+        jcts.push_back(jct);
+        if (first)
+        {
+            baseline.resize(std::max<size_t>(baseline.size(), id + 1), -1.0);
+            baseline[id] = jct;
+        }
+        else if (id < baseline.size() && baseline[id] >= 0 && jct > baseline[id] * (1 + 1e-9))
+        {
+            ++slowed;
+        }
+        s.gpuHours += job->attainedService / 3600;
+        // As StorageHelper::Summarize: ideal = its work at compute speed on the asked GPUs.
+        double ideal = job->record.iterations * job->profile->ComputeTime(job->record.numGpus);
+        double speed = jct > 0 ? ideal / jct : 1.0;
+        double value = utility == "deadline"  ? (jct <= slack * ideal * (1 + 1e-9) ? 1.0 : 0.0)
+                       : utility == "concave" ? std::sqrt(speed)
+                                              : speed;
+        // As AutoCbaSizing prices GPU time: gpuCost x (GPUs / asked - 1), 0 on the asked count.
+        s.welfare += value - gpuCost * (double(job->gpus) / job->record.numGpus - 1);
+    }
+    if (!jcts.empty())
+    {
+        size_t mid = jcts.size() / 2;
+        std::nth_element(jcts.begin(), jcts.begin() + mid, jcts.end());
+        double upper = jcts[mid];
+        if (jcts.size() % 2 == 0)
+        {
+            double lower = *std::max_element(jcts.begin(), jcts.begin() + mid);
+            s.medianJct = 0.5 * (lower + upper);
+        }
+        else
+        {
+            s.medianJct = upper;
+        }
+        s.slowed = double(slowed) / jcts.size();
+    }
+    return s;
+}
 
 void
 PrintHeader(const std::string& utility)
@@ -46,19 +124,21 @@ PrintHeader(const std::string& utility)
     std::cout << std::left << std::setw(10) << "policy" << std::right << std::setw(7) << "jobs"
               << std::setw(12) << "IOcost[$]" << std::setw(11) << "bw[$]" << std::setw(11)
               << "cache[$]" << std::setw(12) << ("welfare:" + utility.substr(0, 3)) << std::setw(11)
-              << "meanJCT[h]" << std::setw(8) << "hit" << std::setw(14) << "meanBW[GB/s]"
-              << std::setw(14) << "peakBW[GB/s]" << std::setw(15) << "peakCache[TB]" << std::setw(9)
-              << "wall[s]" << std::endl;
+              << "meanJCT[h]" << std::setw(10) << "medJCT[h]" << std::setw(8) << "slowed"
+              << std::setw(10) << "GPU-kh" << std::setw(8) << "hit" << std::setw(14)
+              << "meanBW[GB/s]" << std::setw(14) << "peakBW[GB/s]" << std::setw(15)
+              << "peakCache[TB]" << std::setw(9) << "wall[s]" << std::endl;
 }
 
 void
-PrintRow(const StorageRunSummary& s, const std::string& utility, double wall)
+PrintRow(const StorageRunSummary& s, const JobStats& j, double wall)
 {
-    double welfare = utility == "deadline" ? s.welfareDeadline : s.welfareLinear;
     std::cout << std::fixed << std::setprecision(2) << std::left << std::setw(10) << s.policy
               << std::right << std::setw(7) << s.finished << std::setw(12) << s.ioCost
               << std::setw(11) << s.bandwidthCost << std::setw(11) << s.cacheCost << std::setw(12)
-              << welfare << std::setw(11) << s.meanJct / 3600 << std::setw(8)
+              << j.welfare << std::setw(11) << s.meanJct / 3600 << std::setw(10)
+              << j.medianJct / 3600 << std::setw(8) << std::setprecision(3) << j.slowed
+              << std::setw(10) << std::setprecision(2) << j.gpuHours / 1000 << std::setw(8)
               << std::setprecision(3) << s.hitRatio << std::setw(14) << std::setprecision(2)
               << s.meanBandwidth / 1e9 << std::setw(14) << s.peakBandwidth / 1e9 << std::setw(15)
               << s.peakCache / 1e12 << std::setw(9) << wall << std::endl;
@@ -66,7 +146,7 @@ PrintRow(const StorageRunSummary& s, const std::string& utility, double wall)
 }
 
 nlohmann::json
-ToJson(const StorageRunSummary& s, double wall)
+ToJson(const StorageRunSummary& s, const JobStats& j, double wall)
 {
     return {{"policy", s.policy},
             {"finished", s.finished},
@@ -75,7 +155,11 @@ ToJson(const StorageRunSummary& s, double wall)
             {"cache_cost_usd", s.cacheCost},
             {"welfare_linear", s.welfareLinear},
             {"welfare_deadline", s.welfareDeadline},
+            {"welfare", j.welfare},
             {"mean_jct_s", s.meanJct},
+            {"median_jct_s", j.medianJct},
+            {"slowed_share", j.slowed},
+            {"gpu_hours", j.gpuHours},
             {"hit_ratio", s.hitRatio},
             {"mean_remote_bandwidth_Bps", s.meanBandwidth},
             {"peak_bandwidth_Bps", s.peakBandwidth},
@@ -106,18 +190,9 @@ Run(int argc, char* argv[])
     cmd.Usage("Replay a trace under each storage cache/bandwidth allocation policy and compare "
               "IO cost, welfare, JCT, hit ratio and bandwidth (doc/storage.md).");
     scenario.AddCommandLineOptions(cmd);
-    cmd.AddValue(
-        "storage-policies",
-        "Storage policies, comma separated: " +
-            [] {
-                std::string all;
-                for (const auto& n : StorageHelper::PolicyNames())
-                {
-                    all += (all.empty() ? "" : ",") + n;
-                }
-                return all;
-            }(),
-        policiesText);
+    cmd.AddValue("storage-policies",
+                 "Storage policies, comma separated, of: " + StorageAllocationPolicy::NameList(),
+                 policiesText);
     cmd.AddValue("cache-tb", "Cache tier capacity", cacheTb, 0, 1e9, "TB");
     cmd.AddValue("cache-medium",
                  "Cache medium: ssd or memory (sets its default price)",
@@ -139,8 +214,14 @@ Run(int argc, char* argv[])
                  "Prefetch grown caches instead of filling them lazily",
                  storage.prefetch);
     cmd.AddValue("utility",
-                 "AutoCBA utility and welfare shown: linear or deadline",
+                 "AutoCBA utility and welfare shown: linear, deadline or concave",
                  storage.utility);
+    double gpuCost = 1;
+    cmd.AddValue("gpu-cost",
+                 "Welfare cost of GPU time [utility per requested GPU allocation, >= 0]: "
+                 "ns3::AutoCbaSizing::GpuCost, and the welfare shown subtracts gpu-cost x "
+                 "(GPUs / requested GPUs - 1) per job (0 for a job on what it asked)",
+                 gpuCost);
     cmd.AddValue("deadline-slack",
                  "Deadline = submit + slack x requested run time",
                  storage.deadlineSlack);
@@ -165,6 +246,28 @@ Run(int argc, char* argv[])
                  1e6);
     cmd.AddValue("quiet", "No progress lines", quiet);
     cmd.Parse(argc, argv);
+    // The options in GB/s and TB are checked in their own units (StorageOptions speaks bytes).
+    if (!(bandwidthGBps > 0) || !std::isfinite(bandwidthGBps))
+    {
+        throw std::invalid_argument("--bandwidth: expected a number > 0 [GB/s], got " +
+                                    std::to_string(bandwidthGBps));
+    }
+    if (!(clientGBps >= 0) || !std::isfinite(clientGBps))
+    {
+        throw std::invalid_argument("--client-bandwidth: expected a number >= 0 [GB/s], got " +
+                                    std::to_string(clientGBps));
+    }
+    if (!(cacheTb >= 0) || !std::isfinite(cacheTb))
+    {
+        throw std::invalid_argument("--cache-tb: expected a number >= 0 [TB], got " +
+                                    std::to_string(cacheTb));
+    }
+    if (!(gpuCost >= 0) || !std::isfinite(gpuCost))
+    {
+        throw std::invalid_argument("--gpu-cost: expected a number >= 0, got " +
+                                    std::to_string(gpuCost));
+    }
+    Config::SetDefault("ns3::AutoCbaSizing::GpuCost", DoubleValue(gpuCost));
     scenario.Finalize();
     scenario.ApplyAttributes();
     // The TB and GB/s options win only when given (they start at the options' defaults), so a
@@ -270,7 +373,8 @@ Run(int argc, char* argv[])
     out["settings"] = info.settings;
     out["datasets"] = datasets.size();
     out["policies"] = nlohmann::json::array();
-    std::vector<std::pair<StorageRunSummary, double>> rows;
+    std::vector<std::tuple<StorageRunSummary, JobStats, double>> rows;
+    std::vector<double> baseline; // per job id, its JCT under the first policy
     for (const std::string& policy : policies)
     {
         ClusterEngineHelper helper;
@@ -288,16 +392,21 @@ Run(int argc, char* argv[])
         StorageRunSummary s = StorageHelper::Summarize(engine, model, options);
         info.settings["storage.policy"] = policy;
         ClusterResults::Write(scenario.outputDir + "/" + policy, engine, info);
-        rows.emplace_back(s, engine->WallSeconds());
-        out["policies"].push_back(ToJson(s, engine->WallSeconds()));
+        JobStats stats = StatsOf(engine, baseline, storage.utility, storage.deadlineSlack, gpuCost);
+        rows.emplace_back(s, stats, engine->WallSeconds());
+        out["policies"].push_back(ToJson(s, stats, engine->WallSeconds()));
         Simulator::Destroy();
     }
     std::cout << std::endl;
     PrintHeader(storage.utility);
-    for (const auto& [s, wall] : rows)
+    for (const auto& [s, stats, wall] : rows)
     {
-        PrintRow(s, storage.utility, wall);
+        PrintRow(s, stats, wall);
     }
+    std::cout << "(welfare: sum over jobs of " << storage.utility << " utility"
+              << (gpuCost > 0 ? " minus gpu-cost x (GPUs / requested GPUs - 1)" : "")
+              << "; slowed: share of jobs with a longer JCT than under " << policies.front() << ")"
+              << std::endl;
     std::string path = scenario.outputDir + "/storage-summary.json";
     WriteTextFileChecked(path, out.dump(2) + "\n");
     std::cout << "\nresults: " << path << " and " << scenario.outputDir

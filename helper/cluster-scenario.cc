@@ -413,8 +413,8 @@ ClusterScenario::AddCommandLineOptions(StrictCommandLine& cmd)
                  "CPU nodes of the provisioning (DPP) pool [nodes] (0 = the model's default)",
                  provisioningPoolNodes);
     cmd.AddValue("storage-policy",
-                 "Disaggregated storage: ideal (no storage model), or none, cache-all, fair, lru, "
-                 "quiver, silod, cba, autocba",
+                 "Disaggregated storage: ideal (no storage model), or " +
+                     StorageAllocationPolicy::NameList(),
                  m_storagePolicyText);
     cmd.AddValue("cache-bytes",
                  "Compute-side cache capacity [bytes]",

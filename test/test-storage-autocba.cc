@@ -12,6 +12,7 @@
 #include "ns3/double.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 
 #include <catch2/catch.hpp>
 #include <random>
@@ -57,6 +58,10 @@ TEST_CASE("utility functions", "[storage]")
     CHECK(dl(50) == 1.5);
     CHECK(dl(150) == 3.0);
     CHECK(JobUtility::KindOf("deadline") == JobUtility::DEADLINE);
+    JobUtility concave{JobUtility::CONCAVE, 2.0, 100.0, 0};
+    CHECK(concave(100) == 2.0);
+    CHECK(concave(400) == 4.0); // 4x the speed is worth 2x, not 4x
+    CHECK(JobUtility::KindOf("concave") == JobUtility::CONCAVE);
     CHECK_THROWS_WITH(JobUtility::KindOf("log"), Catch::Contains("linear, deadline"));
 }
 
@@ -132,6 +137,70 @@ TEST_CASE("AutoCBA's welfare is never below CBA with fixed GPUs under the same b
     CHECK(better > 10); // scaling does matter on a fair share of the instances
 }
 
+namespace
+{
+
+/** A lone 2-GPU job of a linearly scaling profile on an idle 8-GPU cluster: its GPUs. */
+uint32_t
+LoneJobGpus(const std::string& utility, double gpuCost, double gpuPrice, double budget)
+{
+    static const WorkloadCatalog catalog =
+        WorkloadCatalog::Load(std::string(AICLUSTER_TEST_DATA) + "/engine/unit-catalog.json");
+    JobRecord r;
+    r.id = 0;
+    r.name = "solo";
+    r.numGpus = 2;
+    r.duration = 400;
+    r.iterations = 400;
+    r.model = "unit-model";
+    r.dataset = "ds";
+    r.source = "test:1";
+    Ptr<ClusterEngine> engine = CreateObject<ClusterEngine>();
+    engine->SetAttribute("ProgressInterval", DoubleValue(0));
+    ClusterTopology topology;
+    topology.numNodes = 2;
+    topology.gpusPerNode = 4;
+    engine->SetTopology(topology);
+    engine->SetJobs({r}, catalog);
+    Ptr<StorageDataLoading> storage = CreateObject<StorageDataLoading>();
+    storage->AddDataset({"ds", 1e6, 1e3});
+    Ptr<CbaPolicy> cba = CreateObject<CbaPolicy>();
+    cba->SetAttribute("Budget", DoubleValue(budget));
+    storage->SetPolicy(cba);
+    engine->SetDataLoadingModel(storage);
+    storage->Attach(engine);
+    Ptr<AutoCbaSizing> sizing = CreateObject<AutoCbaSizing>();
+    sizing->SetAttribute("Utility", StringValue(utility));
+    sizing->SetAttribute("GpuCost", DoubleValue(gpuCost));
+    sizing->SetAttribute("GpuPrice", DoubleValue(gpuPrice));
+    sizing->SetStorage(storage);
+    engine->SetAttribute("JobSizingPolicy", PointerValue(sizing));
+    engine->Run();
+    Simulator::Destroy();
+    return engine->Jobs()[0]->gpus;
+}
+
+} // namespace
+
+TEST_CASE("AutoCBA prices GPU time in its welfare and its budget", "[storage][autocba]")
+{
+    // Free GPUs, linear utility: 4x the GPUs for 4x the speed.
+    CHECK(LoneJobGpus("linear", 0, 0, 0) == 8);
+    // GPUs that cost what the progress is worth: a linear speedup gains nothing net.
+    CHECK(LoneJobGpus("linear", 1, 0, 0) == 2);
+    // Half that: still worth it (4 - 0.5 x 3 > 1).
+    CHECK(LoneJobGpus("linear", 0.5, 0, 0) == 8);
+    // Concave utility: sqrt(4) - 0.5 x 3 = 0.5 < 1 at 8 GPUs; sqrt(2) - 0.5 = 0.91 < 1 at 4;
+    // at 1 GPU sqrt(0.5) + 0.5 x 0.5 = 0.96 < 1: the requested count.
+    CHECK(LoneJobGpus("concave", 0.5, 0, 0) == 2);
+    // Concave, free GPUs: more is still better.
+    CHECK(LoneJobGpus("concave", 0, 0, 0) == 8);
+    // GPU time charged to an IO budget of $1/h: at $0.4 per GPU-hour, 6 extra GPUs ($2.4/h)
+    // leave nothing for IO, 2 extra ($0.8/h) do.
+    CHECK(LoneJobGpus("linear", 0, 0.4, 1.0) == 4);
+    CHECK(LoneJobGpus("linear", 0, 0, 1.0) == 8);
+}
+
 TEST_CASE("AutoCBA sizing in the engine scales a lone job up on an idle cluster", "[storage]")
 {
     static const WorkloadCatalog catalog =
@@ -157,6 +226,7 @@ TEST_CASE("AutoCBA sizing in the engine scales a lone job up on an idle cluster"
     engine->SetDataLoadingModel(storage);
     storage->Attach(engine);
     Ptr<AutoCbaSizing> sizing = CreateObject<AutoCbaSizing>();
+    sizing->SetAttribute("GpuCost", DoubleValue(0)); // GPUs free
     sizing->SetStorage(storage);
     engine->SetAttribute("JobSizingPolicy", PointerValue(sizing));
     engine->Run();

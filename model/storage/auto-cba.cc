@@ -8,6 +8,7 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace ns3
@@ -23,6 +24,10 @@ JobUtility::operator()(double rate) const
     {
         return reference > 0 ? weight * rate / reference : weight;
     }
+    if (kind == CONCAVE)
+    {
+        return reference > 0 ? weight * std::sqrt(rate / reference) : weight;
+    }
     return needed > 0 ? weight * std::min(1.0, rate / needed) : weight;
 }
 
@@ -37,7 +42,11 @@ JobUtility::KindOf(const std::string& name)
     {
         return DEADLINE;
     }
-    throw std::invalid_argument("unknown utility '" + name + "'; known: linear, deadline");
+    if (name == "concave")
+    {
+        return CONCAVE;
+    }
+    throw std::invalid_argument("unknown utility '" + name + "'; known: linear, deadline, concave");
 }
 
 StorageProblem
@@ -195,6 +204,7 @@ AutoCbaJobSizer::Best(StorageProblem& problem,
     m_cba.Solve();
     m_bestWelfare = RateAll(utility);
     size_t best = options.requested;
+    const double requested = options.gpus[options.requested];
     for (size_t o = 0; o < options.gpus.size(); ++o)
     {
         uint64_t trialUsed = used - options.gpus[options.requested] + options.gpus[o];
@@ -202,15 +212,25 @@ AutoCbaJobSizer::Best(StorageProblem& problem,
         {
             continue;
         }
+        // GPU time priced: extra GPUs come out of the IO budget, and cost welfare.
+        double extra = double(options.gpus[o]) - requested;
+        double ioBudget = budget > 0 ? budget - m_gpuPrice * extra : 0.0;
+        if (budget > 0 && ioBudget <= 0)
+        {
+            continue;
+        }
+        m_cba.SetBudget(ioBudget);
         SetCount(problem, options, o);
         m_cba.Solve();
-        double welfare = TrialWelfare(utility);
+        double welfare =
+            TrialWelfare(utility) - options.utility.weight * m_gpuCost * extra / requested;
         if (welfare > m_bestWelfare * (1 + 1e-12) + 1e-15)
         {
             best = o;
             m_bestWelfare = welfare;
         }
     }
+    m_cba.SetBudget(budget);
     SetCount(problem, options, best);
     return best;
 }
@@ -219,6 +239,13 @@ double
 AutoCbaJobSizer::BestWelfare() const
 {
     return m_bestWelfare;
+}
+
+void
+AutoCbaJobSizer::SetGpuPricing(double cost, double pricePerSecond)
+{
+    m_gpuCost = cost;
+    m_gpuPrice = pricePerSecond;
 }
 
 void
@@ -293,8 +320,9 @@ AutoCbaSizing::GetTypeId()
             .SetGroupName("Aicluster")
             .AddConstructor<AutoCbaSizing>()
             .AddAttribute("Utility",
-                          "Per-job utility: linear (throughput relative to the requested GPUs) "
-                          "or deadline (full value at the rate that meets its deadline).",
+                          "Per-job utility: linear (throughput relative to the requested GPUs), "
+                          "deadline (full value at the rate that meets its deadline) or concave "
+                          "(square root of the relative throughput).",
                           StringValue("linear"),
                           MakeStringAccessor(&AutoCbaSizing::m_utility),
                           MakeStringChecker())
@@ -303,13 +331,30 @@ AutoCbaSizing::GetTypeId()
                 "Deadline = submit + slack x run time on the requested GPUs [ratio >= 1].",
                 DoubleValue(2.0),
                 MakeDoubleAccessor(&AutoCbaSizing::m_deadlineSlack),
-                MakeDoubleChecker<double>(1.0));
+                MakeDoubleChecker<double>(1.0))
+            .AddAttribute("GpuCost",
+                          "Welfare cost of GPU time [utility per requested GPU allocation, "
+                          ">= 0]: running a job on g GPUs instead of the r it asked for costs "
+                          "GpuCost x (g / r - 1) of its utility (1 = its requested GPUs cost "
+                          "what its progress at the requested speed is worth; 0 = GPUs free).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&AutoCbaSizing::m_gpuCost),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("GpuPrice",
+                          "Price of GPU time charged to the IO budget [$ per GPU-hour, >= 0]: "
+                          "g GPUs instead of the requested r take GpuPrice x (g - r) per hour "
+                          "from ns3::CbaPolicy::Budget (no effect without a budget).",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&AutoCbaSizing::m_gpuPrice),
+                          MakeDoubleChecker<double>(0.0));
     return tid;
 }
 
 AutoCbaSizing::AutoCbaSizing()
     : m_utility("linear"),
-      m_deadlineSlack(2.0)
+      m_deadlineSlack(2.0),
+      m_gpuCost(1.0),
+      m_gpuPrice(0.0)
 {
 }
 
@@ -376,17 +421,26 @@ AutoCbaSizing::SetArrival(const ClusterJob& job, uint32_t dataset, uint32_t tota
     mine.requested = 0;
     mine.gpus.clear();
     mine.demand.clear();
+    const double requestedDemand = m_storage->DemandOf(job, requested);
     for (uint32_t g : {requested / 4, requested / 2, requested, requested * 2, requested * 4})
     {
         bool duplicate = std::find(mine.gpus.begin(), mine.gpus.end(), g) != mine.gpus.end();
-        if (g >= 1 && g <= totalGpus && !duplicate)
+        // A count whose speedup over the requested one (or the requested one's over it)
+        // exceeds the GPU ratio is not tried: more samples per GPU-second on more GPUs at the
+        // same per-GPU batch is a measurement artefact (data/build-catalog.py
+        // --speedup-report lists the profiles that have it).
+        double demand = g >= 1 ? m_storage->DemandOf(job, g) : 0.0;
+        double ratio = double(g) / requested;
+        bool superlinear = g > requested ? demand > requestedDemand * ratio * (1 + 1e-12)
+                                         : requestedDemand > demand / ratio * (1 + 1e-12);
+        if (g >= 1 && g <= totalGpus && !duplicate && (g == requested || !superlinear))
         {
             if (g == requested)
             {
                 mine.requested = mine.gpus.size();
             }
             mine.gpus.push_back(g);
-            mine.demand.push_back(m_storage->DemandOf(job, g));
+            mine.demand.push_back(demand);
         }
     }
 }
@@ -415,8 +469,9 @@ AutoCbaSizing::GpusFor(const ClusterJob& job, const ClusterTopology& topology, d
     {
         budget = cba->BudgetPerSecond();
     }
-    // Only this job has options: the sizer finds what AutoCbaSolver::Solve would, on the
-    // problem as built (no copy) and with its buffers kept between arrivals.
+    // Only this job has options: the sizer finds what AutoCbaSolver::Solve would (with GPUs
+    // free), on the problem as built (no copy) and with its buffers kept between arrivals.
+    m_sizer.SetGpuPricing(m_gpuCost, m_gpuPrice / 3600.0);
     size_t best = m_sizer.Best(problem,
                                m_utilities,
                                m_utilities.size() - 1,

@@ -26,18 +26,19 @@ struct JobUtility
     {
         LINEAR,   //!< weight * r / reference: linear in throughput, 1 at the requested speed
         DEADLINE, //!< weight * min(1, r / needed): full value once it meets its deadline
+        CONCAVE,  //!< weight * sqrt(r / reference): diminishing returns, 1 at the requested speed
     };
 
     Kind kind{LINEAR};   //!< shape
     double weight{1};    //!< value of the job at full utility
-    double reference{0}; //!< LINEAR: rate at the requested GPUs [bytes/s]
+    double reference{0}; //!< LINEAR, CONCAVE: rate at the requested GPUs [bytes/s]
     double needed{0};    //!< DEADLINE: rate that meets the deadline [bytes/s]
 
     /** \param rate read rate [bytes/s] \return utility */
     double operator()(double rate) const;
 
     /**
-     * \param name "linear" or "deadline"
+     * \param name "linear", "deadline" or "concave"
      * \return the kind
      * \throws std::invalid_argument naming the unknown kind
      */
@@ -154,6 +155,15 @@ class AutoCbaJobSizer
     /** \return the welfare at the count the last Best() returned */
     double BestWelfare() const;
 
+    /**
+     * \brief Price GPU time in the welfare and the budget of the next Best() calls.
+     * \param cost utility one job's requested GPUs cost per unit time: count g of a job
+     *        that asked for r costs weight x cost x (g / r - 1) of welfare (0 = GPUs free)
+     * \param pricePerSecond [$ per GPU-second]: count g takes price x (g - r) from the IO
+     *        budget (when there is one; a count it leaves nothing for is not tried)
+     */
+    void SetGpuPricing(double cost, double pricePerSecond);
+
   private:
     /** \brief Set the sized job's entry of the problem to its option o (of job's). */
     void SetCount(StorageProblem& problem, const AutoCbaJob& job, size_t o) const;
@@ -172,6 +182,8 @@ class AutoCbaJobSizer
     double m_keptScale{0};          //!< the scale of the last full rating
     std::vector<double> m_keptX;    //!< the cached fractions of the last full rating
     double m_bestWelfare{0};        //!< welfare at the best count so far
+    double m_gpuCost{0};            //!< welfare cost of a job's requested GPUs (SetGpuPricing)
+    double m_gpuPrice{0};           //!< [$ per GPU-second] charged to the budget
 };
 
 /**
@@ -230,6 +242,8 @@ class AutoCbaSizing : public JobSizingPolicy
     Ptr<StorageDataLoading> m_storage;
     std::string m_utility;
     double m_deadlineSlack;
+    double m_gpuCost;  //!< welfare cost of a job's requested GPUs (attribute GpuCost)
+    double m_gpuPrice; //!< [$ per GPU-hour] charged to the budget (attribute GpuPrice)
     std::vector<double> m_requestedRate; //!< by job id; < 0 = not computed yet
     // Reused between arrivals (they keep their capacity).
     std::vector<JobUtility> m_utilities; //!< per job of the problem, its utility

@@ -38,11 +38,7 @@ RequireNonNegative(double x, const std::string& option)
 void
 StorageOptions::Validate() const
 {
-    std::vector<std::string> names = StorageHelper::PolicyNames();
-    if (std::find(names.begin(), names.end(), policy) == names.end())
-    {
-        StorageAllocationPolicy::TypeNameOf(policy); // throws, listing the baselines and cba
-    }
+    StorageAllocationPolicy::TypeNameOf(policy); // throws on an unknown one, listing them all
     RequireNonNegative(cacheBytes, "cache size");
     if (!(bandwidth > 0) || !std::isfinite(bandwidth))
     {
@@ -74,9 +70,7 @@ StorageHelper::StorageHelper(const StorageOptions& options)
 std::vector<std::string>
 StorageHelper::PolicyNames()
 {
-    std::vector<std::string> names = StorageAllocationPolicy::Names();
-    names.push_back("autocba");
-    return names;
+    return StorageAllocationPolicy::Names();
 }
 
 Ptr<StorageDataLoading>
@@ -86,7 +80,7 @@ StorageHelper::Install(Ptr<ClusterEngine> engine,
 {
     const StorageOptions& o = m_options;
     bool autoCba = o.policy == "autocba";
-    ObjectFactory factory(StorageAllocationPolicy::TypeNameOf(autoCba ? "cba" : o.policy));
+    ObjectFactory factory(StorageAllocationPolicy::TypeNameOf(o.policy));
     Ptr<StorageAllocationPolicy> policy = factory.Create<StorageAllocationPolicy>();
     if (Ptr<CbaPolicy> cba = DynamicCast<CbaPolicy>(policy))
     {

@@ -468,6 +468,21 @@ CbaSolver::MaxScale(const StorageProblem& problem, double budget)
     return best;
 }
 
+StorageAllocation
+CbaSolver::MaxScale(const StorageProblem& problem,
+                    const std::vector<double>& targets,
+                    double budget)
+{
+    Scratch& s = ScratchBuffers();
+    LoadsOf(problem, &targets, s.loads);
+    DensityOrder(problem, s.loads, s.rho, s.order);
+    double beta = ScaleOf(problem, s.loads, s.order, budget, s.x);
+    StorageAllocation best;
+    Fill(problem, &targets, beta, s.x, best);
+    best.scale = beta;
+    return best;
+}
+
 // ---- CbaSolver::Trials --------------------------------------------------------------------
 
 void
@@ -547,6 +562,12 @@ CbaSolver::Trials::Solve()
     UpdateLoads();
     UpdateOrder();
     m_alpha = ScaleOf(*m_problem, m_loads, m_order, m_budget, m_x);
+}
+
+void
+CbaSolver::Trials::SetBudget(double budget)
+{
+    m_budget = budget;
 }
 
 double

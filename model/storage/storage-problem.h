@@ -228,6 +228,20 @@ class CbaSolver
     static StorageAllocation MaxScale(const StorageProblem& problem, double budget);
 
     /**
+     * \brief MaxScale for given per-job targets: the largest beta in [0, 1] such that
+     *        beta * targets is feasible (and, if budget > 0, costs at most budget), at
+     *        minimum cost for those rates.
+     * \param problem the problem (its demands cap the rates)
+     * \param targets r_j per job (problem.jobs order), each at most its demand [bytes/s]
+     * \param budget IO cost limit [$/s]; 0 = none
+     * \return the allocation; its scale field holds beta; every job reads at least
+     *         beta * r_j (at its demand if its dataset is wholly cached)
+     */
+    static StorageAllocation MaxScale(const StorageProblem& problem,
+                                      const std::vector<double>& targets,
+                                      double budget);
+
+    /**
      * \brief MaxScale for problems that differ in one job's demand only, solved without a
      *        pass over the other jobs and without allocating (AutoCBA's trials of one job's
      *        GPU counts).
@@ -252,6 +266,9 @@ class CbaSolver
 
         /** \brief Solve MaxScale for the varying job's current demand. */
         void Solve();
+
+        /** \param budget IO cost limit of the next Solve() calls [$/s]; 0 = none */
+        void SetBudget(double budget);
 
         /** \return alpha of the last Solve() */
         double Scale() const;
