@@ -10,11 +10,13 @@
 # trailing `# comment` is dropped), and an inline code span `./ns3 run ...`. Templates are
 # not run: commands holding a placeholder (`<name>`, `...`, `…`).
 #
-# Markers, an HTML comment on the line just before the command (invisible when rendered):
+# Markers, a line of its own just before the command: an HTML comment outside code blocks
+# (invisible when rendered), or a shell comment inside one:
 #   <!-- doc-check: reduce --opt=value ... -->   run the command with these options appended
-#                                                (after --, so they override): for the
+#   # doc-check: reduce --opt=value ...          (after --, so they override): for the
 #                                                deliberately long runs (whole traces, benches)
 #   <!-- doc-check: skip <reason> -->             do not run it (e.g. interactive: gdb)
+#   # doc-check: skip <reason>
 # Commands that read ../shared/traces run only when that folder exists beside the repository
 # (they are reported as skipped otherwise).
 #
@@ -52,10 +54,10 @@ extract() {
     FNR == 1 { fence = 0; pending = ""; marker = ""; marker_line = -10 }
     {
         text = $0
-        if (match(text, /<!--[ \t]*doc-check:[^>]*-->/)) {
-            marker = substr(text, RSTART, RLENGTH)
-            sub(/^<!--[ \t]*doc-check:[ \t]*/, "", marker)
-            sub(/[ \t]*-->$/, "", marker)
+        if (text ~ /^[ \t]*<!--[ \t]*doc-check:.*-->[ \t]*$/ || text ~ /^[ \t]*#[ \t]*doc-check:/) {
+            marker = text
+            sub(/^[ \t]*(<!--|#)[ \t]*doc-check:[ \t]*/, "", marker)
+            sub(/[ \t]*(-->)?[ \t]*$/, "", marker)
             marker_line = FNR
             next
         }
