@@ -90,6 +90,13 @@ extract() {
     }' "$@"
 }
 
+# Files a command leaves in the working tree that git does not ignore (e.g. an example's
+# default output file in the current folder) are removed after it, and named: only those
+# that were not there before the command.
+untracked() {
+    git -C "$ROOT" ls-files --others --exclude-standard 2>/dev/null | sort
+}
+
 ran=0 skipped=0 templates=0 failed=0
 failures=()
 while IFS=$'\037' read -r file line marker cmd; do
@@ -127,9 +134,15 @@ while IFS=$'\037' read -r file line marker cmd; do
     fi
     ran=$((ran + 1))
     log=$(mktemp)
+    before=$(untracked)
     t0=$SECONDS
     rc=0
     timeout "$TIMEOUT" bash -c "$run" </dev/null >"$log" 2>&1 || rc=$?
+    while read -r left; do
+        [ -n "$left" ] || continue
+        echo "          (removed $left, which the command wrote into the working tree)"
+        rm -f -- "$ROOT/$left"
+    done < <(comm -13 <(echo "$before") <(untracked))
     if [ "$rc" -eq 0 ]; then
         printf 'ok        %s  %s  (%d s)\n' "$where" "$run" "$((SECONDS - t0))"
     else

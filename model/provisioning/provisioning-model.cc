@@ -277,7 +277,7 @@ ProvisioningModel::GetTypeId()
                 "as the demand) or Samples (max-min in samples/s, which starves jobs with "
                 "cheap samples when they share with jobs of expensive ones).",
                 EnumValue(ProvisioningModel::DOMINANT_SHARE),
-                MakeEnumAccessor(&ProvisioningModel::m_fairness),
+                MakeAiclusterEnumAccessor(&ProvisioningModel::m_fairness),
                 MakeEnumChecker(ProvisioningModel::DOMINANT_SHARE,
                                 "DominantShare",
                                 ProvisioningModel::DEMAND_FRACTION,
