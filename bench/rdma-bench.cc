@@ -12,6 +12,7 @@
 
 #include "ns3/command-line.h"
 #include "ns3/enum.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/rdma-endpoint.h"
 #include "ns3/rdma-header.h"
 #include "ns3/rdma-packet-fabric.h"
@@ -102,7 +103,7 @@ MakeSolverFlow(const RailTopology& t, uint32_t src, uint32_t dst, uint32_t id)
 {
     UintegerValue mtu;
     UintegerValue ackInterval;
-    EnumValue policy;
+    AiclusterEnumValue<int> policy;
     static auto endpoint = CreateObject<RdmaEndpoint>();
     static auto packetFabric = CreateObject<RdmaPacketFabric>();
     endpoint->GetAttribute("Mtu", mtu);

@@ -9,10 +9,10 @@
  * simulated GPU cluster under one or more scheduling policies, write per-job
  * and summary result files, and print a comparison table.
  *
- *   ./ns3 run trace-replay                       # bundled sample, 64 x 8 GPUs, fifo/sjf/tiresias
+ *   ./ns3 run trace-replay                       # bundled sample, 16 x 8 GPUs, fifo/sjf/tiresias
  *   ./ns3 run "trace-replay --trace=../shared/traces/philly/philly.csv --nodes=352
  * --policy=tiresias"
- *   ./ns3 run "trace-replay --scenario=examples/scenarios/philly.json"
+ *   ./ns3 run "trace-replay --scenario=examples/scenarios/philly-full.json"
  *
  * Options come from a JSON scenario file (--scenario, documented in
  * doc/scenario.md) and the command line, which wins. Any ns-3 attribute can

@@ -214,7 +214,7 @@ TEST_CASE("a sizing policy changes GPU counts and keeps the samples constant", "
     helper.SetTopology(Topology(1, 4));
     Ptr<ClusterEngine> engine =
         helper.Create({UnitJob(0, 0, 4, 100), UnitJob(1, 0, 2, 50)}, UnitCatalog());
-    engine->SetAttribute("JobSizingPolicy", PointerValue(Create<HalfSizing>()));
+    engine->SetAttribute("JobSizingPolicy", PointerValue(CreateObject<HalfSizing>()));
     engine->SetAttribute("ProgressInterval", DoubleValue(0));
     engine->Run();
     Simulator::Destroy();

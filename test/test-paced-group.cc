@@ -145,7 +145,7 @@ Replay(SharedPool::Mode mode, const std::vector<JobRecord>& jobs, uint32_t gpus)
     helper.SetTopology(topology);
     Ptr<ClusterEngine> engine = helper.Create(jobs, UnitCatalog());
     engine->SetAttribute("ProgressInterval", DoubleValue(0));
-    auto model = Create<SharedPool>(mode);
+    auto model = CreateObject<SharedPool>(mode);
     engine->SetDataLoadingModel(model);
     for (const char* source : {"JobFinished", "JobPreempted"})
     {

@@ -5,16 +5,23 @@
 # Proves that aicluster builds and runs inside an ns-3 source tree (contrib/aicluster),
 # the way most ns-3 users install third-party modules.
 #
-# It fetches Debian's ns-3 source package (ns-3.37 on bookworm) with `apt-get source`,
-# copies this repository in as contrib/aicluster, configures ns-3 with only the modules
-# aicluster needs, builds, and runs the trace-replay example.
+# It fetches an ns-3 source tree: Debian's source package (ns-3.37 on bookworm) with
+# `apt-get source`, or, with NS3_GIT set, a snapshot of a git repository (ns-3-dev: see
+# utils/check-ns3-dev.sh). It copies this repository in as contrib/aicluster, configures ns-3
+# with only the modules aicluster needs plus examples and tests, builds, runs the
+# trace-replay example and the Catch2 suite through ns-3's own test runner
+# (./test.py -s aicluster, the TestSuite in test/ns3-test-suite.cc).
 #
-# Slow (about 20 minutes on 2 cores) and not part of CI. Needs root on Debian/Ubuntu for
-# the deb-src line and dpkg-dev; everything else happens under the work directory.
+# Slow (20 minutes or more on 2 cores) and not part of CI. The Debian source needs root on
+# Debian/Ubuntu for the deb-src line and dpkg-dev; everything else happens under the work
+# directory. Nothing is written into this repository.
 #
 # Usage: utils/check-in-tree-build.sh [WORK_DIR]     (default: /tmp/aicluster-in-tree)
 # Environment: JOBS (parallel jobs, default nproc); KEEP_SOURCE=1 reuses an unpacked tree and
-# its build (incremental); EXAMPLE_ARGS (default "trace-replay --quiet").
+# its build (incremental); EXAMPLE_ARGS (default "trace-replay --quiet");
+# NS3_GIT (a git URL or a local git directory: take the tree from there instead of
+# apt-get source), NS3_REF (the commit, branch or tag of NS3_GIT, default HEAD);
+# NS3_PROFILE (ns-3's build profile, default "default"); TESTS=0 skips test.py.
 
 set -euo pipefail
 
@@ -22,6 +29,10 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${1:-/tmp/aicluster-in-tree}
 JOBS=${JOBS:-$(nproc)}
 EXAMPLE_ARGS=${EXAMPLE_ARGS:-"trace-replay --quiet"}
+NS3_GIT=${NS3_GIT:-}
+NS3_REF=${NS3_REF:-HEAD}
+NS3_PROFILE=${NS3_PROFILE:-default}
+TESTS=${TESTS:-1}
 
 say() { printf '\n==> %s\n' "$*"; }
 die() {
@@ -99,7 +110,7 @@ ensure_source_tools() {
 
 # The unpacked ns-3 tree: the folder holding the ns3 script and src/core.
 find_ns3_tree() {
-    find "$WORK" -maxdepth 3 -type f -name ns3 -path '*/ns-3*/ns3' 2>/dev/null |
+    find "$WORK" -maxdepth 3 -type f -name ns3 \( -path '*/ns-3*/ns3' -o -path '*/ns3-*/ns3' \) 2>/dev/null |
         while read -r f; do
             d=$(dirname "$f")
             [ -d "$d/src/core" ] && [ -f "$d/CMakeLists.txt" ] && echo "$d" && break
@@ -116,12 +127,61 @@ prepare_work_dir() {
     touch "$WORK/.aicluster-in-tree"
 }
 
+# A git snapshot of NS3_GIT at NS3_REF, unpacked as $WORK/ns-3-git (no .git inside).
+fetch_ns3_git() {
+    local dest=$WORK/ns-3-git
+    find "$WORK" -mindepth 1 -maxdepth 1 ! -name .aicluster-in-tree -exec rm -rf {} +
+    mkdir -p "$dest"
+    if [ -d "$NS3_GIT" ]; then
+        local gitdir=$NS3_GIT
+        [ -d "$gitdir/.git" ] && gitdir=$gitdir/.git
+        say "ns-3 from the local git directory $gitdir at $NS3_REF"
+        # A partial mirror may lack some large blobs: leave those files out (named here).
+        local missing=() path
+        mapfile -t missing < <(git --git-dir="$gitdir" ls-tree -r "$NS3_REF" |
+            awk '$2 == "blob" { print $3 }' |
+            git --git-dir="$gitdir" cat-file --batch-check='%(objectname) %(objecttype)' 2>/dev/null |
+            awk '$2 == "missing" { print $1 }' | sort -u)
+        local exclude=()
+        if [ ${#missing[@]} -gt 0 ]; then
+            while read -r path; do
+                echo "note: not in the snapshot, left out: $path"
+                exclude+=(":(exclude)$path")
+            done < <(git --git-dir="$gitdir" ls-tree -r "$NS3_REF" |
+                grep -F -f <(printf '%s\n' "${missing[@]}") | cut -f2)
+        fi
+        git --git-dir="$gitdir" archive --format=tar "$NS3_REF" -- . ${exclude[@]+"${exclude[@]}"} |
+            tar -C "$dest" -xf - || die "git archive $NS3_REF of $gitdir failed"
+        git --git-dir="$gitdir" describe --tags --always "$NS3_REF" >"$WORK/ns3-describe" 2>/dev/null || true
+    else
+        say "ns-3 from $NS3_GIT ($NS3_REF), shallow clone"
+        local clone=$WORK/clone
+        if [ "$NS3_REF" = HEAD ]; then
+            git clone -q --depth 1 "$NS3_GIT" "$clone" || die "git clone $NS3_GIT failed"
+        else
+            git clone -q --depth 1 --branch "$NS3_REF" "$NS3_GIT" "$clone" ||
+                die "git clone $NS3_GIT at $NS3_REF failed"
+        fi
+        git -C "$clone" describe --tags --always >"$WORK/ns3-describe" 2>/dev/null || true
+        git -C "$clone" archive --format=tar HEAD | tar -C "$dest" -xf -
+        rm -rf "$clone"
+    fi
+    echo "ns-3 source: $(cat "$WORK/ns3-describe" 2>/dev/null || echo unknown) ($(head -n1 "$dest/VERSION" 2>/dev/null))"
+}
+
 fetch_ns3_source() {
     prepare_work_dir
     local tree
     tree=$(find_ns3_tree)
     if [ -n "$tree" ] && [ "${KEEP_SOURCE:-0}" = 1 ]; then
         say "reusing unpacked ns-3 tree $tree"
+        echo "$tree" >"$WORK/.tree"
+        return
+    fi
+    if [ -n "$NS3_GIT" ]; then
+        fetch_ns3_git
+        tree=$(find_ns3_tree)
+        [ -n "$tree" ] || die "no ns-3 tree (ns3 script + src/core) in the snapshot of $NS3_GIT"
         echo "$tree" >"$WORK/.tree"
         return
     fi
@@ -155,8 +215,12 @@ build_and_run() {
     say "configuring ns-3 in $tree (modules: aicluster and what it depends on)"
     # A fresh build unless iterating on a kept tree (KEEP_SOURCE=1 rebuilds incrementally).
     [ "${KEEP_SOURCE:-0}" = 1 ] || rm -rf build cmake-cache
-    # --enable-modules keeps the build to aicluster's own dependency closure.
-    ./ns3 configure --enable-examples --enable-modules=aicluster \
+    # --enable-modules keeps the build to aicluster's own dependency closure, and
+    # --filter-module-examples-and-tests leaves out the examples and tests of ns-3's modules.
+    local tests=--disable-tests
+    [ "$TESTS" = 0 ] || tests=--enable-tests
+    ./ns3 configure -d "$NS3_PROFILE" --enable-examples "$tests" --enable-modules=aicluster \
+        --filter-module-examples-and-tests=aicluster \
         >"$WORK/configure.log" 2>&1 ||
         {
             tail -n 40 "$WORK/configure.log"
@@ -179,6 +243,17 @@ build_and_run() {
     ./ns3 run --no-build "$EXAMPLE_ARGS" || rc=$?
     echo "exit code: $rc"
     [ "$rc" -eq 0 ] || die "the example failed in the ns-3 tree"
+
+    if [ "$TESTS" != 0 ]; then
+        say "./test.py --no-build -s aicluster (the Catch2 suite as an ns-3 TestSuite)"
+        rc=0
+        local t1=$SECONDS
+        ./test.py --no-build -s aicluster --verbose-failed >"$WORK/test.log" 2>&1 || rc=$?
+        tail -n 15 "$WORK/test.log"
+        echo "test.py exit code: $rc ($((SECONDS - t1)) s; full log: $WORK/test.log)"
+        [ "$rc" -eq 0 ] || die "./test.py -s aicluster failed in the ns-3 tree"
+        grep -q 'PASS.*aicluster' "$WORK/test.log" || die "test.py did not report the aicluster suite as passed"
+    fi
 }
 
 main() {

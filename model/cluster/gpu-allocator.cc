@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 
 #include <algorithm>
 #include <map>
@@ -29,7 +30,7 @@ GpuAllocator::GetTypeId()
                           "Placement rule: Consolidated (fewest nodes, then fewest racks) or "
                           "Spread (one GPU at a time on the emptiest node).",
                           EnumValue(CONSOLIDATED),
-                          MakeEnumAccessor(&GpuAllocator::m_rule),
+                          MakeAiclusterEnumAccessor(&GpuAllocator::m_rule),
                           MakeEnumChecker(CONSOLIDATED, "Consolidated", SPREAD, "Spread"));
     return tid;
 }

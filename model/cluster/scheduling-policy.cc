@@ -5,8 +5,10 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/string.h"
 
 #include <algorithm>
@@ -160,8 +162,8 @@ TiresiasPolicy::GetTypeId()
             .AddAttribute(
                 "Thresholds",
                 "Ascending attained-service thresholds between queue levels [GPU-s], "
-                "comma separated; n thresholds make n+1 levels. Default: the Tiresias "
-                "simulator's two-queue setting (3250 GPU-s).",
+                "comma separated; n thresholds make n+1 levels. Default 3250: two levels. "
+                "The Tiresias reference simulator (NSDI'19) uses three queues: 3250,7200.",
                 StringValue("3250"),
                 MakeStringAccessor(&TiresiasPolicy::SetThresholds, &TiresiasPolicy::GetThresholds),
                 MakeStringChecker())
@@ -171,7 +173,20 @@ TiresiasPolicy::GetTypeId()
                           "0 disables promotion.",
                           DoubleValue(10.0),
                           MakeDoubleAccessor(&TiresiasPolicy::m_starvationFactor),
-                          MakeDoubleChecker<double>(0));
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("LevelOrder",
+                          "The order inside a queue level: SubmitTime (by submit time, a "
+                          "waiting job may preempt a later-submitted running job of its "
+                          "level) or LevelEntry (as the Tiresias reference simulator: the "
+                          "level's running jobs first, never preempted by a waiting job of "
+                          "the same level, then the waiting ones; each by the time it "
+                          "entered the level).",
+                          EnumValue(TiresiasPolicy::SUBMIT_TIME),
+                          MakeAiclusterEnumAccessor(&TiresiasPolicy::m_levelOrder),
+                          MakeEnumChecker(TiresiasPolicy::SUBMIT_TIME,
+                                          "SubmitTime",
+                                          TiresiasPolicy::LEVEL_ENTRY,
+                                          "LevelEntry"));
     return tid;
 }
 
@@ -224,6 +239,14 @@ TiresiasPolicy::IsPreemptive() const
 PriorityKey
 TiresiasPolicy::Key(const ClusterJob& job) const
 {
+    if (m_levelOrder == LEVEL_ENTRY)
+    {
+        // Level l: its running jobs (2l), then its waiting ones (2l + 1).
+        auto it = m_levelEntry.find(job.record.id);
+        double entry = it == m_levelEntry.end() ? job.record.submitTime : it->second;
+        double waiting = job.state == ClusterJob::RUNNING ? 0 : 1;
+        return {2.0 * job.priorityLevel + waiting, entry, job.record.id};
+    }
     return {static_cast<double>(job.priorityLevel), job.record.submitTime, job.record.id};
 }
 
@@ -273,10 +296,16 @@ TiresiasPolicy::Update(ClusterJob& job, double now) const
                                 << now - job.lastQueued << " s");
             job.serviceBaseline = job.attainedService;
             job.priorityLevel = 0;
+            m_levelEntry[job.record.id] = now;
             return;
         }
     }
-    job.priorityLevel = LevelOf(LevelService(job, now));
+    uint32_t level = LevelOf(LevelService(job, now));
+    if (level != job.priorityLevel)
+    {
+        job.priorityLevel = level;
+        m_levelEntry[job.record.id] = now;
+    }
 }
 
 } // namespace ns3

@@ -11,6 +11,7 @@
 #include <limits>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -118,7 +119,11 @@ class SjfPolicy : public SchedulingPolicy
  *
  * A job's attained service is GPUs x time it has run [GPU-s]. Queue level l
  * holds jobs whose service is between Thresholds[l-1] and Thresholds[l]; lower
- * levels go first, FIFO by submit time inside a level (Gu et al., NSDI'19).
+ * levels go first (Gu et al., NSDI'19). Inside a level, LevelOrder picks the order:
+ * by submit time (SubmitTime, the default; a waiting job may preempt a running one of
+ * its own level that was submitted later), or as the Tiresias reference simulator does
+ * (LevelEntry: the level's running jobs first, never preempted by a waiting job of
+ * the same level, then its waiting jobs, each in order of entry into the level).
  * Against starvation, a waiting job whose wait since it last queued reaches
  * StarvationFactor times its total run time is promoted back to level 0
  * (its service so far no longer counts for the level).
@@ -126,6 +131,13 @@ class SjfPolicy : public SchedulingPolicy
 class TiresiasPolicy : public SchedulingPolicy
 {
   public:
+    /** The order of the jobs inside one level. */
+    enum LevelOrder
+    {
+        SUBMIT_TIME, //!< by submit time, running or waiting alike
+        LEVEL_ENTRY, //!< running before waiting, each by time of entry into the level
+    };
+
     /** \return the TypeId */
     static TypeId GetTypeId();
     std::string Name() const override;
@@ -147,6 +159,9 @@ class TiresiasPolicy : public SchedulingPolicy
 
     std::vector<double> m_thresholds;
     double m_starvationFactor;
+    LevelOrder m_levelOrder; //!< the order inside a level
+    /// Time [s] each job entered its current level, by job id; absent: its submit time.
+    mutable std::unordered_map<uint64_t, double> m_levelEntry;
 };
 
 } // namespace ns3

@@ -22,4 +22,5 @@ list(APPEND AICLUSTER_HEADERS
   model/cluster/job-sizing-policy.h
   model/cluster/cluster-engine.h
   model/cluster/cluster-results.h
+  model/cluster/ns3-compat.h
 )

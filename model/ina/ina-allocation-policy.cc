@@ -8,6 +8,7 @@
 #include "ns3/crc32.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -307,7 +308,7 @@ EsaPolicy::GetTypeId()
                           "ShortestRemaining (fewer chunks left wins) or LeastAttained (fewer "
                           "chunks done wins)",
                           EnumValue(SHORTEST_REMAINING),
-                          MakeEnumAccessor(&EsaPolicy::m_rule),
+                          MakeAiclusterEnumAccessor(&EsaPolicy::m_rule),
                           MakeEnumChecker(STATIC,
                                           "Static",
                                           SHORTEST_REMAINING,
@@ -319,7 +320,7 @@ EsaPolicy::GetTypeId()
                           "(the priority holds for a whole iteration, as a job scheduler's "
                           "would) or Chunk (changes with every synchronised chunk)",
                           EnumValue(ITERATION),
-                          MakeEnumAccessor(&EsaPolicy::m_quantum),
+                          MakeAiclusterEnumAccessor(&EsaPolicy::m_quantum),
                           MakeEnumChecker(ITERATION, "Iteration", CHUNK, "Chunk"))
             .AddAttribute("AgeingStep",
                           "Priority added per consecutive chunk of a job that completed at the "
@@ -334,7 +335,7 @@ EsaPolicy::GetTypeId()
                 "EarlyRelease (only a complete aggregator that waits for its PS "
                 "result, any priority: nothing is lost) or Both",
                 EnumValue(PRIORITY),
-                MakeEnumAccessor(&EsaPolicy::m_preemption),
+                MakeAiclusterEnumAccessor(&EsaPolicy::m_preemption),
                 MakeEnumChecker(PRIORITY, "Priority", EARLY_RELEASE, "EarlyRelease", BOTH, "Both"))
             .AddAttribute("PreemptOwnJob",
                           "Allow a packet to evict another chunk of its own job [bool]",

@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -192,14 +193,14 @@ InaGradientSync::GetTypeId()
             .AddAttribute("Policy",
                           "Aggregator allocation policy: switchml, atp or esa",
                           EnumValue(ESA),
-                          MakeEnumAccessor(&InaGradientSync::m_policy),
+                          MakeAiclusterEnumAccessor(&InaGradientSync::m_policy),
                           MakeEnumChecker(SWITCHML, "switchml", ATP, "atp", ESA, "esa"))
             .AddAttribute("PriorityRule",
                           "ESA priority: Static (ClusterJob::priorityLevel), ShortestRemaining "
                           "(remaining iterations x gradient bytes) or LeastAttained "
                           "(attained GPU-seconds)",
                           EnumValue(SHORTEST_REMAINING),
-                          MakeEnumAccessor(&InaGradientSync::m_rule),
+                          MakeAiclusterEnumAccessor(&InaGradientSync::m_rule),
                           MakeEnumChecker(STATIC,
                                           "Static",
                                           SHORTEST_REMAINING,

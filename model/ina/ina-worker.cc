@@ -9,6 +9,7 @@
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/packet.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
@@ -155,7 +156,7 @@ InaWorker::GetTypeId()
                           "slot's chunk only; a slot's next chunk goes out when its result "
                           "arrives)",
                           EnumValue(WINDOW),
-                          MakeEnumAccessor(&InaWorker::m_retransmit),
+                          MakeAiclusterEnumAccessor(&InaWorker::m_retransmit),
                           MakeEnumChecker(WINDOW, "Window", SLOT, "Slot"))
             .AddAttribute("FirstTimeout",
                           "Timeout before the first result of an iteration [s] (ATP 50 ms)",

@@ -7,6 +7,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/rdma-endpoint.h"
 #include "ns3/storage-problem.h"
 #include "ns3/uinteger.h"
@@ -276,7 +277,7 @@ ProvisioningModel::GetTypeId()
                 "as the demand) or Samples (max-min in samples/s, which starves jobs with "
                 "cheap samples when they share with jobs of expensive ones).",
                 EnumValue(ProvisioningModel::DOMINANT_SHARE),
-                MakeEnumAccessor(&ProvisioningModel::m_fairness),
+                MakeAiclusterEnumAccessor(&ProvisioningModel::m_fairness),
                 MakeEnumChecker(ProvisioningModel::DOMINANT_SHARE,
                                 "DominantShare",
                                 ProvisioningModel::DEMAND_FRACTION,
@@ -936,7 +937,7 @@ KSpeedLoader::GetTypeId()
                 "Which pool nodes prepare a GPU's samples: Spread (all nodes, 1/N "
                 "each: no hot spot) or Local (the GPU's own node).",
                 EnumValue(KSpeedLoader::SPREAD),
-                MakeEnumAccessor(&KSpeedLoader::m_placement),
+                MakeAiclusterEnumAccessor(&KSpeedLoader::m_placement),
                 MakeEnumChecker(KSpeedLoader::SPREAD, "Spread", KSpeedLoader::LOCAL, "Local"))
             .AddAttribute("CacheDecoded",
                           "Cache preprocessed samples of a dataset when they fit in the pool "

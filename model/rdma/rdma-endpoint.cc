@@ -309,7 +309,7 @@ RdmaEndpoint::Pull(uint8_t pausedMask, uint8_t* prio)
                 RateIncrease(q);
             }
         }
-        if (!q.rtoEvent.IsRunning())
+        if (q.rtoEvent.IsExpired())
         {
             q.lastProgress = now;
             q.rtoEvent = Simulator::Schedule(m_rto, &RdmaEndpoint::CheckRto, this, q.spec.qp);
@@ -327,7 +327,7 @@ RdmaEndpoint::Pull(uint8_t pausedMask, uint8_t* prio)
 void
 RdmaEndpoint::ScheduleWake(Time at)
 {
-    if (m_wake.IsRunning() && m_wake.GetTs() <= static_cast<uint64_t>(at.GetTimeStep()))
+    if (!m_wake.IsExpired() && m_wake.GetTs() <= static_cast<uint64_t>(at.GetTimeStep()))
     {
         return;
     }
@@ -594,7 +594,7 @@ RdmaEndpoint::OnCongestionNotification(SendQp& q)
     AdvanceAlpha(q);
     q.cnpInWindow = true;
     q.decreasePending = true;
-    if (!q.decreaseEvent.IsRunning())
+    if (q.decreaseEvent.IsExpired())
     {
         // Decrease checks tick every interval from the first CNP; only the next one matters.
         int64_t k = (now - q.cnpEpoch).GetTimeStep() / m_decreaseInterval.GetTimeStep() + 1;

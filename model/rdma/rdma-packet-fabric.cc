@@ -7,6 +7,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -30,7 +31,7 @@ RdmaPacketFabric::GetTypeId()
                           "How an endpoint picks its NIC: rail affinity (GPU i on NIC i) or "
                           "hashing the flow over the node's NICs.",
                           EnumValue(static_cast<int>(NicPolicy::RAIL_AFFINITY)),
-                          MakeEnumAccessor(&RdmaPacketFabric::m_nicPolicy),
+                          MakeAiclusterEnumAccessor(&RdmaPacketFabric::m_nicPolicy),
                           MakeEnumChecker(static_cast<int>(NicPolicy::RAIL_AFFINITY),
                                           "RailAffinity",
                                           static_cast<int>(NicPolicy::HASH),

@@ -11,6 +11,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -83,7 +84,7 @@ RdmaRateFabric::Build(const RailClusterConfig& config)
     m_mtu = static_cast<uint32_t>(mtu.Get());
     m_ackInterval = static_cast<uint32_t>(ackInterval.Get());
     auto packetFabric = CreateObject<RdmaPacketFabric>();
-    EnumValue policy;
+    AiclusterEnumValue<int> policy;
     packetFabric->GetAttribute("NicPolicy", policy);
     m_nicPolicy = static_cast<NicPolicy>(policy.Get());
 
@@ -242,7 +243,7 @@ void
 RdmaRateFabric::ScheduleReallocation()
 {
     // Transfers posted at the same instant (a collective, a batch of loads) share one solve.
-    if (!m_pending.IsRunning())
+    if (m_pending.IsExpired())
     {
         m_pending = Simulator::ScheduleNow(&RdmaRateFabric::Reallocate, this);
     }

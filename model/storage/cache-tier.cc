@@ -6,6 +6,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 
 namespace ns3
 {
@@ -29,7 +30,7 @@ CacheTier::GetTypeId()
             .AddAttribute("Medium",
                           "Medium of the cache (sets the default price): Memory or Ssd.",
                           EnumValue(CacheTier::SSD),
-                          MakeEnumAccessor(&CacheTier::m_medium),
+                          MakeAiclusterEnumAccessor(&CacheTier::m_medium),
                           MakeEnumChecker(CacheTier::MEMORY, "Memory", CacheTier::SSD, "Ssd"))
             .AddAttribute("Price",
                           "Price of cache space [$ per GB per hour]; negative = the medium's "

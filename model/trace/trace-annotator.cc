@@ -307,6 +307,12 @@ Iterations(const JobRecord& job, const WorkloadProfile& profile)
         }
         return job.totalSteps;
     }
+    if (job.duration == 0)
+    {
+        // A recorded zero run time (the Tiresias simulator's traces have them) is no work,
+        // not "unknown": it is not replaced by the catalog's samples-to-target.
+        return 0;
+    }
     if (profile.samplesToTarget > 0)
     {
         double batch = job.globalBatch > 0

@@ -403,13 +403,19 @@ struct SiaRow
     }
 };
 
-/** tiresias-csv: job_id,num_gpu,submit_time,iterations,model_name,duration,interval */
+/**
+ * tiresias-csv: the Tiresias simulator's two schemas, 60_job.csv
+ * (job_id,num_gpu,submit_time,iterations,model_name,duration,interval) and tf_job.csv
+ * (job_id,num_gpu,submit_time,start_time,duration,model_size,aggr_interval,model_name,
+ * model_scale). `iterations` is optional (the simulator runs on duration alone); an empty
+ * iterations or duration value means "not recorded" (unknown), as in every other format.
+ */
 struct TiresiasRow
 {
     size_t jobId;
     size_t numGpu;
     size_t submit;
-    size_t iterations;
+    int iterations;
     size_t model;
     size_t duration;
 
@@ -417,7 +423,7 @@ struct TiresiasRow
         : jobId(c.Require("job_id")),
           numGpu(c.Require("num_gpu")),
           submit(c.Require("submit_time")),
-          iterations(c.Require("iterations")),
+          iterations(c.Find("iterations")),
           model(c.Require("model_name")),
           duration(c.Require("duration"))
     {
@@ -432,9 +438,15 @@ struct TiresiasRow
         }
         job.name = Trim(row[jobId]);
         job.submitTime = ParseNonNegative(site, "submit_time", row[submit]);
-        job.totalSteps = ParseNonNegative(site, "iterations", row[iterations]);
+        if (iterations >= 0 && !IsMissing(row[iterations]))
+        {
+            job.totalSteps = ParseNonNegative(site, "iterations", row[iterations]);
+        }
         job.model = Trim(row[model]);
-        job.duration = ParseNonNegative(site, "duration", row[duration]);
+        if (!IsMissing(row[duration]))
+        {
+            job.duration = ParseNonNegative(site, "duration", row[duration]);
+        }
         return Outcome::JOB;
     }
 };
