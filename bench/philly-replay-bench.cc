@@ -4,15 +4,26 @@
 
 /**
  * \file
- * Benchmark: replay the full public Philly trace (82,247 jobs) on a cluster of
- * Philly's size under each scheduling policy, and print per policy the wall
- * time (load = read + annotate, replay = the engine run), events processed,
- * scheduling passes and peak memory. Each policy runs in a child process of
- * its own so that its peak resident memory is its own.
+ * Benchmark: replay the full public Philly trace (82,247 jobs) on a cluster of Philly's size,
+ * end to end as trace-replay does it (read, annotate, replay, write the result files), under
+ * each scheduling policy and each component configuration, side by side. Per row: the time of
+ * each phase, the total, events, scheduling passes and peak memory, each the median of
+ * --runs runs; every run is a child process of its own, so that its peak resident memory is
+ * its own. Then, in the same run:
+ *  - the Python FIFO loop of ../shared/anchors/py-fifo-replay.py on the same trace, timed the
+ *    same way (medians), and the ratio of the scheduling-only FIFO row's total to it;
+ *  - with --tenfold: the trace with ten copies of every job at the same submit times on ten
+ *    times the cluster, and how wall time and memory grow from 1x to 10x;
+ *  - the solver alone: one KSpeed provisioning pass (ProvisioningModel::Solve, every node
+ *    busy with one 8-GPU job) per cluster size, time per pass.
  *
  *   ./ns3 run philly-replay-bench
- *   ./ns3 run "philly-replay-bench --nodes=40"     # a heavily contended variant
- *   ./ns3 run "philly-replay-bench --ina=ideal,esa" # the cost of the INA rate model
+ *   ./ns3 run "philly-replay-bench --configs=sched,esa --policy=fifo --runs=5"
+ *   ./ns3 run "philly-replay-bench --tenfold=1 --configs=all-on"
+ *
+ * A configuration is a name from the table below or "name:options" with trace-replay options
+ * (e.g. "big:--storage-policy=cba --cache-bytes=5e12"); a configuration the scenario rejects
+ * (e.g. two data-loading models at once, before they compose) is listed as such.
  *
  * Philly's size: 352 nodes x 8 GPUs (the per-VC node counts in
  * ../shared/traces/philly/philly_vc.csv), 16 nodes per rack.
@@ -24,14 +35,26 @@
 #include "ns3/cluster-results.h"
 #include "ns3/cluster-scenario.h"
 #include "ns3/core-module.h"
+#include "ns3/provisioning-data-loading.h"
+#include "ns3/provisioning-model.h"
+#include "ns3/storage-backend.h"
+#include "ns3/storage-helper.h"
+#include "ns3/strict-options.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
+#include "ns3/workload-catalog.h"
 
+#include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <sys/resource.h>
+#include <unistd.h>
 
 using namespace ns3;
 
@@ -41,14 +64,18 @@ namespace
 /// What a child reports back through its pipe.
 struct Figures
 {
-    double loadSeconds;
-    double replaySeconds;
+    double readSeconds;
+    double annotateSeconds;
+    double replaySeconds; //!< engine set-up and run
+    double writeSeconds;  //!< result files
+    double totalSeconds;  //!< the whole child, from start to the files written
     uint64_t events;
     uint64_t passes;
     uint64_t finished;
-    uint64_t preemptions;
     double meanJct;
     long peakRssKiB;
+    bool rejected; //!< the scenario refused the options
+    char reason[200];
 };
 
 double
@@ -57,37 +84,337 @@ SecondsSince(std::chrono::steady_clock::time_point start)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+/// The options of a named configuration.
+std::string
+ConfigOptions(const std::string& config)
+{
+    auto colon = config.find(':');
+    if (colon != std::string::npos)
+    {
+        return config.substr(colon + 1);
+    }
+    static const std::map<std::string, std::string> known = {
+        {"sched", ""},
+        {"esa", "--ina=esa"},
+        {"atp", "--ina=atp"},
+        {"switchml", "--ina=switchml"},
+        {"local", "--provisioning=local"},
+        {"dpp", "--provisioning=dpp"},
+        {"alluxio", "--provisioning=alluxio"},
+        {"kspeed", "--provisioning=kspeed"},
+        {"cba", "--storage-policy=cba"},
+        {"cba-vc-10tb", "--storage-policy=cba --dataset-rule=vc --cache-bytes=1e13"},
+        {"cba-job-0.5tb", "--storage-policy=cba --dataset-rule=job --cache-bytes=5e11"},
+        {"cba-job-2tb", "--storage-policy=cba --dataset-rule=job --cache-bytes=2e12"},
+        {"cba-0.01tb", "--storage-policy=cba --cache-bytes=1e10"},
+        {"all-on", "--ina=esa --provisioning=kspeed --storage-policy=cba"},
+    };
+    auto it = known.find(config);
+    if (it == known.end())
+    {
+        throw std::invalid_argument("--configs: unknown configuration '" + config +
+                                    "' (expected a known name or name:options)");
+    }
+    return it->second;
+}
+
+std::string
+ConfigLabel(const std::string& config)
+{
+    return config.substr(0, config.find(':'));
+}
+
+/// One replay as trace-replay runs it, phase by phase.
 Figures
-RunPolicy(const std::string& trace,
+RunReplay(const std::string& trace,
+          uint32_t nodes,
+          uint32_t copies,
           const std::string& policy,
-          const std::string& ina,
-          const ClusterTopology& topology)
+          const std::string& options,
+          const std::string& outDir)
 {
     auto start = std::chrono::steady_clock::now();
-    std::vector<JobRecord> jobs = ReadTrace(trace);
-    TraceAnnotator(WorkloadCatalog::Default(), AnnotatorOptions()).Annotate(jobs);
     Figures f{};
-    f.loadSeconds = SecondsSince(start);
+    ClusterScenario scenario;
+    std::vector<std::string> args = {"trace-replay",
+                                     "--trace=" + trace,
+                                     "--nodes=" + std::to_string(nodes),
+                                     "--policy=" + policy,
+                                     "--output=" + outDir};
+    std::istringstream words(options);
+    for (std::string w; words >> w;)
+    {
+        args.push_back(w);
+    }
+    std::vector<char*> argv;
+    for (auto& a : args)
+    {
+        argv.push_back(a.data());
+    }
+    try
+    {
+        StrictCommandLine cmd(__FILE__);
+        scenario.AddCommandLineOptions(cmd);
+        cmd.Parse(static_cast<int>(argv.size()), argv.data());
+        scenario.Finalize();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        f.rejected = true;
+        std::snprintf(f.reason, sizeof f.reason, "%s", e.what());
+        return f;
+    }
+    scenario.ApplyAttributes();
+    Config::SetDefault("ns3::ClusterEngine::ProgressInterval", DoubleValue(0));
+    RngSeedManager::SetSeed(scenario.seed);
+    RngSeedManager::SetRun(scenario.run);
 
+    auto t = std::chrono::steady_clock::now();
+    TraceReadReport report;
+    std::vector<JobRecord> jobs = ReadTrace(scenario.tracePath, scenario.traceOptions, &report);
+    if (copies > 1)
+    {
+        // Ten copies of every job at the same submit times, ids kept distinct.
+        std::size_t n = jobs.size();
+        uint64_t maxId = 0;
+        for (const auto& j : jobs)
+        {
+            maxId = std::max<uint64_t>(maxId, j.id);
+        }
+        jobs.reserve(n * copies);
+        for (uint32_t c = 1; c < copies; ++c)
+        {
+            for (std::size_t i = 0; i < n; ++i)
+            {
+                JobRecord copy = jobs[i];
+                copy.id = jobs[i].id + c * (maxId + 1);
+                jobs.push_back(copy);
+            }
+        }
+        std::stable_sort(jobs.begin(), jobs.end(), [](const JobRecord& a, const JobRecord& b) {
+            return a.submitTime < b.submitTime;
+        });
+    }
+    f.readSeconds = SecondsSince(t);
+
+    t = std::chrono::steady_clock::now();
+    const WorkloadCatalog& catalog = WorkloadCatalog::Default();
+    TraceAnnotator annotator(catalog, scenario.annotator);
+    annotator.Annotate(jobs);
+    f.annotateSeconds = SecondsSince(t);
+
+    t = std::chrono::steady_clock::now();
     ClusterEngineHelper helper;
-    helper.SetTopology(topology);
+    helper.SetTopology(scenario.topology);
     helper.SetScheduler(ClusterEngineHelper::SchedulerTypeName(policy));
-    helper.SetGradientSyncByName(ina);
-    Ptr<ClusterEngine> engine = helper.Create(jobs, WorkloadCatalog::Default());
-    engine->SetAttribute("ProgressInterval", DoubleValue(0));
+    helper.SetAllocator("ns3::GpuAllocator",
+                        "Rule",
+                        EnumValue(scenario.placement == "spread" ? GpuAllocator::SPREAD
+                                                                 : GpuAllocator::CONSOLIDATED));
+    helper.SetGradientSyncByName(scenario.ina, scenario.inaPoolSize);
+    Ptr<ClusterEngine> engine = helper.Create(jobs, catalog);
+    if (scenario.storageEnabled)
+    {
+        StorageHelper(scenario.storage).Install(engine, jobs, annotator);
+    }
+    else if (scenario.provisioning != "ideal")
+    {
+        Ptr<ProvisioningDataLoading> loading = CreateObject<ProvisioningDataLoading>();
+        loading->Configure(scenario.provisioning, CreateObject<StorageBackend>());
+        loading->SetNodeTemplate(RailClusterConfig{});
+        engine->SetDataLoadingModel(loading);
+    }
     engine->Run();
+    f.replaySeconds = SecondsSince(t);
+
+    t = std::chrono::steady_clock::now();
+    RunInfo info;
+    info.experiment = "philly-replay-bench";
+    info.seed = scenario.seed;
+    info.run = scenario.run;
+    info.settings = scenario.Settings();
+    ClusterResults::Write(outDir + "/" + policy, engine, info);
+    f.writeSeconds = SecondsSince(t);
+
     RunSummary summary = ClusterResults::Summarize(engine);
-    f.replaySeconds = engine->WallSeconds();
     f.events = engine->EventsProcessed();
     f.passes = engine->Passes();
     f.finished = summary.finished;
-    f.preemptions = summary.preemptions;
     f.meanJct = summary.meanJct;
+    f.totalSeconds = SecondsSince(start);
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     f.peakRssKiB = usage.ru_maxrss;
     Simulator::Destroy();
     return f;
+}
+
+double
+Median(std::vector<double> v)
+{
+    if (v.empty())
+    {
+        return 0;
+    }
+    std::sort(v.begin(), v.end());
+    std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// Medians of a row's runs; ok false if a run failed or timed out.
+struct Row
+{
+    bool ok{false};
+    bool rejected{false};
+    std::string reason;
+    Figures median{};
+};
+
+Row
+RunMedian(const std::string& label,
+          int runs,
+          int timeoutSeconds,
+          const std::function<Figures()>& work)
+{
+    Row row;
+    std::vector<double> read;
+    std::vector<double> annotate;
+    std::vector<double> replay;
+    std::vector<double> write;
+    std::vector<double> total;
+    std::vector<double> rss;
+    for (int i = 0; i < runs; ++i)
+    {
+        Figures f{};
+        std::function<Figures()> timed = [&]() {
+            alarm(timeoutSeconds); // a run that overstays is killed and reported as such
+            return work();
+        };
+        if (!RunForked("philly-replay-bench: " + label, timed, f))
+        {
+            return row;
+        }
+        if (f.rejected)
+        {
+            row.rejected = true;
+            row.reason = f.reason;
+            return row;
+        }
+        read.push_back(f.readSeconds);
+        annotate.push_back(f.annotateSeconds);
+        replay.push_back(f.replaySeconds);
+        write.push_back(f.writeSeconds);
+        total.push_back(f.totalSeconds);
+        rss.push_back(f.peakRssKiB);
+        row.median = f;
+    }
+    row.ok = true;
+    row.median.readSeconds = Median(read);
+    row.median.annotateSeconds = Median(annotate);
+    row.median.replaySeconds = Median(replay);
+    row.median.writeSeconds = Median(write);
+    row.median.totalSeconds = Median(total);
+    row.median.peakRssKiB = static_cast<long>(Median(rss));
+    return row;
+}
+
+void
+PrintHeader()
+{
+    std::cout << std::left << std::setw(24) << "policy/config" << std::right << std::setw(9)
+              << "jobs" << std::setw(9) << "read[s]" << std::setw(9) << "annot[s]" << std::setw(10)
+              << "replay[s]" << std::setw(9) << "write[s]" << std::setw(9) << "total[s]"
+              << std::setw(11) << "events" << std::setw(10) << "passes" << std::setw(12)
+              << "peakRSS[MB]" << std::setw(12) << "meanJCT[h]" << std::endl;
+}
+
+void
+PrintRow(const std::string& label, const Row& row, int timeoutSeconds)
+{
+    std::cout << std::left << std::setw(24) << label << std::right;
+    if (row.rejected)
+    {
+        std::cout << "  not run: " << row.reason << std::endl;
+        return;
+    }
+    if (!row.ok)
+    {
+        std::cout << "  FAILED or over --timeout=" << timeoutSeconds << " s" << std::endl;
+        return;
+    }
+    const Figures& f = row.median;
+    std::cout << std::fixed << std::setprecision(3) << std::setw(9) << f.finished << std::setw(9)
+              << f.readSeconds << std::setw(9) << f.annotateSeconds << std::setw(10)
+              << f.replaySeconds << std::setw(9) << f.writeSeconds << std::setw(9) << f.totalSeconds
+              << std::setw(11) << f.events << std::setw(10) << f.passes << std::setw(12)
+              << std::setprecision(1) << f.peakRssKiB / 1024.0 << std::setw(12)
+              << std::setprecision(2) << f.meanJct / 3600 << std::endl;
+}
+
+/// Median wall time of the Python anchor, or a negative number if it could not run.
+double
+RunAnchor(const std::string& script, const std::string& trace, uint32_t nodes, int runs)
+{
+    std::vector<double> walls;
+    std::string command =
+        "python3 '" + script + "' '" + trace + "' " + std::to_string(nodes) + " 8 > /dev/null 2>&1";
+    for (int i = 0; i < runs; ++i)
+    {
+        auto t = std::chrono::steady_clock::now();
+        int rc = std::system(command.c_str());
+        if (rc != 0)
+        {
+            return -1;
+        }
+        walls.push_back(SecondsSince(t));
+    }
+    return Median(walls);
+}
+
+/// Time per KSpeed provisioning pass with every node busy (one 8-GPU job per node).
+void
+SolverAlone(const std::vector<uint32_t>& sizes, int runs)
+{
+    std::cout << "\nsolver alone: one KSpeed provisioning pass (ProvisioningModel::Solve), "
+                 "every node busy with one 8-GPU job\n"
+              << std::setw(8) << "nodes" << std::setw(10) << "flows" << std::setw(14) << "pass[ms]"
+              << std::setw(18) << "per flow[us]" << std::setw(20) << "per flow vs first"
+              << std::endl;
+    double firstPerFlow = 0;
+    auto storage = CreateObject<StorageBackend>();
+    const WorkloadProfile* profile = &WorkloadCatalog::Default().Get("resnet50-imagenet");
+    for (uint32_t nodes : sizes)
+    {
+        RailClusterConfig c;
+        c.nodes = nodes;
+        auto m = CreateObject<ProvisioningModel>();
+        m->SetAttribute("AggregatePerNode", BooleanValue(true));
+        m->SetCluster(c, storage);
+        m->SetLoader(ProvisioningLoader::Create("kspeed"));
+        std::vector<ProvisioningJob> jobs(nodes);
+        for (uint32_t n = 0; n < nodes; ++n)
+        {
+            jobs[n].name = std::to_string(n);
+            jobs[n].profile = profile;
+            jobs[n].gpusOnNode.emplace_back(n, 8);
+        }
+        m->Solve(jobs); // builds the topology
+        std::vector<double> walls;
+        for (int i = 0; i < std::max(1, runs); ++i)
+        {
+            auto t = std::chrono::steady_clock::now();
+            m->Solve(jobs);
+            walls.push_back(SecondsSince(t));
+        }
+        double pass = Median(walls);
+        double perFlow = pass / nodes;
+        firstPerFlow = firstPerFlow > 0 ? firstPerFlow : perFlow;
+        // Growth linear in the running flows keeps the time per flow flat.
+        std::cout << std::setw(8) << nodes << std::setw(10) << nodes << std::fixed
+                  << std::setprecision(3) << std::setw(14) << pass * 1e3 << std::setw(18)
+                  << perFlow * 1e6 << std::setw(19) << std::setprecision(2)
+                  << perFlow / firstPerFlow << "x" << std::endl;
+    }
 }
 
 } // namespace
@@ -96,55 +423,159 @@ int
 main(int argc, char* argv[])
 {
     std::string trace = std::string(AICLUSTER_SOURCE_DIR) + "/../shared/traces/philly/philly.csv";
+    std::string anchor = std::string(AICLUSTER_SOURCE_DIR) + "/../shared/anchors/py-fifo-replay.py";
     std::string policies = "fifo,sjf,tiresias";
-    std::string inaModes = "ideal";
-    ClusterTopology topology;
-    topology.numNodes = 352;
-    topology.gpusPerNode = 8;
-    topology.nodesPerRack = 16;
+    std::string configs = "sched,esa,local,dpp,alluxio,kspeed,cba,cba-job-0.5tb,cba-job-2tb,"
+                          "cba-0.01tb,all-on";
+    std::string solverSizes = "16,32,64,128,256,512";
+    std::string outDir = "/tmp/philly-replay-bench." + std::to_string(getpid());
+    uint32_t nodes = 352;
+    int runs = 3;
+    int timeoutSeconds = 60;
+    bool tenfold = true;
+    std::string tenfoldConfigs = "sched,all-on";
     CommandLine cmd(__FILE__);
     cmd.AddValue("trace", "Philly job CSV", trace);
     cmd.AddValue("policy", "Policies, comma separated", policies);
-    cmd.AddValue("nodes", "Nodes (8 GPUs each)", topology.numNodes);
-    cmd.AddValue("ina",
-                 "Gradient-sync models to compare, comma separated: ideal, none (ring), "
-                 "switchml, atp, esa",
-                 inaModes);
+    cmd.AddValue("configs",
+                 "Configurations, comma separated: sched, esa, atp, switchml, local, dpp, "
+                 "alluxio, kspeed, cba, cba-vc-10tb, cba-job-0.5tb, cba-job-2tb, cba-0.01tb, "
+                 "all-on, or name:trace-replay options",
+                 configs);
+    cmd.AddValue("nodes", "Nodes (8 GPUs each)", nodes);
+    cmd.AddValue("runs", "Runs per row; the row shows medians", runs);
+    cmd.AddValue("timeout", "Seconds a run may take before it is stopped [s]", timeoutSeconds);
+    cmd.AddValue("tenfold", "Also run the tenfold trace on ten times the cluster", tenfold);
+    cmd.AddValue("tenfold-configs", "Configurations of the tenfold rows", tenfoldConfigs);
+    cmd.AddValue("anchor", "The Python FIFO loop to time side by side (none = none)", anchor);
+    cmd.AddValue("solver-sizes",
+                 "Cluster sizes [nodes] of the solver-alone lines (none = none)",
+                 solverSizes);
+    cmd.AddValue("output", "Scratch directory for the result files", outDir);
     cmd.Parse(argc, argv);
-
-    std::cout << "Philly replay benchmark: " << trace << "\ncluster " << topology.numNodes
-              << " nodes x 8 GPUs = " << topology.TotalGpus()
-              << " GPUs; one process per policy\n\n";
-    std::cout << std::left << std::setw(20) << "policy/sync" << std::right << std::setw(9) << "jobs"
-              << std::setw(10) << "load[s]" << std::setw(11) << "replay[s]" << std::setw(10)
-              << "total[s]" << std::setw(11) << "events" << std::setw(10) << "passes"
-              << std::setw(12) << "events/s" << std::setw(10) << "preempt" << std::setw(12)
-              << "peakRSS[MB]" << std::setw(12) << "meanJCT[h]" << std::endl;
-    bool allOk = true;
-    for (const std::string& policy : SplitList(policies))
+    if (runs < 1 || timeoutSeconds < 1 || nodes < 1)
     {
-        for (const std::string& ina : SplitList(inaModes))
+        std::cerr << "philly-replay-bench: --runs, --timeout and --nodes must be at least 1"
+                  << std::endl;
+        return 1;
+    }
+    try
+    {
+        for (const std::string& c : SplitList(configs + "," + tenfoldConfigs))
         {
-            Figures f{};
-            std::string label = policy + "/" + ina;
-            std::function<Figures()> run = [&]() {
-                return RunPolicy(trace, policy, ina, topology);
-            };
-            if (!RunForked("philly-replay-bench: " + policy, run, f))
-            {
-                std::cout << label << ": FAILED" << std::endl;
-                allOk = false;
-                continue;
-            }
-            std::cout << std::fixed << std::setprecision(3) << std::left << std::setw(20) << label
-                      << std::right << std::setw(9) << f.finished << std::setw(10) << f.loadSeconds
-                      << std::setw(11) << f.replaySeconds << std::setw(10)
-                      << f.loadSeconds + f.replaySeconds << std::setw(11) << f.events
-                      << std::setw(10) << f.passes << std::setw(12) << std::setprecision(0)
-                      << f.events / f.replaySeconds << std::setw(10) << f.preemptions
-                      << std::setw(12) << std::setprecision(1) << f.peakRssKiB / 1024.0
-                      << std::setw(12) << std::setprecision(2) << f.meanJct / 3600 << std::endl;
+            ConfigOptions(c); // rejects unknown names before anything runs
         }
     }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "philly-replay-bench: " << e.what() << std::endl;
+        return 1;
+    }
+
+    std::cout << "Philly replay benchmark: " << trace << "\ncluster " << nodes
+              << " nodes x 8 GPUs; end to end per row (read, annotate, replay, write); "
+              << "medians of " << runs << " runs, one process each\n\n";
+    PrintHeader();
+    bool allOk = true;
+    std::map<std::string, Figures> oneFold;
+    for (const std::string& config : SplitList(configs))
+    {
+        for (const std::string& policy : SplitList(policies))
+        {
+            std::string label = policy + "/" + ConfigLabel(config);
+            std::string options = ConfigOptions(config);
+            Row row = RunMedian(label, runs, timeoutSeconds, [&]() {
+                return RunReplay(trace, nodes, 1, policy, options, outDir);
+            });
+            PrintRow(label, row, timeoutSeconds);
+            allOk = allOk && (row.ok || row.rejected);
+            if (row.ok)
+            {
+                oneFold[label] = row.median;
+            }
+        }
+    }
+
+    if (anchor != "none")
+    {
+        double py = RunAnchor(anchor, trace, nodes, runs);
+        auto it = oneFold.find("fifo/sched");
+        std::cout << "\nanchor: python3 " << anchor << " (strict FIFO, GPU counts only): ";
+        if (py < 0)
+        {
+            std::cout << "could not run" << std::endl;
+        }
+        else
+        {
+            std::cout << std::fixed << std::setprecision(3) << py << " s (median of " << runs
+                      << ")";
+            if (it != oneFold.end())
+            {
+                std::cout << "; fifo/sched end to end " << it->second.totalSeconds
+                          << " s = " << std::setprecision(2) << it->second.totalSeconds / py
+                          << "x the anchor's time";
+            }
+            std::cout << std::endl;
+        }
+    }
+
+    if (tenfold)
+    {
+        std::cout << "\ntenfold: ten copies of every job at the same submit times, " << nodes * 10
+                  << " nodes\n";
+        PrintHeader();
+        for (const std::string& config : SplitList(tenfoldConfigs))
+        {
+            for (const std::string& policy : SplitList(policies))
+            {
+                std::string label = policy + "/" + ConfigLabel(config);
+                std::string options = ConfigOptions(config);
+                Row row = RunMedian(label + " x10", runs, timeoutSeconds * 10, [&]() {
+                    return RunReplay(trace, nodes * 10, 10, policy, options, outDir);
+                });
+                PrintRow(label + " x10", row, timeoutSeconds * 10);
+                allOk = allOk && (row.ok || row.rejected);
+                auto it = oneFold.find(label);
+                if (row.ok && it != oneFold.end())
+                {
+                    std::cout << std::left << std::setw(24) << "  growth 1x -> 10x" << std::right
+                              << std::fixed << std::setprecision(1) << "  wall x"
+                              << row.median.totalSeconds / it->second.totalSeconds << ", replay x"
+                              << row.median.replaySeconds / it->second.replaySeconds
+                              << ", peak memory x"
+                              << double(row.median.peakRssKiB) / it->second.peakRssKiB << std::endl;
+                }
+            }
+        }
+    }
+
+    std::vector<uint32_t> sizes;
+    for (const std::string& s : SplitList(solverSizes == "none" ? "" : solverSizes))
+    {
+        std::size_t used = 0;
+        unsigned long n = 0;
+        try
+        {
+            n = std::stoul(s, &used);
+        }
+        catch (const std::exception&)
+        {
+            used = 0;
+        }
+        if (used != s.size() || n < 1 || n > 100000)
+        {
+            std::cerr << "philly-replay-bench: --solver-sizes: expected node counts from 1 to "
+                         "100000, got '"
+                      << s << "'" << std::endl;
+            return 1;
+        }
+        sizes.push_back(static_cast<uint32_t>(n));
+    }
+    if (!sizes.empty())
+    {
+        SolverAlone(sizes, runs);
+    }
+    std::error_code ignored;
+    std::filesystem::remove_all(outDir, ignored);
     return allOk ? 0 : 1;
 }

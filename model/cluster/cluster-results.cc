@@ -182,10 +182,16 @@ class CsvLine
         return Field(quoted + "\"");
     }
 
-    const std::string& Str()
+    /** \param line appended to, field by field (one buffer serves a whole file) */
+    explicit CsvLine(std::string& line)
+        : m_line(line)
+    {
+    }
+
+    /** Ends the line. */
+    void End()
     {
         m_line += '\n';
-        return m_line;
     }
 
   private:
@@ -199,9 +205,20 @@ class CsvLine
         return *this;
     }
 
-    std::string m_line;
+    std::string& m_line;
     uint32_t m_fields{0};
 };
+
+/// Lines are gathered and written a megabyte at a time, not one stream insertion each.
+void
+Flush(std::ofstream& out, std::string& buffer, bool always)
+{
+    if (always || buffer.size() >= (1u << 20))
+    {
+        out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        buffer.clear();
+    }
+}
 
 void
 WriteJobs(const std::string& path, const ClusterEngine& engine)
@@ -213,11 +230,12 @@ WriteJobs(const std::string& path, const ClusterEngine& engine)
            "data_s_per_iter,sync_s_per_iter,iteration_s,bound,data_stall_gpu_s,sync_stall_gpu_s,"
            "placement,source\n";
     const ClusterTopology& topology = engine.GetTopology();
+    std::string buffer;
     for (const auto& job : engine.Jobs())
     {
         const JobRecord& r = job->record;
         bool done = job->state == ClusterJob::FINISHED;
-        CsvLine line;
+        CsvLine line(buffer);
         line.Number(r.id)
             .Text(r.name)
             .Number(r.submitTime)
@@ -245,8 +263,10 @@ WriteJobs(const std::string& path, const ClusterEngine& engine)
             .Number(job->stallSync)
             .Text(job->placement.ToString())
             .Text(r.source);
-        out << line.Str();
+        line.End();
+        Flush(out, buffer, false);
     }
+    Flush(out, buffer, true);
 }
 
 void
@@ -255,17 +275,20 @@ WriteUtilization(const std::string& path, const ClusterEngine& engine)
     std::ofstream out = OpenForWriting(path);
     out << "time_s,allocated_gpus,busy_gpus,total_gpus,running_jobs,waiting_jobs\n";
     uint32_t total = engine.GetTopology().TotalGpus();
+    std::string buffer;
     for (const auto& s : engine.Utilization())
     {
-        CsvLine line;
+        CsvLine line(buffer);
         line.Number(s.time)
             .Number(s.allocated)
             .Number(s.busy)
             .Number(total)
             .Number(s.running)
             .Number(s.waiting);
-        out << line.Str();
+        line.End();
+        Flush(out, buffer, false);
     }
+    Flush(out, buffer, true);
 }
 
 } // namespace

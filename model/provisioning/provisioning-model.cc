@@ -360,6 +360,10 @@ ProvisioningModel::Storage() const
 const ProvisioningUtilization&
 ProvisioningModel::GetUtilization() const
 {
+    if (!m_utilValid && m_solver)
+    {
+        ComputeUtilization();
+    }
     return m_util;
 }
 
@@ -687,15 +691,16 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
         }
         out.push_back(r);
     }
-    ComputeUtilization();
+    m_utilValid = false; // computed when asked for
     m_jobs = nullptr;
     return out;
 }
 
 void
-ProvisioningModel::ComputeUtilization()
+ProvisioningModel::ComputeUtilization() const
 {
     m_util = ProvisioningUtilization{};
+    m_utilValid = true;
     auto up = [](double& slot, double v) { slot = std::max(slot, v); };
     for (uint32_t r = 0; r < m_caps.size(); ++r)
     {

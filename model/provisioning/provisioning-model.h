@@ -430,7 +430,7 @@ class ProvisioningModel : public Object
     uint32_t AddResource(double capacity, const std::string& kind) const;
     void SizeClients();
     uint32_t JobIndex(const ProvisioningJob& job) const;
-    void ComputeUtilization();
+    void ComputeUtilization() const;
     void EnsureTopology();
 
     RailClusterConfig m_cluster;
@@ -442,7 +442,8 @@ class ProvisioningModel : public Object
     std::unique_ptr<MaxMinSolver> m_solver;
     mutable std::vector<double> m_caps;
     mutable std::vector<std::string> m_kinds; //!< per resource: its class
-    ProvisioningUtilization m_util;
+    mutable ProvisioningUtilization m_util; //!< computed when asked for (GetUtilization)
+    mutable bool m_utilValid{false};
     std::vector<ProvisioningFlow> m_flows;
 };
 

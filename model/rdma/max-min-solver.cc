@@ -127,8 +127,37 @@ MaxMinSolver::AddFlow(const std::vector<Usage>& usage,
     cls.head = f;
     ++cls.mult;
     MarkDirty(c);
+    AddDemand(c, 1.0);
     ++m_active;
     return f;
+}
+
+void
+MaxMinSolver::AddDemand(uint32_t c, double sign)
+{
+    // One member's weight x cap on each resource the class uses; a resource's over-capacity
+    // flag and the count of such resources follow.
+    const Class& k = m_classes[c];
+    for (uint64_t j = k.pool; j < k.pool + k.nUse + k.nPrio; ++j)
+    {
+        Resource& res = m_res[m_pool[j].res];
+        res.demand += sign * (m_weights[m_pool[j].weight] * k.cap);
+        bool over = res.demand > res.cap * (1 - 1e-9);
+        m_overloaded += over && !res.over ? 1 : 0;
+        m_overloaded -= !over && res.over ? 1 : 0;
+        res.over = over;
+    }
+}
+
+void
+MaxMinSolver::MarkRated(uint32_t f)
+{
+    FlowRec& flow = m_flows[f];
+    if (!flow.rated)
+    {
+        flow.rated = true;
+        ++m_classes[flow.cls].rated;
+    }
 }
 
 uint32_t
@@ -259,7 +288,13 @@ MaxMinSolver::RemoveFlow(uint32_t f)
         m_flows[flow.next].prev = flow.prev;
     }
     --k.mult;
+    if (flow.rated)
+    {
+        --k.rated;
+        m_loadsValid = false;
+    }
     MarkDirty(c);
+    AddDemand(c, -1.0);
     if (k.mult == 0)
     {
         ReleaseClass(c);
@@ -277,7 +312,13 @@ MaxMinSolver::ReleaseClass(uint32_t c)
     {
         Resource& res = m_res[m_pool[j].res];
         EraseOne(j < k.pool + k.nUse ? res.classes : res.priorityClasses, c);
-        m_nonEmptyRes -= res.classes.empty() && res.priorityClasses.empty() ? 1 : 0;
+        if (res.classes.empty() && res.priorityClasses.empty())
+        {
+            --m_nonEmptyRes;
+            res.demand = 0; // no rounding residue left behind
+            m_overloaded -= res.over ? 1 : 0;
+            res.over = false;
+        }
     }
     if (m_merge)
     {
@@ -327,27 +368,41 @@ double
 MaxMinSolver::GetLoad(uint32_t resource) const
 {
     const Resource& res = m_res.at(resource);
-    double load = 0;
+    if (res.classes.empty() && res.priorityClasses.empty())
+    {
+        return 0.0;
+    }
+    if (!m_loadsValid)
+    {
+        ComputeLoads();
+    }
+    return m_loads[resource];
+}
+
+void
+MaxMinSolver::ComputeLoads() const
+{
+    // One pass over the classes' usages (constrained first, then priority, classes in id
+    // order): the same sums, in the same order, as a scan of each resource's class lists of a
+    // solver whose classes were only ever added.
+    m_loads.assign(m_res.size(), 0.0);
     for (int kind = 0; kind < 2; ++kind)
     {
-        for (uint32_t c : kind == 0 ? res.classes : res.priorityClasses)
+        for (const Class& k : m_classes)
         {
-            const Class& k = m_classes[c];
-            uint32_t rated = 0; // members added since the last Solve have no rate yet
-            for (uint32_t f = k.head; f != kNone; f = m_flows[f].next)
+            if (k.mult == 0 || k.rated == 0)
             {
-                rated += m_flows[f].rated ? 1 : 0;
+                continue;
             }
             uint64_t from = k.pool + (kind == 0 ? 0 : k.nUse);
             uint64_t to = kind == 0 ? k.pool + k.nUse : k.pool + k.nUse + k.nPrio;
             for (uint64_t j = from; j < to; ++j)
             {
-                load +=
-                    m_pool[j].res == resource ? m_weights[m_pool[j].weight] * k.rate * rated : 0.0;
+                m_loads[m_pool[j].res] += m_weights[m_pool[j].weight] * k.rate * k.rated;
             }
         }
     }
-    return load;
+    m_loadsValid = true;
 }
 
 void
@@ -434,7 +489,7 @@ MaxMinSolver::CollectComponent()
             if (m_flows[f].active)
             {
                 m_component.push_back(f);
-                m_flows[f].rated = true;
+                MarkRated(f);
             }
         }
         return;
@@ -444,7 +499,7 @@ MaxMinSolver::CollectComponent()
         for (uint32_t f = m_classes[c].head; f != kNone; f = m_flows[f].next)
         {
             m_component.push_back(f);
-            m_flows[f].rated = true;
+            MarkRated(f);
         }
     }
 }
@@ -638,6 +693,17 @@ MaxMinSolver::Solve()
         return;
     }
     CollectComponent();
+    m_loadsValid = false;
+    if (m_skipFeasible && m_overloaded == 0)
+    {
+        // Every demand fits: progressive filling would freeze each class at its cap.
+        for (uint32_t c : m_componentClass)
+        {
+            m_classes[c].rate = m_classes[c].cap;
+        }
+        ++m_skippedFills;
+        return;
+    }
     Fill();
 }
 
@@ -758,8 +824,15 @@ MaxMinReferenceSolver::GetLoad(uint32_t resource) const
     const Resource& res = m_res.at(resource);
     for (int kind = 0; kind < 2; ++kind)
     {
-        for (uint32_t f : kind == 0 ? res.flows : res.priorityFlows)
+        const std::vector<uint32_t>& list = kind == 0 ? res.flows : res.priorityFlows;
+        for (std::size_t i = 0; i < list.size(); ++i)
         {
+            uint32_t f = list[i];
+            // A flow that lists the resource twice is in the list twice: count it once.
+            if (std::find(list.begin(), list.begin() + i, f) != list.begin() + i)
+            {
+                continue;
+            }
             for (const auto& [r, w] : kind == 0 ? m_flows[f].usage : m_flows[f].priority)
             {
                 load += r == resource ? w * m_flows[f].rate : 0.0;

@@ -67,8 +67,46 @@ class MaxMinSolver
         return f.active && f.rated ? m_classes[f.cls].rate : 0.0;
     }
 
-    /** \param resource id \return sum of weight x rate of its flows */
+    /**
+     * The loads of all resources are computed together, in one pass over the classes, the
+     * first time one is asked for after a change; later calls read them.
+     * \param resource id
+     * \return sum of weight x rate of its flows (those a Solve() has rated)
+     */
     double GetLoad(uint32_t resource) const;
+
+    /**
+     * \param resource id
+     * \return sum of weight x cap of its flows (constrained and priority usages): the load
+     *         if every flow got its cap, kept up to date as flows come and go
+     */
+    double GetDemand(uint32_t resource) const
+    {
+        return m_res.at(resource).demand;
+    }
+
+    /** \return resources whose demand exceeds their capacity (less a 1e-9 margin) */
+    uint32_t GetNOverloaded() const
+    {
+        return m_overloaded;
+    }
+
+    /**
+     * \param skip when no resource's demand exceeds its capacity (GetNOverloaded() == 0),
+     *        let Solve() give every flow of the refilled component its cap instead of
+     *        filling (default true). The rates are the same: with every demand strictly
+     *        within capacity, progressive filling freezes each class at its cap.
+     */
+    void SetSkipFillWhenFeasible(bool skip)
+    {
+        m_skipFeasible = skip;
+    }
+
+    /** \return Solve() calls that skipped the fill because nothing was overloaded */
+    uint64_t GetNSkippedFills() const
+    {
+        return m_skippedFills;
+    }
 
     /** \param resource id \return capacity */
     double GetCapacity(uint32_t resource) const
@@ -125,6 +163,7 @@ class MaxMinSolver
         uint32_t nUse{0};  //!< constraining usages
         uint32_t nPrio{0}; //!< priority usages
         uint32_t mult{0};  //!< member flows
+        uint32_t rated{0}; //!< member flows a Solve() has rated
         uint32_t head{kNone};
         uint64_t key{0}; //!< hash of usages and cap
         double cap{0};
@@ -136,7 +175,9 @@ class MaxMinSolver
         double cap{0};
         std::vector<uint32_t> classes;         //!< classes constrained by this resource
         std::vector<uint32_t> priorityClasses; //!< classes loading it with priority
+        double demand{0};                      //!< sum of weight x cap of its flows
         bool dirty{false};
+        bool over{false}; //!< demand > capacity x (1 - 1e-9)
     };
 
     uint32_t FindOrCreateClass(const std::vector<Usage>& usage,
@@ -146,6 +187,9 @@ class MaxMinSolver
     void ReleaseClass(uint32_t c);
     void CompactPool();
     void MarkDirty(uint32_t c);
+    void AddDemand(uint32_t c, double sign);
+    void MarkRated(uint32_t f);
+    void ComputeLoads() const;
     void CollectComponent();
     void Fill();
     void Prefetch(const std::vector<uint32_t>& list, std::size_t i) const;
@@ -178,6 +222,11 @@ class MaxMinSolver
     uint32_t m_active{0};
     uint32_t m_liveClasses{0};
     bool m_merge{true};
+    bool m_skipFeasible{true};
+    uint32_t m_overloaded{0};            //!< resources with Resource::over set
+    uint64_t m_skippedFills{0};          //!< Solve() calls that gave every flow its cap
+    mutable std::vector<double> m_loads; //!< GetLoad's values, valid while m_loadsValid
+    mutable bool m_loadsValid{false};
 
     uint32_t m_nonEmptyRes{0}; //!< resources some class uses
 

@@ -14,4 +14,5 @@ list(APPEND AICLUSTER_HEADERS
   model/trace/workload-catalog.h
   model/trace/trace-annotator.h
   model/trace/strict-parse.h
+  model/trace/lazy-mt19937-64.h
 )

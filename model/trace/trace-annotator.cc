@@ -5,6 +5,7 @@
 
 #include "trace-reader.h"
 
+#include "ns3/lazy-mt19937-64.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -94,7 +95,7 @@ class Fnv1a
 
 /** Uniform in [0, 1) from the top 53 bits: std::uniform_real_distribution is not portable. */
 double
-Uniform01(std::mt19937_64& rng)
+Uniform01(LazyMt19937_64& rng)
 {
     return double(rng() >> 11) * (1.0 / 9007199254740992.0);
 }
@@ -473,7 +474,8 @@ TraceAnnotator::Dataset(const JobRecord& job) const
     {
         Fnv1a h;
         h.Bytes(job.dataset);
-        std::mt19937_64 rng(SplitMix64(m_options.seed ^ SplitMix64(h.Value())));
+        LazyMt19937_64 rng(
+            SplitMix64(m_options.seed ^ SplitMix64(h.Value()))); // std::mt19937_64's numbers
         double lo = std::log(m_options.datasetScaleMin);
         double hi = std::log(m_options.datasetScaleMax);
         scale = std::exp(lo + Uniform01(rng) * (hi - lo));
@@ -514,7 +516,7 @@ TraceAnnotator::Annotate(std::vector<JobRecord>& jobs) const
 void
 TraceAnnotator::Annotate(JobRecord& job) const
 {
-    std::mt19937_64 rng(JobStreamSeed(m_options.seed, job));
+    LazyMt19937_64 rng(JobStreamSeed(m_options.seed, job)); // std::mt19937_64's numbers
     // The draws are taken in a fixed order whether or not they are used, so that what one
     // step consumes never shifts what the next one sees.
     double uModel = Uniform01(rng);

@@ -1,0 +1,169 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// MaxMinSolver's shortcuts: the solve skipped when every demand fits equals the full fill
+// bit for bit; demands and the overloaded count follow flows as they come and go; the loads
+// computed in one pass equal weight x rate summed flow by flow.
+
+#include "ns3/max-min-solver.h"
+
+#include <catch2/catch.hpp>
+#include <random>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A flow's description, kept to recompute sums from the live flows.
+struct Spec
+{
+    std::vector<MaxMinSolver::Usage> usage;
+    std::vector<MaxMinSolver::Usage> priority;
+    double cap;
+};
+
+/// A random flow over caps.size() resources; caps are low enough that some instances fit.
+Spec
+RandomSpec(std::mt19937& rng, std::size_t resources)
+{
+    Spec s;
+    for (uint32_t k = 0; k < 1 + rng() % 4; ++k)
+    {
+        s.usage.emplace_back(static_cast<uint32_t>(rng() % resources), 0.5 + (rng() % 3) * 0.25);
+    }
+    for (uint32_t k = 0; k < rng() % 3; ++k)
+    {
+        s.priority.emplace_back(static_cast<uint32_t>(rng() % resources), 0.01 * (1 + rng() % 5));
+    }
+    s.cap = 0.5 + (rng() % 40) * 0.25;
+    return s;
+}
+
+} // namespace
+
+TEST_CASE("max-min: a solve skipped when every demand fits equals the full fill", "[rdma]")
+{
+    // Two solvers fed the same flows, one allowed to skip the fill: every rate equal bit for
+    // bit and the same flows refilled, through phases where everything fits and phases where
+    // some resource is overloaded. Merged and unmerged classes both.
+    for (bool merge : {true, false})
+    {
+        uint32_t skippedSteps = 0;
+        uint32_t overloadedSteps = 0;
+        for (uint32_t seed = 1; seed <= 8; ++seed)
+        {
+            std::mt19937 rng(seed);
+            std::vector<double> caps(6 + rng() % 20);
+            for (auto& c : caps)
+            {
+                c = 10 + rng() % 90;
+            }
+            MaxMinSolver skip(caps);
+            MaxMinSolver full(caps);
+            skip.SetMergeIdenticalFlows(merge);
+            full.SetMergeIdenticalFlows(merge);
+            full.SetSkipFillWhenFeasible(false);
+            std::vector<std::pair<uint32_t, uint32_t>> handles;
+            std::vector<Spec> pool;
+            for (int i = 0; i < 12; ++i)
+            {
+                pool.push_back(RandomSpec(rng, caps.size()));
+            }
+            for (int step = 0; step < 200; ++step)
+            {
+                // Grow towards overload, then drain, then grow again.
+                bool grow = (step / 50) % 2 == 0;
+                for (uint32_t b = 0; b < 1 + rng() % 3; ++b)
+                {
+                    if (handles.empty() || (grow ? rng() % 4 != 0 : rng() % 4 == 0))
+                    {
+                        const Spec& s = pool[rng() % pool.size()];
+                        handles.emplace_back(skip.AddFlow(s.usage, s.cap, s.priority),
+                                             full.AddFlow(s.usage, s.cap, s.priority));
+                    }
+                    else
+                    {
+                        std::size_t i = rng() % handles.size();
+                        skip.RemoveFlow(handles[i].first);
+                        full.RemoveFlow(handles[i].second);
+                        handles.erase(handles.begin() + i);
+                    }
+                }
+                uint64_t before = skip.GetNSkippedFills();
+                skip.Solve();
+                full.Solve();
+                skippedSteps += skip.GetNSkippedFills() > before ? 1 : 0;
+                overloadedSteps += skip.GetNOverloaded() > 0 ? 1 : 0;
+                REQUIRE(skip.GetNOverloaded() == full.GetNOverloaded());
+                CHECK(skip.GetLastComponent() == full.GetLastComponent());
+                for (const auto& [a, b] : handles)
+                {
+                    REQUIRE(skip.GetRate(a) == full.GetRate(b)); // bit for bit
+                }
+                for (uint32_t r = 0; r < caps.size(); ++r)
+                {
+                    REQUIRE(skip.GetLoad(r) == full.GetLoad(r));
+                }
+            }
+        }
+        INFO("merge " << merge);
+        CHECK(skippedSteps > 100);    // the shortcut was taken
+        CHECK(overloadedSteps > 100); // and the full fill was needed too
+    }
+}
+
+TEST_CASE("max-min: demands, overloaded resources and one-pass loads follow the flows", "[rdma]")
+{
+    for (uint32_t seed = 1; seed <= 6; ++seed)
+    {
+        std::mt19937 rng(100 + seed);
+        std::vector<double> caps(5 + rng() % 15);
+        for (auto& c : caps)
+        {
+            c = 10 + rng() % 90;
+        }
+        MaxMinSolver s(caps);
+        std::vector<std::pair<uint32_t, Spec>> live;
+        for (int step = 0; step < 300; ++step)
+        {
+            if (live.empty() || rng() % 5 < 3)
+            {
+                Spec spec = RandomSpec(rng, caps.size());
+                live.emplace_back(s.AddFlow(spec.usage, spec.cap, spec.priority), spec);
+            }
+            else
+            {
+                std::size_t i = rng() % live.size();
+                s.RemoveFlow(live[i].first);
+                live.erase(live.begin() + i);
+            }
+            if (rng() % 2 == 0)
+            {
+                s.Solve();
+            }
+            std::vector<double> demand(caps.size(), 0.0);
+            std::vector<double> load(caps.size(), 0.0);
+            for (const auto& [h, spec] : live)
+            {
+                for (const auto* list : {&spec.usage, &spec.priority})
+                {
+                    for (const auto& [r, w] : *list)
+                    {
+                        demand[r] += w * spec.cap;
+                        load[r] += w * s.GetRate(h); // 0 for flows added since the last solve
+                    }
+                }
+            }
+            uint32_t overloaded = 0;
+            for (uint32_t r = 0; r < caps.size(); ++r)
+            {
+                INFO("seed " << seed << " step " << step << " resource " << r);
+                REQUIRE(s.GetDemand(r) == Approx(demand[r]).epsilon(1e-12).margin(1e-9));
+                REQUIRE(s.GetLoad(r) == Approx(load[r]).epsilon(1e-12).margin(1e-9));
+                overloaded += demand[r] > caps[r] * (1 - 1e-9) ? 1 : 0;
+            }
+            REQUIRE(s.GetNOverloaded() == overloaded);
+        }
+    }
+}
