@@ -173,6 +173,53 @@ SwitchMlTooSmall(uint32_t pool, uint32_t parts)
            "expected PoolSize >= 2 x jobs at a switch (or SwitchMlPartitions)";
 }
 
+/**
+ * Host/NIC delay of the W packets of one chunk (InaWorker::PacketJitter): each worker's
+ * packets reach the NIC after an exponential delay X of mean m but in send order, so a packet
+ * sent s after the previous one waits D = max(X, D' - s). With sends every s, D has the
+ * stationary distribution P(D <= x) = prod_{k >= 0} P(X <= x + k s), the W workers' delays are
+ * independent, and a chunk's first packet arrives after their minimum, its last (the one that
+ * completes it) after their maximum:
+ *   E[max] = integral of 1 - F(x)^W,   E[min] = integral of (1 - F(x))^W.
+ * \param workers W \param mean m [s] \param spacing s [s]
+ * \return {E[max], E[min]} [s]
+ */
+std::pair<double, double>
+HostDelayExtremes(double workers, double mean, double spacing)
+{
+    if (mean <= 0)
+    {
+        return {0.0, 0.0};
+    }
+    const double s = std::max(spacing, 1e-3 * mean); // at most ~7000 terms per point
+    const double ratio = std::exp(-s / mean);
+    auto logCdf = [&](double x) {
+        double sum = 0;
+        for (double y = x;; y += s)
+        {
+            const double z = y / mean;
+            if (z > 7)
+            {
+                return sum - std::exp(-z) / (1 - ratio); // log(1 - e^-z) ~ -e^-z: geometric tail
+            }
+            sum += std::log1p(-std::exp(-z));
+        }
+    };
+    const double w = std::max(1.0, workers);
+    const double upper = mean * (std::log(w * (1 + mean / s)) + 15); // 1 - F^W < 1e-6 beyond
+    constexpr int POINTS = 256;
+    const double h = upper / POINTS;
+    double eMax = 0;
+    double eMin = 0;
+    for (int i = 0; i < POINTS; ++i)
+    {
+        const double cdf = std::exp(logCdf((i + 0.5) * h));
+        eMax += (1 - std::pow(cdf, w)) * h;
+        eMin += std::pow(1 - cdf, w) * h;
+    }
+    return {eMax, eMin};
+}
+
 /// Iterations a job has left now: the engine advances remainingIterations lazily.
 double
 RemainingNow(const ClusterJob& job)
@@ -306,13 +353,40 @@ InaGradientSync::ValuesPerPacket() const
 }
 
 double
-InaGradientSync::SkewSeconds(uint32_t workers) const
+InaGradientSync::SkewSeconds(uint32_t workers, double interval) const
 {
     // A sync ends no earlier than its last worker starts: the latest of W starts uniform in
-    // [0, J] is J W / (W + 1) on average. Host jitter delays the last chunk's packets by
-    // its mean on the way in.
+    // [0, J] is J W / (W + 1) on average. The last chunk completes when the latest of its W
+    // packets gets through its worker's host (HostDelayExtremes).
     const double w = std::max(1u, workers);
-    return m_iterationJitter.GetSeconds() * w / (w + 1) + m_packetJitter.GetSeconds();
+    return m_iterationJitter.GetSeconds() * w / (w + 1) +
+           HostDelayExtremes(w, m_packetJitter.GetSeconds(), interval).first;
+}
+
+double
+InaGradientSync::WindowInterval(double rtt, double window, double tx, uint32_t workers) const
+{
+    const double bare = std::max(tx, rtt / window);
+    const double mean = m_packetJitter.GetSeconds();
+    if (mean <= 0)
+    {
+        return bare;
+    }
+    // A window slot is reused one round after its chunk left the slowest worker's host: the
+    // round is R + E[max of W host delays], and those delays shrink as the interval (the
+    // spacing of a worker's sends) grows. g(I) = I - max(tx, (R + E[max](I)) / K) increases
+    // with I: bisect between the jitter-free interval and the one at that spacing.
+    auto next = [&](double i) {
+        return std::max(tx, (rtt + HostDelayExtremes(workers, mean, i).first) / window);
+    };
+    double lo = bare;
+    double hi = std::max(lo, next(lo));
+    for (int it = 0; it < 40 && hi - lo > 1e-4 * lo; ++it)
+    {
+        const double mid = 0.5 * (lo + hi);
+        (next(mid) > mid ? lo : hi) = mid;
+    }
+    return hi;
 }
 
 double
@@ -378,15 +452,24 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
         hold = 2 * hop + 2 * p; // allocated on arrival, freed when the PS result passes
     }
 
-    // Chunk interval of each job, solved jointly with the aggregators the jobs hold.
+    // Chunk interval of each job, solved jointly with the aggregators the jobs hold. Host
+    // jitter lengthens every window round (WindowInterval) and keeps an ATP/ESA aggregator
+    // from its key's first packet to its last, E[max] - E[min] of the host delays, longer.
     std::vector<double> interval(n);
+    std::vector<double> lower(n);
+    std::vector<double> holds(n, hold);
     for (size_t j = 0; j < n; ++j)
     {
-        interval[j] = std::max({tx, rtt / window[j], floor.empty() ? 0.0 : floor[j]});
+        const double windowed = WindowInterval(rtt, window[j], tx, jobs[j].workers);
+        lower[j] = std::max(windowed, floor.empty() ? 0.0 : floor[j]);
+        interval[j] = std::max(tx, lower[j]);
+        auto [latest, earliest] =
+            HostDelayExtremes(jobs[j].workers, m_packetJitter.GetSeconds(), windowed);
+        holds[j] += latest - earliest;
     }
     if (m_policy != SWITCHML)
     {
-        SolveSharedPool(jobs, tx, rtt, hold, window, floor, interval, f);
+        SolveSharedPool(jobs, tx, rtt, holds, window, lower, interval, f);
     }
     else
     {
@@ -399,7 +482,9 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
     for (size_t j = 0; j < n; ++j)
     {
         double chunks = std::ceil(jobs[j].gradientBytes / (4.0 * values));
-        out[j] = chunks > 0 ? rtt + (chunks - 1) * interval[j] + SkewSeconds(jobs[j].workers) : 0.0;
+        out[j] = chunks > 0
+                     ? rtt + (chunks - 1) * interval[j] + SkewSeconds(jobs[j].workers, interval[j])
+                     : 0.0;
     }
     if (fallback)
     {
@@ -416,7 +501,7 @@ void
 InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                                  double tx,
                                  double rtt,
-                                 double hold,
+                                 const std::vector<double>& hold,
                                  const std::vector<double>& window,
                                  const std::vector<double>& floor,
                                  std::vector<double>& interval,
@@ -444,8 +529,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     // sojourn for x = arrival rate x mean sojourn.
     auto holdings = [&](size_t j) {
         double iter = rtt + (chunks[j] - 1) * interval[j];
-        double sojourn =
-            chunks[j] * hold + QueueingSum(chunks[j], window[j], interval[j], psLoad[j], tx, rtt);
+        double sojourn = chunks[j] * hold[j] +
+                         QueueingSum(chunks[j], window[j], interval[j], psLoad[j], tx, rtt);
         double x = preemptRate[j] * sojourn / chunks[j];
         double kept = x > 1e-12 ? (1 - std::exp(-x)) / x : 1.0;
         demand[j] = kept * sojourn / iter;
@@ -914,7 +999,8 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
     fallback.assign(n, 0.0);
     for (size_t j = 0; j < n; ++j)
     {
-        out[j] = tj[j].rtt + (tj[j].chunks - 1) * tj[j].interval + SkewSeconds(jobs[j].workers);
+        out[j] = tj[j].rtt + (tj[j].chunks - 1) * tj[j].interval +
+                 SkewSeconds(jobs[j].workers, tj[j].interval);
         fallback[j] = tj[j].f;
     }
     return out;

@@ -129,9 +129,19 @@ class InaGradientSync : public IterationTermModel
     double PipelineSeconds() const;
     /**
      * \param workers the job's workers
-     * \return what worker skew adds to an iteration's sync (IterationJitter, PacketJitter) [s]
+     * \param interval the job's chunk interval (spacing of a worker's sends) [s]
+     * \return what worker skew adds to an iteration's sync once: the last worker's start
+     *         (IterationJitter) and the latest host delay of the last chunk (PacketJitter) [s]
      */
-    double SkewSeconds(uint32_t workers) const;
+    double SkewSeconds(uint32_t workers, double interval) const;
+    /**
+     * \brief Chunk interval a window allows: max(tx, (R + E[latest of W host delays]) / K),
+     *        the host delays (PacketJitter) taken at that interval's spacing.
+     * \param rtt chunk round trip R [s] \param window K [chunks] \param tx wire time [s]
+     * \param workers W
+     * \return the interval [s] (R / K or tx without PacketJitter)
+     */
+    double WindowInterval(double rtt, double window, double tx, uint32_t workers) const;
 
   private:
     /// One aggregation level of a job in a two-level component: a ToR or the spine.
@@ -240,7 +250,8 @@ class InaGradientSync : public IterationTermModel
      * \brief Fixed point of ATP/ESA sharing: fallback fractions from the pool's occupancy,
      *        occupancy from the hold times (Little's law), hold times from the PS-link queue.
      * \param jobs the jobs \param tx wire time [s] \param rtt chunk round trip [s]
-     * \param hold aggregator hold time without queueing [s] \param window per job [chunks]
+     * \param hold per job: aggregator hold time without queueing [s]
+     * \param window per job [chunks]
      * \param floor lower bound of each job's interval (empty: none) [s]
      * \param interval in: start values, out: chunk interval per job [s]
      * \param f in: start values, out: fallback fraction per job
@@ -248,7 +259,7 @@ class InaGradientSync : public IterationTermModel
     void SolveSharedPool(const std::vector<InaRateJob>& jobs,
                          double tx,
                          double rtt,
-                         double hold,
+                         const std::vector<double>& hold,
                          const std::vector<double>& window,
                          const std::vector<double>& floor,
                          std::vector<double>& interval,
