@@ -80,6 +80,24 @@ class InaSwitch : public Object
     InaSwitch();
     ~InaSwitch() override;
 
+    /**
+     * Signature of the Preemption trace source.
+     * \param evictedJob the job whose aggregator was taken
+     * \param evictedSeq the key (sequence number) it was aggregating
+     * \param newJob the job that took the aggregator
+     * \param newSeq the key it aggregates now
+     */
+    typedef void (*PreemptionCallback)(uint16_t evictedJob,
+                                       uint32_t evictedSeq,
+                                       uint16_t newJob,
+                                       uint32_t newSeq);
+    /**
+     * Signature of the Collision and Complete trace sources.
+     * \param job the job
+     * \param seq the key (sequence number)
+     */
+    typedef void (*KeyCallback)(uint16_t job, uint32_t seq);
+
     /** \param policy the allocation policy (before Install) */
     void SetPolicy(Ptr<InaAllocationPolicy> policy);
     /** \return the allocation policy */

@@ -59,6 +59,14 @@ struct InaGradient
 class InaWorker : public Application
 {
   public:
+    /**
+     * Signature of the IterationDone trace source.
+     * \param job the job
+     * \param rank the worker's rank in the job
+     * \param iteration the iteration whose sync finished (0-based)
+     */
+    typedef void (*IterationCallback)(uint16_t job, uint32_t rank, uint32_t iteration);
+
     /** How lost packets are recovered. */
     enum Retransmit
     {
