@@ -631,6 +631,14 @@ ClusterBuilder::Figures(Ptr<const ClusterEngine> engine) const
                               {"peak_remote_bandwidth_Bps", st.peakBandwidth},
                               {"peak_cache_bytes", st.peakCache},
                               {"allocation_solves", double(st.solves)}};
+        const StorageTotals& totals = m_storageModel->Totals(); // settled by Summarize
+        if (totals.checkpoints > 0)
+        {
+            figures["storage"]["checkpoints"] = double(totals.checkpoints);
+            figures["storage"]["checkpoint_bytes"] = totals.checkpointBytes;
+            figures["storage"]["gpu_time_lost_to_checkpoints_gpu_h"] =
+                totals.checkpointStallGpuSeconds / 3600;
+        }
         if (!m_provisioningModel)
         {
             figures["storage"]["gpu_time_lost_to_data_gpu_h"] = lostData / 3600;

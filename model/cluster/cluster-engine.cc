@@ -798,6 +798,7 @@ ClusterEngine::SetIterationTime(ClusterJob& job, double data, double sync)
         }
         return;
     }
+    AdvanceProgress(job); // the time so far is attributed under the terms it ran with
     job.dataTime = data;
     job.syncTime = sync;
     double iteration = std::max(data, NonDataTime(job));

@@ -254,7 +254,8 @@ StagedDataLoading::ReportsChanges() const
 double
 StagedDataLoading::Compose(const Stages& s)
 {
-    return std::max(s.loader, s.miss * s.storage);
+    // A checkpoint write stops the job whatever its loader caches (writes bypass the loader).
+    return std::max({s.loader, s.miss * s.storage, s.checkpoint});
 }
 
 const StagedDataLoading::Stages*
@@ -288,7 +289,9 @@ StagedDataLoading::Evaluate(const ClusterTopology& topology,
     m_storage->Evaluate(topology, running, storage);
     for (size_t i = 0; i < running.size(); ++i)
     {
-        m_slots[running[i]->record.id].stages.storage = storage[i];
+        Stages& stages = m_slots[running[i]->record.id].stages;
+        stages.storage = storage[i];
+        stages.checkpoint = m_storage->CheckpointTerm(running[i]->record.id);
     }
     m_scratch.clear();
     m_storage->TakeChanges(m_scratch);
@@ -298,6 +301,7 @@ StagedDataLoading::Evaluate(const ClusterTopology& topology,
         if (it != m_slots.end())
         {
             it->second.stages.storage = change.seconds;
+            it->second.stages.checkpoint = m_storage->CheckpointTerm(change.job->record.id);
         }
     }
     m_scratch.clear();

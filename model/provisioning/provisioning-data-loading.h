@@ -128,9 +128,10 @@ class StagedDataLoading : public IterationTermModel
     /** What each stage gives a running job now. */
     struct Stages
     {
-        double storage{0}; //!< storage stage's term for all of its bytes [s per iteration]
-        double loader{0};  //!< loader stage's term [s per iteration]
-        double miss{1};    //!< share of samples the loader reads from the storage tier
+        double storage{0};    //!< storage stage's term for all of its bytes [s per iteration]
+        double loader{0};     //!< loader stage's term [s per iteration]
+        double miss{1};       //!< share of samples the loader reads from the storage tier
+        double checkpoint{0}; //!< storage stage's stopped term while it writes a checkpoint [s]
         std::string loaderBottleneck; //!< the loader's binding resource
     };
 

@@ -74,6 +74,21 @@ StorageDataLoading::GetTypeId()
                           DataRateValue(DataRate("10Gbps")),
                           MakeDataRateAccessor(&StorageDataLoading::m_prefetchRate),
                           MakeDataRateChecker())
+            .AddAttribute("Checkpoints",
+                          "Jobs whose workload writes checkpoints (catalog checkpointBytes > 0) "
+                          "write them to the remote storage synchronously, stopped until the "
+                          "write is done, sharing the remote bandwidth with the reads "
+                          "(doc/llm.md). False: no checkpoint writes.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&StorageDataLoading::m_checkpoints),
+                          MakeBooleanChecker())
+            .AddAttribute("CheckpointInterval",
+                          "Running time between the end of a job's checkpoint write (or its "
+                          "start) and its next checkpoint [s]; 0 = the workload's catalog "
+                          "checkpointIntervalSeconds.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&StorageDataLoading::m_checkpointInterval),
+                          MakeTimeChecker(Seconds(0)))
             .AddTraceSource("Allocation",
                             "A new allocation: time [s], IO cost rate [$/s], bandwidth bought "
                             "[bytes/s], cache reserved [bytes].",
@@ -100,6 +115,11 @@ StorageDataLoading::DoDispose()
     {
         Simulator::Cancel(m_caches[k].fillEvent);
     }
+    for (auto& [id, state] : m_checkpointState)
+    {
+        Simulator::Cancel(state.event);
+    }
+    m_checkpointState.clear();
     m_jobs.clear();
     m_policy = nullptr;
     m_backend = nullptr;
@@ -201,8 +221,14 @@ StorageDataLoading::Attach(Ptr<ClusterEngine> engine)
 }
 
 std::string
-StorageDataLoading::Bottleneck(const ClusterJob& /* job */) const
+StorageDataLoading::Bottleneck(const ClusterJob& job) const
 {
+    uint64_t id = job.record.id;
+    if (id < m_jobInfo.size() && m_jobInfo[id].checkpointGpuSeconds > 0 &&
+        m_jobInfo[id].checkpointGpuSeconds >= 0.5 * job.stallData)
+    {
+        return "storage-checkpoint";
+    }
     return "storage-remote";
 }
 
@@ -329,6 +355,7 @@ StorageDataLoading::ProblemWith(const ClusterJob& job) const
 void
 StorageDataLoading::Settle()
 {
+    SettleWrites();
     double now = Simulator::Now().GetSeconds();
     double dt = now - m_lastSettle;
     m_lastSettle = now;
@@ -390,6 +417,7 @@ StorageDataLoading::AddJob(const Ptr<ClusterJob>& job)
     uint64_t own = m_groupJobs ? 0 : job->record.id;
     JoinEntry(slot, EntryKey(info.dataset, info.demand, info.gpus, own), local);
     m_dirty = true;
+    ScheduleCheckpoint(*job);
 }
 
 uint32_t
@@ -668,6 +696,7 @@ StorageDataLoading::OnFillDone(uint32_t dataset)
     state.filling = -1;
     ++m_totals.fills;
     RecomputeRates();
+    RateWriters();
     if (!m_changes.empty() || !m_paceChanges.empty())
     {
         NotifyJobsChanged(); // else no term moved: the engine has nothing to re-time
@@ -677,6 +706,10 @@ StorageDataLoading::OnFillDone(uint32_t dataset)
 void
 StorageDataLoading::SetTerm(uint32_t j, bool atLevel)
 {
+    if (m_writers > 0 && m_jobInfo[m_jobs[j]->record.id].writing)
+    {
+        return; // stopped for its checkpoint: OnCheckpointDone gives it its term again
+    }
     uint32_t e = m_entryOf[j];
     double miss = 1 - m_hits[e];
     double demand = m_problem.jobs[e].demand;
@@ -881,6 +914,7 @@ StorageDataLoading::Resolve()
     UpdateCaches();
     RecomputeRates();
     StartFills();
+    RateWriters();
     m_totals.peakBandwidth = std::max(m_totals.peakBandwidth, m_sumBandwidth);
     m_totals.peakCache = std::max(m_totals.peakCache, m_sumCache);
     m_allocationTrace(Simulator::Now().GetSeconds(),
@@ -947,7 +981,9 @@ StorageDataLoading::OnJobLeft(Ptr<const ClusterJob> job)
         return;
     }
     Settle();
+    DropCheckpoint(job->record.id);
     RemoveJob(uint32_t(m_jobInfo[job->record.id].slot));
+    RateWriters(); // one client fewer: the writers' floor B / n moved
 }
 
 const StorageTotals&
@@ -972,6 +1008,186 @@ const std::vector<Ptr<ClusterJob>>&
 StorageDataLoading::LastJobs() const
 {
     return m_jobs;
+}
+
+// ---- Checkpoint writes ---------------------------------------------------------------------
+
+namespace
+{
+/// A stopped job's iteration takes this long over all its remaining iterations: it makes no
+/// progress to speak of (1e-9 of what is left per second) while its checkpoint is written.
+constexpr double kStoppedHorizon = 1e9; // [s]
+} // namespace
+
+double
+StorageDataLoading::CheckpointIntervalOf(const ClusterJob& job) const
+{
+    if (!m_checkpoints || !job.profile || !(job.profile->checkpointBytes > 0))
+    {
+        return 0;
+    }
+    double interval = m_checkpointInterval.GetSeconds();
+    return interval > 0 ? interval : job.profile->checkpointInterval;
+}
+
+double
+StorageDataLoading::CheckpointTerm(uint64_t id) const
+{
+    if (m_writers == 0 || id >= m_jobInfo.size() || !m_jobInfo[id].writing)
+    {
+        return 0;
+    }
+    return m_checkpointState.at(id).stopped;
+}
+
+void
+StorageDataLoading::ScheduleCheckpoint(const ClusterJob& job)
+{
+    double interval = CheckpointIntervalOf(job);
+    if (!(interval > 0))
+    {
+        return;
+    }
+    CheckpointState& state = m_checkpointState[job.record.id];
+    Simulator::Remove(state.event);
+    state.event = Simulator::Schedule(Seconds(interval),
+                                      &StorageDataLoading::OnCheckpointStart,
+                                      this,
+                                      job.record.id);
+}
+
+void
+StorageDataLoading::OnCheckpointStart(uint64_t id)
+{
+    NS_LOG_FUNCTION(this << id);
+    Settle();
+    JobInfo& info = m_jobInfo[id];
+    NS_ASSERT(info.slot >= 0 && !info.writing);
+    uint32_t j = uint32_t(info.slot);
+    const Ptr<ClusterJob>& job = m_jobs[j];
+    double now = Simulator::Now().GetSeconds();
+    CheckpointState& state = m_checkpointState[id];
+    state.bytesLeft = job->profile->checkpointBytes;
+    state.rate = 0; // RateWriters schedules its end
+    state.last = now;
+    state.start = now;
+    state.stopped = kStoppedHorizon / std::max(1.0, job->RemainingIterationsAt(now));
+    info.writing = true;
+    ++m_writers;
+    // Its data term stops it; the read term it had comes back with OnCheckpointDone.
+    m_seconds[j] = state.stopped;
+    m_pacedWork[j] = 0;
+    m_changes.emplace_back(job, state.stopped);
+    RateWriters();
+    NotifyJobsChanged();
+}
+
+void
+StorageDataLoading::OnCheckpointDone(uint64_t id)
+{
+    NS_LOG_FUNCTION(this << id);
+    Settle();
+    JobInfo& info = m_jobInfo[id];
+    CheckpointState& state = m_checkpointState[id];
+    uint32_t j = uint32_t(info.slot);
+    double now = Simulator::Now().GetSeconds();
+    double gpuSeconds = (now - state.start) * info.gpus;
+    info.writing = false;
+    info.checkpointGpuSeconds += gpuSeconds;
+    --m_writers;
+    ++m_totals.checkpoints;
+    m_totals.checkpointStallGpuSeconds += gpuSeconds;
+    state.bytesLeft = 0;
+    state.rate = 0;
+    m_seconds[j] = -1; // the engine has the stopped term: SetTerm reports the read term
+    m_pacedWork[j] = 0;
+    SetTerm(j, m_atLevel[m_entryOf[j]]);
+    ScheduleCheckpoint(*m_jobs[j]);
+    RateWriters();
+    NotifyJobsChanged();
+}
+
+void
+StorageDataLoading::DropCheckpoint(uint64_t id)
+{
+    auto it = m_checkpointState.find(id);
+    if (it == m_checkpointState.end())
+    {
+        return;
+    }
+    Simulator::Remove(it->second.event);
+    JobInfo& info = m_jobInfo[id];
+    if (info.writing)
+    {
+        // Left while writing (preempted): the write is abandoned, its stall counted.
+        double gpuSeconds = (Simulator::Now().GetSeconds() - it->second.start) * info.gpus;
+        info.checkpointGpuSeconds += gpuSeconds;
+        m_totals.checkpointStallGpuSeconds += gpuSeconds;
+        info.writing = false;
+        --m_writers;
+    }
+    m_checkpointState.erase(it);
+}
+
+void
+StorageDataLoading::SettleWrites()
+{
+    if (m_writers == 0)
+    {
+        return;
+    }
+    double now = Simulator::Now().GetSeconds();
+    for (auto& [id, state] : m_checkpointState)
+    {
+        if (!m_jobInfo[id].writing || !(now > state.last))
+        {
+            continue;
+        }
+        double written = std::min(state.bytesLeft, state.rate * (now - state.last));
+        state.bytesLeft -= written;
+        state.last = now;
+        m_totals.checkpointBytes += written;
+        m_totals.bandwidthCost += m_backend->BandwidthPricePerByte() * written;
+    }
+}
+
+void
+StorageDataLoading::RateWriters()
+{
+    if (m_writers == 0)
+    {
+        return;
+    }
+    SettleWrites();
+    // The writers split what the reads' plan leaves of the aggregate bandwidth, each at least
+    // an equal share of it among the running jobs (as FillExtras' filling readers) and at most
+    // the per-client cap.
+    double aggregate = m_backend->AggregateBandwidth();
+    double cap = m_backend->ClientBandwidth() > 0 ? m_backend->ClientBandwidth()
+                                                  : std::numeric_limits<double>::infinity();
+    double left = std::max(0.0, aggregate - m_sumBandwidth);
+    double floor = aggregate / double(std::max<size_t>(1, m_jobs.size()));
+    double rate = std::min(cap, std::max(left / m_writers, floor));
+    if (!(rate > 0))
+    {
+        NS_FATAL_ERROR("storage: a checkpoint write got no remote bandwidth (aggregate "
+                       << aggregate << " B/s): set ns3::StorageBackend::AggregateBandwidth > 0");
+    }
+    double now = Simulator::Now().GetSeconds();
+    for (auto& [id, state] : m_checkpointState)
+    {
+        if (!m_jobInfo[id].writing || rate == state.rate)
+        {
+            continue;
+        }
+        state.rate = rate;
+        state.last = now;
+        Simulator::Remove(state.event);
+        state.event = Simulator::Schedule(Seconds(state.bytesLeft / rate),
+                                          &StorageDataLoading::OnCheckpointDone,
+                                          this,
+                                          id);
+    }
 }
 
 double

@@ -12,6 +12,7 @@
 #include "ns3/cluster-engine.h"
 #include "ns3/event-id.h"
 #include "ns3/iteration-model.h"
+#include "ns3/nstime.h"
 #include "ns3/trace-annotator.h"
 #include "ns3/traced-callback.h"
 
@@ -58,6 +59,11 @@ struct StorageTotals
 
     double bytesHit{0};      //!< bytes the jobs read from the cache [bytes]
     double prefetchBytes{0}; //!< bytes prefetched into the cache [bytes]
+
+    // Checkpoint writes (StorageDataLoading's "Checkpoints").
+    uint64_t checkpoints{0};             //!< checkpoints written to the end
+    double checkpointBytes{0};           //!< bytes written by checkpoints (charged) [bytes]
+    double checkpointStallGpuSeconds{0}; //!< GPU time stopped while writing them [GPU-s]
 };
 
 /**
@@ -89,6 +95,16 @@ struct StorageTotals
  *
  * Costs: bandwidth as bought (b_j, charged while the job runs), cache as
  * reserved (c_k, charged from the decision on), see StorageTotals.
+ *
+ * Checkpoints (attribute Checkpoints, doc/llm.md): a job whose workload writes
+ * checkpoints (WorkloadProfile::checkpointBytes > 0) writes one after every
+ * CheckpointInterval of running time (0: its catalog interval), synchronously:
+ * it stops computing until the write has reached the remote storage. Writes
+ * share the remote storage's aggregate bandwidth with the reads: the writers
+ * split what the reads' plan leaves of it equally, each at least an equal share
+ * B / n of the running jobs (as a filling reader) and at most the per-client
+ * cap. A write is re-timed whenever that share moves; its bytes are charged at
+ * the bandwidth price. Caching more reads (CBA) leaves more for the writes.
  */
 class StorageDataLoading : public IterationTermModel
 {
@@ -142,8 +158,24 @@ class StorageDataLoading : public IterationTermModel
     bool ReportsChanges() const override;
     void TakeChanges(std::vector<TermChange>& changes) override;
     void TakePaceChanges(std::vector<PaceChange>& changes) override;
-    /** \return storage-remote (the remote bandwidth its policy allotted binds its reads) */
+    /**
+     * \return storage-checkpoint if at least half of the GPU time it lost to data went to
+     *         stopped checkpoint writes, else storage-remote (the remote bandwidth its policy
+     *         allotted binds its reads)
+     */
     std::string Bottleneck(const ClusterJob& job) const override;
+
+    /**
+     * \param id a job id
+     * \return the term that stops it [s per iteration] while it writes a checkpoint, else 0
+     */
+    double CheckpointTerm(uint64_t id) const;
+
+    /**
+     * \param job a job with a profile
+     * \return the interval between its checkpoints [s] (0: it writes none)
+     */
+    double CheckpointIntervalOf(const ClusterJob& job) const;
 
     /**
      * \brief The allocation problem the running jobs pose: only the datasets they read, one
@@ -210,7 +242,20 @@ class StorageDataLoading : public IterationTermModel
         uint32_t dataset{0};
         uint32_t gpus{0}; //!< 0 = not looked up yet
         double demand{0};
-        int64_t slot{-1}; //!< index in m_jobs while running, else -1
+        int64_t slot{-1};               //!< index in m_jobs while running, else -1
+        bool writing{false};            //!< stopped, writing a checkpoint
+        double checkpointGpuSeconds{0}; //!< GPU time it stopped for checkpoints [GPU-s]
+    };
+
+    /** A running job's checkpoint writes: the next one, or the one under way. */
+    struct CheckpointState
+    {
+        double bytesLeft{0}; //!< bytes of the write under way still to write [bytes]
+        double rate{0};      //!< its write bandwidth now [bytes/s]
+        double last{0};      //!< time [s] bytesLeft refers to
+        double start{0};     //!< time [s] the write under way started
+        double stopped{0};   //!< the term that stops the job [s per iteration]
+        EventId event;       //!< the next write's start, or the write's end
     };
 
     /**
@@ -263,6 +308,20 @@ class StorageDataLoading : public IterationTermModel
     void SetTerm(uint32_t j, bool atLevel);
     /** Stop the run: the policy left a job that misses the cache without bandwidth. */
     [[noreturn]] void AbortNoBandwidth(uint32_t j) const;
+    // Checkpoint writes (separate from the read path above).
+    /** Schedule the job's next checkpoint write one interval from now (if it writes any). */
+    void ScheduleCheckpoint(const ClusterJob& job);
+    /** A checkpoint write starts: the job stops, the writers' shares are re-rated. */
+    void OnCheckpointStart(uint64_t id);
+    /** A checkpoint write has reached the remote storage: the job computes again. */
+    void OnCheckpointDone(uint64_t id);
+    /** Forget the job's checkpoints (it left): cancel its next write or the one under way. */
+    void DropCheckpoint(uint64_t id);
+    /** Bring every write under way to now at its rate (bytes written, charged). */
+    void SettleWrites();
+    /** Give every write under way its share of the remote bandwidth now; re-time its end. */
+    void RateWriters();
+
     /** Copy this model's capacities and prices (backend, cache tier) into the problem. */
     void SetCapacities(StorageProblem& problem) const;
     /** Look up (once) the job's dataset and demand. */
@@ -275,6 +334,10 @@ class StorageDataLoading : public IterationTermModel
     bool m_sharedPace{true};
     bool m_groupJobs{true};
     DataRate m_prefetchRate;
+    bool m_checkpoints{true};
+    Time m_checkpointInterval;
+    std::map<uint64_t, CheckpointState> m_checkpointState; //!< per running job that checkpoints
+    uint32_t m_writers{0};                                 //!< writes under way
 
     std::map<std::string, uint32_t> m_index;
     std::vector<DatasetSpec> m_datasets;
