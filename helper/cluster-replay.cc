@@ -6,6 +6,7 @@
 #include "cluster-builder.h"
 #include "cluster-scenario.h"
 #include "strict-options.h"
+#include "sweep-runner.h"
 
 #include "ns3/cluster-results.h"
 #include "ns3/core-module.h"
@@ -95,6 +96,7 @@ RunTraceReplay(int argc, char* argv[], const std::string& program, std::ostream&
                  scenarioPath);
     scenario.AddCommandLineOptions(cmd);
     cmd.AddValue("quiet", "No progress lines", quiet);
+    SweepRunner::DescribeOptions(cmd);
     cmd.Parse(argc, argv);
     scenario.Finalize();
     scenario.ApplyAttributes();

@@ -4,6 +4,8 @@
 
 #include "sweep-runner.h"
 
+#include "strict-options.h"
+
 #include "ns3/log.h"
 #include "ns3/strict-parse.h"
 #include "ns3/trace-reader.h"
@@ -65,23 +67,6 @@ SplitCommas(const std::string& text)
         items.emplace_back();
     }
     return items;
-}
-
-/// A strictly parsed count in [min, max] for option `name`.
-uint32_t
-ParseCount(const std::string& name, const std::string& text, uint32_t min, uint32_t max)
-{
-    bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-        return c >= '0' && c <= '9';
-    });
-    unsigned long long value = digits && text.size() <= 10 ? std::stoull(text) : 0;
-    if (!digits || value < min || value > max)
-    {
-        throw std::invalid_argument("option " + name + "=" + text +
-                                    ": expected a whole number from " + std::to_string(min) +
-                                    " to " + std::to_string(max));
-    }
-    return static_cast<uint32_t>(value);
 }
 
 /// A value written into a directory name: path separators and shell-unfriendly bytes become '_'.
@@ -233,7 +218,42 @@ class Progress
 
 const char* const DONE_MARKER = "point.done";
 
+/// A sweep option that reached an experiment's own parser: no sweep was asked for.
+bool
+RejectOutsideSweep(std::string name, std::string /* value */)
+{
+    throw UsageError("--" + name +
+                     ": runs a sweep, so it needs at least one option with a "
+                     "list of values (doc/sweeps.md)");
+}
+
 } // namespace
+
+void
+SweepRunner::DescribeOptions(StrictCommandLine& cmd)
+{
+    struct Described
+    {
+        const char* name;
+        const char* help;
+    };
+
+    static const Described options[] = {
+        {"jobs", "Sweep: points run at once by the local executor (also -j N) [1-1024]"},
+        {"executor", "Sweep: local (child processes) or slurm (one sbatch job array)"},
+        {"dry-run", "Sweep: print the points (and the Slurm script) without running them"},
+        {"slurm-partition", "Sweep, slurm executor: sbatch --partition"},
+        {"slurm-time", "Sweep, slurm executor: sbatch --time per point (e.g. 00:30:00)"},
+        {"slurm-cpus-per-task", "Sweep, slurm executor: sbatch --cpus-per-task [1-4096]"},
+        {"slurm-mem", "Sweep, slurm executor: sbatch --mem per point (e.g. 4G)"},
+    };
+    for (const auto& option : options)
+    {
+        cmd.AddValue(option.name,
+                     option.help,
+                     MakeBoundCallback(&RejectOutsideSweep, std::string(option.name)));
+    }
+}
 
 SweepRunner::SweepRunner(std::string experiment,
                          int argc,
@@ -269,7 +289,7 @@ SweepRunner::ParseArguments(int argc, char* argv[], const std::set<std::string>&
         auto takeValue = [&](const std::string& name) -> std::string {
             if (i + 1 >= argc)
             {
-                throw std::invalid_argument("option " + name + ": expected a value after it");
+                throw UsageError(name + ": expected a value after it");
             }
             return argv[++i];
         };
@@ -279,7 +299,7 @@ SweepRunner::ParseArguments(int argc, char* argv[], const std::set<std::string>&
             std::string value = arg == "-j"                    ? takeValue("-j")
                                 : arg.rfind("--jobs=", 0) == 0 ? arg.substr(7)
                                                                : arg.substr(2);
-            m_options.parallel = ParseCount("-j", value, 1, 1024);
+            m_options.parallel = strictopt::Unsigned("-j", value, 1, 1024);
             m_sweepOptionGiven = true;
             continue;
         }
@@ -298,11 +318,7 @@ SweepRunner::ParseArguments(int argc, char* argv[], const std::set<std::string>&
         std::string value = arg.substr(arg.find('=') + 1);
         if (name == "executor")
         {
-            if (value != "local" && value != "slurm")
-            {
-                throw std::invalid_argument("option --executor=" + value +
-                                            ": expected local or slurm");
-            }
+            strictopt::Choice("--executor", value, {"local", "slurm"});
             m_options.executor = value;
             m_sweepOptionGiven = true;
         }
@@ -310,8 +326,8 @@ SweepRunner::ParseArguments(int argc, char* argv[], const std::set<std::string>&
         {
             if (value.empty() || value.find_first_of(" \t\n'\"\\$`;") != std::string::npos)
             {
-                throw std::invalid_argument("option --" + name + "=" + value +
-                                            ": expected one word as Slurm writes it");
+                throw UsageError("--" + name + ": expected one word as Slurm writes it, got '" +
+                                 value + "'");
             }
             (name == "slurm-partition" ? m_options.slurmPartition
              : name == "slurm-time"    ? m_options.slurmTime
@@ -320,7 +336,7 @@ SweepRunner::ParseArguments(int argc, char* argv[], const std::set<std::string>&
         }
         else if (name == "slurm-cpus-per-task")
         {
-            m_options.slurmCpusPerTask = ParseCount("--" + name, value, 1, 4096);
+            m_options.slurmCpusPerTask = strictopt::Unsigned("--" + name, value, 1, 4096);
             m_sweepOptionGiven = true;
         }
         else if (name == "output")
@@ -340,8 +356,9 @@ SweepRunner::ParseArguments(int argc, char* argv[], const std::set<std::string>&
             {
                 if (v.empty())
                 {
-                    throw std::invalid_argument("option --" + name + "=" + value +
-                                                ": a sweep needs a value between every comma");
+                    throw UsageError("--" + name +
+                                     ": a sweep needs a value between every comma, got '" + value +
+                                     "'");
                 }
             }
             commandLineAxes.push_back({name, values});

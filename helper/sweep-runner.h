@@ -55,6 +55,8 @@ struct SweepPoint
  * rerun of an interrupted sweep resumes where it stopped. `<output>/sweep.csv` gets one row per
  * point and policy: the point's values, then the numbers of its `summary.json` "summary" block.
  */
+class StrictCommandLine;
+
 class SweepRunner
 {
   public:
@@ -71,6 +73,14 @@ class SweepRunner
                 char* argv[],
                 std::set<std::string> listOptions,
                 std::string defaultOutput);
+
+    /**
+     * \brief Declare the sweep options (-j/--jobs, --executor, --dry-run, --slurm-*) on the
+     * experiment's command line, so that --help lists them. The sweep runner parses them before
+     * the experiment does; reaching the experiment's parser, they are a usage error.
+     * \param cmd the experiment's command line
+     */
+    static void DescribeOptions(StrictCommandLine& cmd);
 
     /** \return true if the command line or the scenario file asks for a sweep */
     bool IsSweep() const;
