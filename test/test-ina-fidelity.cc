@@ -462,10 +462,14 @@ TEST_CASE("INA rate level: mean JCT within 10% of the packet level on a subset o
         {"atp", 2, 1024, false},
         {"esa", 2, 1024, false},
         // With skew: host jitter lengthens every window round by the latest of the W packets
-        // (SwitchML's partition at 256 / 2 jobs and at 64 / 4 jobs is window-limited).
+        // (SwitchML's partition at 256 / 2 jobs and at 64 / 4 jobs is window-limited); ATP's
+        // keys split by skew stall for its resend timeout (2 and 4 jobs at 256); ESA's
+        // stranded partials are preempted by the holder's next use (2 jobs at 20000).
         {"switchml", 2, 256, true},
         {"switchml", 4, 64, true},
-        {"atp", 2, 20000, true},
+        {"atp", 2, 256, true},
+        {"atp", 4, 256, true},
+        {"esa", 2, 20000, true},
     };
     for (const Point& p : subset)
     {

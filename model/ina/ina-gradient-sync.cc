@@ -321,6 +321,12 @@ InaGradientSync::GetTypeId()
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&InaGradientSync::m_packetJitter),
                           MakeTimeChecker(Seconds(0)))
+            .AddAttribute("ResendTimeout",
+                          "ATP/ESA: a worker resends its window when no result arrived for this "
+                          "long (InaWorker::Timeout); a key split by skew waits for it [s]",
+                          TimeValue(MicroSeconds(200)),
+                          MakeTimeAccessor(&InaGradientSync::m_resendTimeout),
+                          MakeTimeChecker(Seconds(0)))
             .AddAttribute("NvlinkBandwidth",
                           "Per-GPU NVLink bandwidth for the intra-node reduction [bit/s]",
                           DataRateValue(DataRate("2400Gbps")),
@@ -458,6 +464,8 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
     std::vector<double> interval(n);
     std::vector<double> lower(n);
     std::vector<double> holds(n, hold);
+    std::vector<double> spread(n, 0.0);
+    std::vector<double> stall(n, 0.0);
     for (size_t j = 0; j < n; ++j)
     {
         const double windowed = WindowInterval(rtt, window[j], tx, jobs[j].workers);
@@ -465,11 +473,12 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
         interval[j] = std::max(tx, lower[j]);
         auto [latest, earliest] =
             HostDelayExtremes(jobs[j].workers, m_packetJitter.GetSeconds(), windowed);
-        holds[j] += latest - earliest;
+        spread[j] = latest - earliest;
+        holds[j] += spread[j];
     }
     if (m_policy != SWITCHML)
     {
-        SolveSharedPool(jobs, tx, rtt, holds, window, lower, interval, f);
+        SolveSharedPool(jobs, tx, rtt, holds, spread, window, lower, interval, f, stall);
     }
     else
     {
@@ -482,9 +491,9 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
     for (size_t j = 0; j < n; ++j)
     {
         double chunks = std::ceil(jobs[j].gradientBytes / (4.0 * values));
-        out[j] = chunks > 0
-                     ? rtt + (chunks - 1) * interval[j] + SkewSeconds(jobs[j].workers, interval[j])
-                     : 0.0;
+        out[j] = chunks > 0 ? rtt + (chunks - 1) * interval[j] +
+                                  SkewSeconds(jobs[j].workers, interval[j]) + stall[j]
+                            : 0.0;
     }
     if (fallback)
     {
@@ -502,10 +511,12 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                                  double tx,
                                  double rtt,
                                  const std::vector<double>& hold,
+                                 const std::vector<double>& spread,
                                  const std::vector<double>& window,
                                  const std::vector<double>& floor,
                                  std::vector<double>& interval,
-                                 std::vector<double>& f) const
+                                 std::vector<double>& f,
+                                 std::vector<double>& stall) const
 {
     const size_t n = jobs.size();
     const double pool = m_poolSize;
@@ -515,11 +526,20 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     std::vector<double> held(n);
     std::vector<double> demand(n);           // aggregators held if no chunk fell back
     std::vector<double> preemptRate(n, 0.0); // ESA: higher-priority arrivals per aggregator
+    std::vector<double> perChunk(n, 0.0);    // mean aggregator sojourn of a chunk [s]
+    std::vector<double> rho(n, 0.0);         // first-use collision probability
+    stall.assign(n, 0.0);
     for (size_t j = 0; j < n; ++j)
     {
         chunks[j] = std::max(1.0, std::ceil(jobs[j].gradientBytes / (4.0 * values)));
         psLoad[j] = tx;
     }
+    // Workers start an iteration up to IterationJitter apart: the first window's keys arrive
+    // spread over the range of W uniform starts, J (W - 1) / (W + 1) on average.
+    auto startSpread = [&](size_t j) {
+        const double w = std::max(1u, jobs[j].workers);
+        return m_iterationJitter.GetSeconds() * (w - 1) / (w + 1);
+    };
     // Window slots a job cycles through the pool (fewer if it has fewer chunks).
     auto slotsOf = [&](size_t j) { return std::min(window[j], chunks[j]); };
     // Little's law over one iteration: aggregators held = sum of the hold times of the chunks
@@ -527,10 +547,13 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     // iteration time. ESA: a higher-priority chunk hashed onto a held aggregator takes it, so
     // a hold lasts min(sojourn, time to that arrival), on average (1 - exp(-x)) / x of the
     // sojourn for x = arrival rate x mean sojourn.
+    // Skew: the first window's aggregators wait for the last worker to start, and a job
+    // stalled on a split key (stall) holds nothing meanwhile.
     auto holdings = [&](size_t j) {
-        double iter = rtt + (chunks[j] - 1) * interval[j];
-        double sojourn = chunks[j] * hold[j] +
+        double iter = rtt + (chunks[j] - 1) * interval[j] + stall[j];
+        double sojourn = chunks[j] * hold[j] + slotsOf(j) * startSpread(j) +
                          QueueingSum(chunks[j], window[j], interval[j], psLoad[j], tx, rtt);
+        perChunk[j] = sojourn / chunks[j];
         double x = preemptRate[j] * sojourn / chunks[j];
         double kept = x > 1e-12 ? (1 - std::exp(-x)) / x : 1.0;
         demand[j] = kept * sojourn / iter;
@@ -540,7 +563,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     // holdings, at least the surplus over its room in the pool (holdings cannot exceed it).
     auto step = [&](size_t j, double blocking, double room, double weight, double share) {
         blocking = std::max(0.0, blocking - 1); // not the aggregator it holds itself
-        double fNew = StickyFallback(std::min(1.0, share * blocking / pool), chunks[j], window[j]);
+        rho[j] = std::min(1.0, share * blocking / pool);
+        double fNew = StickyFallback(rho[j], chunks[j], window[j]);
         if (demand[j] > 0)
         {
             fNew = std::max(fNew, 1 - std::max(0.0, room) / demand[j]);
@@ -551,6 +575,43 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         psLoad[j] = tx * (f[j] * jobs[j].workers + (1 - f[j]));
         interval[j] = std::max({tx, rtt / window[j], psLoad[j], floor.empty() ? 0.0 : floor[j]});
         return residual;
+    };
+    // Skew splits keys (ATP, ESA): a key whose first packet collides with a holder that frees
+    // before the key's last packet arrives has its late packets allocate the aggregator, a
+    // partial sum that can never complete. The worker's window stalls on it until
+    // ResendTimeout passes without a result; the resend moves the key to the PS. A holder's
+    // remaining hold at a random arrival is uniform over its sojourn h, so a collision splits
+    // with probability min(1, spread / h): the host spread for every chunk, plus the start
+    // spread in the first window of an iteration. Collisions sit mostly in a slot's first use
+    // (sticky slots: rho in the first pass, rho^(r+1) after), so the first window has about
+    // min(K, C) rho of them and the other passes share the rest. One timeout resends the whole
+    // window, so the splits of one pass cost one stall: episodes = sum over passes of
+    // 1 - exp(-splits in the pass), each ResendTimeout plus the resent chunk's round trip.
+    // ESA: the holder a key collided with has the higher priority, and when its slot comes
+    // back to that index it preempts the stranded partial, whose eviction hands the key to
+    // the PS: the stall lasts until then, at most the timeout (rescueWait, the blocking-
+    // weighted mean over the holders). The slot comes back one window period later in all but
+    // the last of its C / K passes of an iteration; after the last, one iteration later
+    // (the sync part: compute time is not known here) if the holder has iterations left.
+    auto stallOf = [&](size_t j, double holderHold, double rescueWait) {
+        const double first = spread[j] + startSpread(j);
+        if (first <= 0 || holderHold <= 0)
+        {
+            return 0.0;
+        }
+        const double k = slotsOf(j);
+        const double passes = chunks[j] / k;
+        const double firstRate = std::min(1.0, std::max(rho[j], f[j]));
+        const double restRate =
+            passes > 1 ? std::max(0.0, (f[j] * chunks[j] - firstRate * k) / (chunks[j] - k)) : 0.0;
+        double episodes = 1 - std::exp(-k * firstRate * std::min(1.0, first / holderHold));
+        if (passes > 1)
+        {
+            episodes += (passes - 1) *
+                        (1 - std::exp(-k * restRate * std::min(1.0, spread[j] / holderHold)));
+        }
+        const double wait = m_policy == ESA ? rescueWait : m_resendTimeout.GetSeconds();
+        return episodes * (wait + rtt);
     };
     // Damped steps whose weight decays as 1/round after the first rounds (Mann iteration):
     // the map is continuous but can overshoot into a 2-cycle near the pool's capacity.
@@ -620,6 +681,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 const bool ownApart = m_dedup && slotsOf(j) <= pool;
                 double levelBlocking = 0;
                 double aboveBlocking = 0;
+                double holderHold = 0; // blocking-weighted sojourn of the holders [s x aggr.]
+                double rescueWait = 0; // and the time to their slot's next use [s x aggr.]
                 for (size_t p = 0; p < end; ++p)
                 {
                     size_t i = order[p];
@@ -629,7 +692,17 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                     }
                     double b = held[i] * PairFiring(held[i] / window[i], held[j] / window[j]);
                     (p < k ? aboveBlocking : levelBlocking) += b;
+                    holderHold += b * perChunk[i];
+                    const double timeout = m_resendTimeout.GetSeconds();
+                    const double again = std::max(0.0, 1 - slotsOf(i) / chunks[i]);
+                    const double cycle = jobs[i].iterations > 1
+                                             ? rtt + (chunks[i] - 1) * interval[i] + stall[i]
+                                             : timeout;
+                    rescueWait += b * (again * std::min(timeout, window[i] * interval[i]) +
+                                       (1 - again) * std::min(timeout, cycle));
                 }
+                holderHold /= std::max(aboveBlocking + levelBlocking, 1e-30);
+                rescueWait /= std::max(aboveBlocking + levelBlocking, 1e-30);
                 double room = (pool - before) * demand[j] / std::max(levelDemand, 1e-30);
                 preemptRate[j] = beforeRate / pool;
                 // step() discounts the aggregator the job holds itself, which is in its level
@@ -637,6 +710,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 double own = ownApart ? 0.0 : 1.0;
                 double blocking = aboveBlocking + share * std::max(0.0, levelBlocking - own) + 1;
                 maxChange = std::max(maxChange, step(j, blocking, room, weight(it), 1.0));
+                stall[j] = stallOf(j, holderHold, rescueWait);
             }
             converged = maxChange < TOLERANCE;
         }

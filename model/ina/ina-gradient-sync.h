@@ -68,8 +68,11 @@ struct InaRateJob
  * on one index cost one collision per overlap, not one each; and across iterations only slots still
  * sharing an index collide (each collision re-hashes one of a pair), so rho is scaled by the shared
  * share E_k / E0 of iteration k, averaged over InaRateJob::iterations (dE/dx = -phi E (P - S + E) /
- * P over passes x). Solved as a fixed point. Not captured: stragglers, loss, resend timeouts, state
- * across evaluations.
+ * P over passes x). Solved as a fixed point. Skew (IterationJitter, PacketJitter): the last
+ * worker's start, the latest of W host delays on every window round, longer holds, and keys split
+ * by skew that stall a window for ResendTimeout (ESA: until the holder's next use preempts the
+ * stranded partial), doc/ina.md "Skew (rate level)". Not captured: loss, state across evaluations,
+ * split keys in two-level components.
  */
 class InaGradientSync : public IterationTermModel
 {
@@ -251,19 +254,24 @@ class InaGradientSync : public IterationTermModel
      *        occupancy from the hold times (Little's law), hold times from the PS-link queue.
      * \param jobs the jobs \param tx wire time [s] \param rtt chunk round trip [s]
      * \param hold per job: aggregator hold time without queueing [s]
+     * \param spread per job: mean time from a chunk's first packet to its last (host jitter) [s]
      * \param window per job [chunks]
      * \param floor lower bound of each job's interval (empty: none) [s]
      * \param interval in: start values, out: chunk interval per job [s]
      * \param f in: start values, out: fallback fraction per job
+     * \param stall out: per job, time an iteration waits for resend timeouts on keys split
+     *        by skew [s]
      */
     void SolveSharedPool(const std::vector<InaRateJob>& jobs,
                          double tx,
                          double rtt,
                          const std::vector<double>& hold,
+                         const std::vector<double>& spread,
                          const std::vector<double>& window,
                          const std::vector<double>& floor,
                          std::vector<double>& interval,
-                         std::vector<double>& f) const;
+                         std::vector<double>& f,
+                         std::vector<double>& stall) const;
 
     Policy m_policy;
     Rule m_rule;
@@ -275,6 +283,7 @@ class InaGradientSync : public IterationTermModel
     bool m_dedup;
     Time m_iterationJitter;
     Time m_packetJitter;
+    Time m_resendTimeout;
     uint32_t m_valuesPerPacket;
     uint32_t m_overhead;
     uint32_t m_window;
