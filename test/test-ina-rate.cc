@@ -313,6 +313,56 @@ TEST_CASE("INA rate level: the PS-link queue and re-hashing terms", "[ina]")
     REQUIRE(alone[0] < 1e-3);
 }
 
+TEST_CASE("INA rate level: host jitter per window round matches a simulated in-order delay",
+          "[ina]")
+{
+    // The closed form (stationary D = max(X, D' - I), the latest of W) against a direct
+    // simulation of W workers whose packets, sent every I, reach the NIC after an exponential
+    // delay of mean m but in order, as InaWorker does. A window-limited job (R / K > tx) must
+    // come out at I = (R + E[max D]) / K, and SkewSeconds must add E[max D] once.
+    const double m = 500e-9;
+    const double tx = 316 * 8 / 100e9;
+    const double rtt = 2 * tx + 2 * 500e-9 + 400e-9; // SwitchML's round trip
+    Ptr<InaGradientSync> model = CreateObject<InaGradientSync>();
+    model->SetAttribute("Policy", StringValue("switchml"));
+    model->SetAttribute("PacketJitter", TimeValue(Seconds(m)));
+    Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+    u->SetStream(7);
+    for (uint32_t workers : {2u, 8u})
+    {
+        for (double window : {16.0, 64.0, 256.0})
+        {
+            const double interval = model->WindowInterval(rtt, window, tx, workers);
+            const double latest = model->SkewSeconds(workers, interval);
+            std::vector<double> d(workers, 0.0);
+            double sum = 0;
+            const int chunks = 200000;
+            for (int c = 0; c < chunks; ++c)
+            {
+                double worst = 0;
+                for (auto& x : d)
+                {
+                    x = std::max(-m * std::log(1 - u->GetValue()), x - interval);
+                    worst = std::max(worst, x);
+                }
+                sum += worst;
+            }
+            const double simulated = sum / chunks;
+            CAPTURE(workers, window, interval, latest, simulated);
+            REQUIRE(latest == Approx(simulated).epsilon(0.03));
+            REQUIRE(interval == Approx(std::max(tx, (rtt + simulated) / window)).epsilon(0.03));
+            if ((rtt + simulated) / window > 1.05 * tx)
+            {
+                REQUIRE(interval > 1.05 * std::max(tx, rtt / window)); // window-limited: it costs
+            }
+        }
+    }
+    // Without jitter nothing is added.
+    model->SetAttribute("PacketJitter", TimeValue(Seconds(0)));
+    REQUIRE(model->WindowInterval(rtt, 16, tx, 8) == Approx(rtt / 16));
+    REQUIRE(model->SkewSeconds(8, tx) == 0);
+}
+
 TEST_CASE("INA rate level: trends and placement", "[ina]")
 {
     Ptr<InaGradientSync> m = CreateObject<InaGradientSync>();
