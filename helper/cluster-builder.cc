@@ -176,6 +176,13 @@ ClusterBuilder::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&ClusterBuilder::m_provisioningPoolNodes),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ShareLinks",
+                          "Gradient sync and the provisioning loader's traffic share the nodes' "
+                          "rail NICs in the rate model (ns3::LinkShare, doc/cluster.md) when "
+                          "both are on; false = each sees the full rates [bool].",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&ClusterBuilder::m_shareLinks),
+                          MakeBooleanChecker())
             // ---- storage cluster and cache tier
             .AddAttribute("StoragePolicy",
                           "Cache/bandwidth allocation of the disaggregated storage: ideal (no "
@@ -271,6 +278,7 @@ ClusterBuilder::DoDispose()
     NS_LOG_FUNCTION(this);
     m_storageModel = nullptr;
     m_provisioningModel = nullptr;
+    m_links = nullptr;
     Object::DoDispose();
 }
 
@@ -440,6 +448,12 @@ ClusterBuilder::GetProvisioningModel() const
     return m_provisioningModel;
 }
 
+Ptr<LinkShare>
+ClusterBuilder::GetLinkShare() const
+{
+    return m_links;
+}
+
 Ptr<ClusterEngine>
 ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog& catalog)
 {
@@ -447,6 +461,7 @@ ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog&
     Validate();
     m_storageModel = nullptr;
     m_provisioningModel = nullptr;
+    m_links = nullptr;
 
     Ptr<ClusterEngine> engine = CreateObject<ClusterEngine>();
     engine->SetTopology(GetTopology());
@@ -472,7 +487,8 @@ ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog&
     {
         syncFactory.Set("PoolSize", UintegerValue(m_inaPoolSize));
     }
-    engine->SetGradientSyncModel(syncFactory.Create<IterationTermModel>());
+    Ptr<IterationTermModel> syncModel = syncFactory.Create<IterationTermModel>();
+    engine->SetGradientSyncModel(syncModel);
     engine->SetDataLoadingModel(CreateObject<IdealDataLoading>());
     engine->SetJobs(jobs, catalog);
 
@@ -516,6 +532,17 @@ ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog&
         else
         {
             engine->SetDataLoadingModel(m_provisioningModel);
+        }
+        if (m_shareLinks && m_sync != "ideal")
+        {
+            // Gradient sync and the loader's traffic cross the same rails: one LinkShare.
+            m_links = CreateObject<LinkShare>();
+            m_links->SetLinks(GetTopology(),
+                              static_cast<double>(m_railRate.GetBitRate()) / 8,
+                              m_gpusPerNode);
+            m_links->SetSyncModel(PeekPointer(syncModel));
+            syncModel->SetLinkShare(m_links);
+            m_provisioningModel->SetLinkShare(m_links);
         }
     }
     m_series.clear();

@@ -107,6 +107,11 @@ class ClusterBuilder : public Object
     Ptr<StorageDataLoading> GetStorageModel() const;
     /** \return the provisioning model of the last Build(), null with Provisioning ideal */
     Ptr<ProvisioningDataLoading> GetProvisioningModel() const;
+    /**
+     * \return the links gradient sync and data loading share in the last Build(), null
+     *         unless both are on (and ShareLinks)
+     */
+    Ptr<LinkShare> GetLinkShare() const;
 
     /**
      * \param engine the engine of the last Build(), after its run
@@ -165,6 +170,7 @@ class ClusterBuilder : public Object
     uint32_t m_inaPoolSize;
     std::string m_provisioning;
     uint32_t m_provisioningPoolNodes;
+    bool m_shareLinks{true};
     // Storage (StorageOptions)
     std::string m_storagePolicy;
     double m_cacheBytes;
@@ -202,6 +208,7 @@ class ClusterBuilder : public Object
 
     Ptr<StorageDataLoading> m_storageModel;
     Ptr<ProvisioningDataLoading> m_provisioningModel;
+    Ptr<LinkShare> m_links;
 };
 
 } // namespace ns3

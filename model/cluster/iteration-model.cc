@@ -43,6 +43,31 @@ IterationTermModel::Bottleneck(const ClusterJob& /* job */) const
 }
 
 void
+IterationTermModel::SetLinkShare(Ptr<LinkShare> links)
+{
+    m_links = links;
+}
+
+Ptr<LinkShare>
+IterationTermModel::GetLinkShare() const
+{
+    return m_links;
+}
+
+void
+IterationTermModel::LinkTraffic(const ClusterJob& /* job */,
+                                std::vector<SyncLinkTraffic>& /* traffic */) const
+{
+}
+
+void
+IterationTermModel::DoDispose()
+{
+    m_links = nullptr;
+    Object::DoDispose();
+}
+
+void
 IterationTermModel::SetChangeCallback(Callback<void> onChange)
 {
     m_onChange = onChange;

@@ -6,6 +6,7 @@
 
 #include "cluster-job.h"
 #include "cluster-topology.h"
+#include "link-share.h"
 
 #include "ns3/callback.h"
 #include "ns3/object.h"
@@ -153,7 +154,28 @@ class IterationTermModel : public Object
      */
     virtual std::string Bottleneck(const ClusterJob& job) const;
 
+    /**
+     * \brief The links this model's traffic shares with the other term's (set by
+     *        ClusterBuilder when both gradient sync and a data loader are on; none by default).
+     * \param links the shared links, or null
+     */
+    void SetLinkShare(Ptr<LinkShare> links);
+    /** \return the shared links, null if this model's traffic shares none */
+    Ptr<LinkShare> GetLinkShare() const;
+
+    /**
+     * \brief A gradient-sync model's traffic through the nodes' rail NICs (LinkShare).
+     * \param job a running job
+     * \param traffic output, appended to: per node the job's sync crosses, bytes per
+     *        iteration and the model's own peak rate there. Default: none.
+     */
+    virtual void LinkTraffic(const ClusterJob& job, std::vector<SyncLinkTraffic>& traffic) const;
+
   protected:
+    friend class LinkShare; // asks a sync model to re-evaluate when the data load moves
+
+    void DoDispose() override;
+
     /** \brief Tell the engine this model's terms changed (schedules a re-evaluation now). */
     void NotifyChanged();
 
@@ -166,6 +188,7 @@ class IterationTermModel : public Object
   private:
     Callback<void> m_onChange;
     Callback<void> m_onJobsChanged;
+    Ptr<LinkShare> m_links;
 };
 
 /**

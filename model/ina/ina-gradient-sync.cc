@@ -470,7 +470,7 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
     {
         const double windowed = WindowInterval(rtt, window[j], tx, jobs[j].workers);
         lower[j] = std::max(windowed, floor.empty() ? 0.0 : floor[j]);
-        interval[j] = std::max(tx, lower[j]);
+        interval[j] = std::max(tx / jobs[j].linkShare, lower[j]);
         auto [latest, earliest] =
             HostDelayExtremes(jobs[j].workers, m_packetJitter.GetSeconds(), windowed);
         spread[j] = latest - earliest;
@@ -573,7 +573,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         double residual = std::fabs(fNew - f[j]);
         f[j] += weight * (fNew - f[j]);
         psLoad[j] = tx * (f[j] * jobs[j].workers + (1 - f[j]));
-        interval[j] = std::max({tx, rtt / window[j], psLoad[j], floor.empty() ? 0.0 : floor[j]});
+        interval[j] = std::max(
+            {tx / jobs[j].linkShare, rtt / window[j], psLoad[j], floor.empty() ? 0.0 : floor[j]});
         return residual;
     };
     // Skew splits keys (ATP, ESA): a key whose first packet collides with a holder that frees
@@ -772,6 +773,12 @@ InaGradientSync::Evaluate(const ClusterTopology& topology,
             ++perRack[topology.RackOf(node)];
         }
         r.racks.assign(perRack.begin(), perRack.end());
+        if (Ptr<LinkShare> links = GetLinkShare())
+        {
+            std::vector<SyncLinkTraffic> traffic;
+            LinkTraffic(job, traffic);
+            r.linkShare = links->SyncShare(running[i], traffic);
+        }
         jobs.push_back(std::move(r));
         member.push_back(i);
     }
@@ -779,6 +786,23 @@ InaGradientSync::Evaluate(const ClusterTopology& topology,
     for (size_t k = 0; k < member.size(); ++k)
     {
         seconds[member[k]] += t[k];
+    }
+}
+
+void
+InaGradientSync::LinkTraffic(const ClusterJob& job, std::vector<SyncLinkTraffic>& traffic) const
+{
+    if (job.placement.gpusOnNode.size() < 2 || !job.profile)
+    {
+        return; // NVLink only
+    }
+    // Each worker (one per node) sends every chunk up and receives its result down.
+    const double values = ValuesPerPacket();
+    const double chunks = std::ceil(job.profile->gradientBytes / (4.0 * values));
+    const double wire = chunks * (4.0 * values + m_overhead);
+    for (const auto& [node, gpus] : job.placement.gpusOnNode)
+    {
+        traffic.push_back({node, wire, m_linkRate.GetBitRate() / 8.0});
     }
 }
 
@@ -986,7 +1010,7 @@ InaGradientSync::ShareUplinks(std::vector<TieredJob>& tj,
     }
     for (auto& job : tj)
     {
-        job.interval = std::max({job.interval, job.uplinkFloor, tx});
+        job.interval = std::max({job.interval, job.uplinkFloor, tx / job.job->linkShare});
     }
 }
 
@@ -1062,7 +1086,7 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
             // One partial per chunk, or (SwitchML without a slot) every worker packet.
             t.uplinks[u].second = t.f * t.levels[u].workers + (1 - t.f);
         }
-        t.interval = std::max({tx, t.rtt / t.window, t.psLoad});
+        t.interval = std::max({tx / t.job->linkShare, t.rtt / t.window, t.psLoad});
     }
     ShareUplinks(tj, racks, txUp, tx);
     if (!switchMl)
@@ -1236,7 +1260,7 @@ InaGradientSync::TwoLevelRound(std::vector<TieredJob>& tj,
             }
         }
         t.psLoad = tx * packets;
-        t.interval = std::max({tx, t.rtt / t.window, t.psLoad});
+        t.interval = std::max({tx / t.job->linkShare, t.rtt / t.window, t.psLoad});
     }
     ShareUplinks(tj, racks, txUp, tx);
     return residual;
@@ -1375,15 +1399,32 @@ RingAllReduceSync::DependsOnOtherJobs() const
     return false;
 }
 
+void
+RingAllReduceSync::LinkTraffic(const ClusterJob& job, std::vector<SyncLinkTraffic>& traffic) const
+{
+    const uint32_t gpus = job.placement.TotalGpus();
+    if (job.placement.gpusOnNode.size() < 2 || !job.profile || gpus < 2)
+    {
+        return; // NVLink only
+    }
+    // Every GPU's NIC sends (and receives) 2(n-1)/n of the gradient bytes.
+    const double perGpu = 2.0 * (gpus - 1) / gpus * job.profile->gradientBytes;
+    for (const auto& [node, g] : job.placement.gpusOnNode)
+    {
+        traffic.push_back({node, g * perGpu, g * m_nic.GetBitRate() / 8.0});
+    }
+}
+
 double
-RingAllReduceSync::SyncTime(uint32_t gpus, uint32_t nodes, double bytes) const
+RingAllReduceSync::SyncTime(uint32_t gpus, uint32_t nodes, double bytes, double share) const
 {
     if (gpus < 2)
     {
         return 0.0;
     }
     const bool crossesNodes = nodes > 1;
-    const double bw = (crossesNodes ? m_nic : m_nvlink).GetBitRate();
+    const double bw =
+        crossesNodes ? m_nic.GetBitRate() * share : static_cast<double>(m_nvlink.GetBitRate());
     const double lat = (crossesNodes ? m_nicLatency : m_nvlinkLatency).GetSeconds();
     return 2.0 * (gpus - 1) / gpus * bytes * 8 / bw + 2.0 * (gpus - 1) * lat;
 }
@@ -1404,9 +1445,18 @@ RingAllReduceSync::Evaluate(const ClusterTopology& /*topology*/,
         {
             gpus += g;
         }
+        double share = 1;
+        Ptr<LinkShare> links = GetLinkShare();
+        if (links && job.placement.gpusOnNode.size() > 1)
+        {
+            std::vector<SyncLinkTraffic> traffic;
+            LinkTraffic(job, traffic);
+            share = links->SyncShare(running[i], traffic);
+        }
         seconds[i] = SyncTime(gpus,
                               static_cast<uint32_t>(job.placement.gpusOnNode.size()),
-                              job.profile->gradientBytes);
+                              job.profile->gradientBytes,
+                              share);
     }
 }
 

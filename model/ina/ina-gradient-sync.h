@@ -26,6 +26,8 @@ struct InaRateJob
     /// (rack, workers there) of a job spanning racks, by rack; empty: all at one switch
     std::vector<std::pair<uint32_t, uint32_t>> racks;
     uint64_t id{0}; //!< job id: ESA ranks equal keys by it, lower first, as the switch does
+    /// share of LinkRate its workers' links give it (data traffic on the rails, LinkShare)
+    double linkShare{1};
 };
 
 /**
@@ -102,6 +104,8 @@ class InaGradientSync : public IterationTermModel
                   std::vector<double>& seconds) override;
     /** \return true for a job on several nodes: only those share switch aggregators */
     bool IsCoupled(const ClusterJob& job) const override;
+    /** \return per node of a multi-node job: gradient bytes up (and down), at LinkRate */
+    void LinkTraffic(const ClusterJob& job, std::vector<SyncLinkTraffic>& traffic) const override;
 
     /**
      * \brief Per-iteration in-switch sync time of jobs sharing one switch.
@@ -310,12 +314,15 @@ class RingAllReduceSync : public IterationTermModel
                   const std::vector<Ptr<ClusterJob>>& running,
                   std::vector<double>& seconds) override;
     bool DependsOnOtherJobs() const override;
+    /** \return per node of a multi-node ring: 2(n-1)/n of the bytes per GPU there, at NicRate */
+    void LinkTraffic(const ClusterJob& job, std::vector<SyncLinkTraffic>& traffic) const override;
 
     /**
      * \param gpus GPUs in the ring \param nodes nodes they span \param bytes gradient bytes
+     * \param share share of NicRate the ring's NICs give it (LinkShare), 1 = all
      * \return seconds per iteration
      */
-    double SyncTime(uint32_t gpus, uint32_t nodes, double bytes) const;
+    double SyncTime(uint32_t gpus, uint32_t nodes, double bytes, double share = 1) const;
 
   private:
     DataRate m_nvlink;

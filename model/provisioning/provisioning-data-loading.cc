@@ -124,7 +124,20 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
         }
         jobs.push_back(pj);
     }
+    Ptr<LinkShare> links = GetLinkShare();
+    if (links)
+    {
+        // Gradient sync crosses the same rails: the loader gets what its demand leaves.
+        m_model->SetRailReserve(links->SyncReserve(running));
+    }
     auto results = m_model->Solve(jobs);
+    if (links)
+    {
+        std::vector<double> out;
+        std::vector<double> in;
+        m_model->RailLoads(out, in);
+        links->SetDataLoad(out, in);
+    }
     for (size_t k = 0; k < running.size(); ++k)
     {
         double r = results[k].perGpu;

@@ -444,8 +444,22 @@ ProvisioningModel::BuildResources()
         {
             kind = "pcie-uplink";
         }
-        AddResource(link.bytesPerSec, kind);
-        AddResource(link.bytesPerSec, kind);
+        double reserve = 0;
+        if (!link.inNode && !m_railReserve.empty())
+        {
+            // A node's rail link gives other traffic (gradient sync) its share of the reserve.
+            for (uint32_t end : {link.a, link.b})
+            {
+                const auto& v = t.GetVertex(end);
+                if (v.kind == RailVertexKind::NIC && v.node >= 0 &&
+                    static_cast<uint32_t>(v.node) < m_railReserve.size())
+                {
+                    reserve = m_railReserve[v.node] / m_cluster.node.nics;
+                }
+            }
+        }
+        AddResource(link.bytesPerSec - reserve, kind);
+        AddResource(link.bytesPerSec - reserve, kind);
     }
     uint32_t n = m_cluster.nodes;
     m_res = Resources{};
@@ -694,6 +708,41 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
     m_utilValid = false; // computed when asked for
     m_jobs = nullptr;
     return out;
+}
+
+void
+ProvisioningModel::SetRailReserve(std::vector<double> reserve)
+{
+    m_railReserve = std::move(reserve);
+}
+
+void
+ProvisioningModel::RailLoads(std::vector<double>& out, std::vector<double>& in) const
+{
+    out.assign(m_cluster.nodes, 0.0);
+    in.assign(m_cluster.nodes, 0.0);
+    if (!m_solver || !m_topology)
+    {
+        return;
+    }
+    const RailTopology& t = Topology();
+    for (uint32_t n = 0; n < m_cluster.nodes; ++n)
+    {
+        for (uint32_t r = 0; r < m_cluster.node.nics; ++r)
+        {
+            uint32_t nic = t.Nic(n, r);
+            for (uint32_t l : t.GetAdjacentLinks(nic))
+            {
+                if (t.GetLinks()[l].inNode)
+                {
+                    continue; // its PCIe side
+                }
+                uint32_t up = t.DirectedLink(nic, l);
+                out[n] += m_solver->GetLoad(up);
+                in[n] += m_solver->GetLoad(up ^ 1u);
+            }
+        }
+    }
 }
 
 void

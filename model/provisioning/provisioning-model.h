@@ -243,6 +243,20 @@ class ProvisioningModel : public Object
     /** \return utilization of the last Solve */
     const ProvisioningUtilization& GetUtilization() const;
 
+    /**
+     * \brief Bytes/s of every training node's rail links that other traffic (gradient sync,
+     *        LinkShare) keeps: the next Solve gives each rail link of node n, each way, its
+     *        rate less reserve[n] / NICs per node. Empty (default): the links' full rates.
+     * \param reserve per training node [bytes/s]
+     */
+    void SetRailReserve(std::vector<double> reserve);
+    /**
+     * \brief The last Solve's load on every training node's rail links, summed over its rails.
+     * \param out per training node, bytes/s sent out of it over its rails (output)
+     * \param in per training node, bytes/s received over its rails (output)
+     */
+    void RailLoads(std::vector<double>& out, std::vector<double>& in) const;
+
     // ---- what loaders use -------------------------------------------------------------
     /** \return the topology (after SetCluster) */
     const RailTopology& Topology() const;
@@ -442,9 +456,10 @@ class ProvisioningModel : public Object
     std::unique_ptr<MaxMinSolver> m_solver;
     mutable std::vector<double> m_caps;
     mutable std::vector<std::string> m_kinds; //!< per resource: its class
-    mutable ProvisioningUtilization m_util; //!< computed when asked for (GetUtilization)
+    mutable ProvisioningUtilization m_util;   //!< computed when asked for (GetUtilization)
     mutable bool m_utilValid{false};
     std::vector<ProvisioningFlow> m_flows;
+    std::vector<double> m_railReserve; //!< per training node, kept for other traffic [bytes/s]
 };
 
 /**

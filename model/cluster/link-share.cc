@@ -1,0 +1,194 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "link-share.h"
+
+#include "iteration-model.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("LinkShare");
+NS_OBJECT_ENSURE_REGISTERED(LinkShare);
+
+TypeId
+LinkShare::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::LinkShare")
+                            .SetParent<Object>()
+                            .SetGroupName("Aicluster")
+                            .AddConstructor<LinkShare>();
+    return tid;
+}
+
+LinkShare::LinkShare()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+LinkShare::~LinkShare()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+LinkShare::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_sync = nullptr;
+    m_used.clear();
+    Object::DoDispose();
+}
+
+void
+LinkShare::SetLinks(const ClusterTopology& topology,
+                    double railBytesPerSecond,
+                    uint32_t railsPerNode)
+{
+    NS_LOG_FUNCTION(this << railBytesPerSecond << railsPerNode);
+    if (!(railBytesPerSecond > 0) || railsPerNode == 0)
+    {
+        throw std::invalid_argument("LinkShare::SetLinks: expected a rail rate > 0 [bytes/s] "
+                                    "and at least one rail per node");
+    }
+    m_topology = topology;
+    m_capacity = railBytesPerSecond * railsPerNode;
+    m_dataOut.assign(topology.numNodes, 0.0);
+    m_dataIn.assign(topology.numNodes, 0.0);
+}
+
+void
+LinkShare::SetSyncModel(IterationTermModel* sync)
+{
+    NS_LOG_FUNCTION(this << sync);
+    m_sync = sync;
+}
+
+double
+LinkShare::NodeCapacity() const
+{
+    return m_capacity;
+}
+
+const std::vector<double>&
+LinkShare::DataOut() const
+{
+    return m_dataOut;
+}
+
+const std::vector<double>&
+LinkShare::DataIn() const
+{
+    return m_dataIn;
+}
+
+std::vector<double>
+LinkShare::SyncReserve(const std::vector<Ptr<ClusterJob>>& running) const
+{
+    NS_LOG_FUNCTION(this << running.size());
+    std::vector<double> demand(m_topology.numNodes, 0.0);
+    if (!m_sync)
+    {
+        return demand;
+    }
+    std::vector<SyncLinkTraffic> traffic;
+    for (const auto& job : running)
+    {
+        traffic.clear();
+        m_sync->LinkTraffic(*job, traffic);
+        for (const SyncLinkTraffic& t : traffic)
+        {
+            if (t.node >= demand.size() || !(t.bytes > 0) || !(t.peak > 0))
+            {
+                continue;
+            }
+            // Its average over an iteration: compute, then the sync at its own peak rate.
+            demand[t.node] += t.bytes / (job->computeTime + t.bytes / t.peak);
+        }
+    }
+    for (double& d : demand)
+    {
+        d = std::min(d, m_capacity / 2);
+    }
+    return demand;
+}
+
+void
+LinkShare::SetDataLoad(const std::vector<double>& out, const std::vector<double>& in)
+{
+    NS_LOG_FUNCTION(this);
+    m_dataOut = out;
+    m_dataIn = in;
+    m_dataOut.resize(m_topology.numNodes, 0.0);
+    m_dataIn.resize(m_topology.numNodes, 0.0);
+    if (!m_used.empty() && !m_checkPending)
+    {
+        // After this scheduling pass: the sync model may have re-evaluated its jobs in it.
+        m_checkPending = true;
+        Simulator::ScheduleNow(&LinkShare::CheckShares, this);
+    }
+}
+
+double
+LinkShare::BurstShare(double p, double d) const
+{
+    // Max-min of the burst (demand p) against the data traffic (rate d) on capacity C.
+    double got = std::min(p, std::max(m_capacity - d, m_capacity / 2));
+    return got / p;
+}
+
+double
+LinkShare::ShareOf(const std::vector<SyncLinkTraffic>& traffic) const
+{
+    double share = 1.0;
+    for (const SyncLinkTraffic& t : traffic)
+    {
+        if (t.node < m_dataOut.size() && t.peak > 0)
+        {
+            share = std::min({share,
+                              BurstShare(t.peak, m_dataOut[t.node]),
+                              BurstShare(t.peak, m_dataIn[t.node])});
+        }
+    }
+    return share;
+}
+
+double
+LinkShare::SyncShare(Ptr<ClusterJob> job, const std::vector<SyncLinkTraffic>& traffic)
+{
+    double share = ShareOf(traffic);
+    m_used[job->record.id] = Used{job, traffic, share};
+    return share;
+}
+
+void
+LinkShare::CheckShares()
+{
+    NS_LOG_FUNCTION(this);
+    m_checkPending = false;
+    bool moved = false;
+    for (auto it = m_used.begin(); it != m_used.end();)
+    {
+        Used& u = it->second;
+        if (u.job->state != ClusterJob::RUNNING)
+        {
+            it = m_used.erase(it);
+            continue;
+        }
+        moved = moved || ShareOf(u.traffic) != u.share;
+        ++it;
+    }
+    if (moved && m_sync)
+    {
+        NS_LOG_LOGIC("data load moved a sync share: re-evaluate the sync terms");
+        m_sync->NotifyChanged();
+    }
+}
+
+} // namespace ns3

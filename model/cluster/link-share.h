@@ -1,0 +1,145 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_LINK_SHARE_H
+#define AICLUSTER_LINK_SHARE_H
+
+#include "cluster-job.h"
+#include "cluster-topology.h"
+
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+class IterationTermModel;
+
+/**
+ * \ingroup aicluster
+ * \brief A job's gradient-sync traffic through one node's rail NICs, per iteration.
+ */
+struct SyncLinkTraffic
+{
+    uint32_t node{0}; //!< the node whose rail NICs it crosses
+    double bytes{0};  //!< bytes per iteration in each direction (out of and into the node)
+    double peak{0};   //!< bytes/s the sync model sends at through these NICs when alone
+};
+
+/**
+ * \ingroup aicluster
+ * \brief The links that gradient-sync and data traffic share, and how they share them.
+ *
+ * One place that knows the cluster's shared links (from the one description: the rail NICs
+ * of every training node, GpusPerNode rails of RailRate each) and to which both term models
+ * report their traffic: the gradient-sync model through IterationTermModel::LinkTraffic()
+ * (bytes per iteration and its own peak rate, per node a job spans), the data-loading model
+ * through SetDataLoad() (bytes/s of its solved flows on each node's rails).
+ *
+ * A shared link is the bundle of one node's rail NICs in one direction, of capacity
+ * C = rails x RailRate (traffic of a node spreads evenly over its rails). Data loading
+ * (prefetched) runs all through an iteration at its average rate D; a job's sync runs in
+ * bursts, its sync phase, at up to its peak rate P, and averages S = bytes / (compute +
+ * bytes / P) over an iteration (its demand: compute then sync, as when nothing slows it).
+ * Each sees, max-min, the capacity the other leaves:
+ *   - the data loader's solve sees C - min(S_l, C/2) on link l (S_l summed over the sync
+ *     jobs crossing it): sync takes its average demand, but never more than an equal share;
+ *   - a job's sync phase gets min(P, max(C - D_l, C/2)) on each link it crosses (data keeps
+ *     its average rate, sync takes the rest, and at least an equal share), and the sync
+ *     model runs the job at the smallest such fraction of P over its links (SyncShare()).
+ * Not captured: per-rail placement inside a node, ToR/leaf-spine uplinks, sync and data of
+ * one job in lockstep within an iteration.
+ */
+class LinkShare : public Object
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    LinkShare();
+    ~LinkShare() override;
+
+    /**
+     * \brief Describe the shared links.
+     * \param topology the training nodes
+     * \param railBytesPerSecond one rail link's rate, each direction [bytes/s]
+     * \param railsPerNode rails (NICs) per node
+     */
+    void SetLinks(const ClusterTopology& topology,
+                  double railBytesPerSecond,
+                  uint32_t railsPerNode);
+
+    /**
+     * \brief The gradient-sync model whose traffic crosses the links (not owned: the model
+     *        keeps this object, so it is told of changes through NotifyChanged()).
+     * \param sync the engine's gradient-sync model
+     */
+    void SetSyncModel(IterationTermModel* sync);
+
+    /** \return capacity of one node's rail bundle, each direction [bytes/s] */
+    double NodeCapacity() const;
+
+    /**
+     * \brief What the sync traffic of these running jobs takes from each node's rails.
+     * \param running every running job (the data model's whole running set)
+     * \return per training node, the bytes/s of its rail bundle (each direction) the data
+     *         traffic must leave to sync: min(S, C/2)
+     */
+    std::vector<double> SyncReserve(const std::vector<Ptr<ClusterJob>>& running) const;
+
+    /**
+     * \brief The data model's solved load on every node's rails.
+     * \param out per training node, bytes/s the data traffic sends out of it over its rails
+     * \param in per training node, bytes/s it receives over its rails
+     */
+    void SetDataLoad(const std::vector<double>& out, const std::vector<double>& in);
+
+    /**
+     * \brief The fraction of its own peak rate a job's sync gets on the links it crosses now
+     *        (1 when no data traffic is in its way). Remembered: when a later SetDataLoad()
+     *        moves it, the sync model is asked to re-evaluate.
+     * \param job a running job
+     * \param traffic its sync traffic (the sync model's LinkTraffic())
+     * \return the fraction, in (0, 1]
+     */
+    double SyncShare(Ptr<ClusterJob> job, const std::vector<SyncLinkTraffic>& traffic);
+
+    /** \return the data load of the last SetDataLoad(), per node (out, in) [bytes/s] */
+    const std::vector<double>& DataOut() const;
+    /** \return the data load received per node [bytes/s] */
+    const std::vector<double>& DataIn() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** \return the share of one link for a sync burst of peak p against data load d */
+    double BurstShare(double p, double d) const;
+    /** \return the smallest BurstShare() over a job's links now */
+    double ShareOf(const std::vector<SyncLinkTraffic>& traffic) const;
+    /** Ask the sync model to re-evaluate if a remembered share has moved. */
+    void CheckShares();
+
+    ClusterTopology m_topology;
+    double m_capacity{0}; //!< one node's rail bundle, each direction [bytes/s]
+    IterationTermModel* m_sync{nullptr};
+    std::vector<double> m_dataOut; //!< per node [bytes/s]
+    std::vector<double> m_dataIn;  //!< per node [bytes/s]
+    bool m_checkPending{false};
+
+    /** A running job's share as its sync model last used it. */
+    struct Used
+    {
+        Ptr<ClusterJob> job;                  //!< the job
+        std::vector<SyncLinkTraffic> traffic; //!< its traffic
+        double share;                         //!< the share used
+    };
+
+    std::map<uint64_t, Used> m_used; //!< by job id
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_LINK_SHARE_H

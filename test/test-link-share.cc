@@ -1,0 +1,212 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Shared links: gradient sync and the provisioning loader's traffic on the same rails
+// (ns3::LinkShare, doc/cluster.md "Shared links").
+
+#include "ns3/cluster-builder.h"
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/ina-gradient-sync.h"
+#include "ns3/link-share.h"
+#include "ns3/provisioning-data-loading.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+
+using namespace ns3;
+
+namespace
+{
+
+// Two nodes of one GPU (one rail of 200 Gb/s = 25 GB/s each way); the ring's NIC runs at the
+// rail's rate. PCIe Gen5 and a fast NIC DMA engine leave the rail the loader's only limit.
+constexpr double RAIL = 25e9;        // [bytes/s]
+constexpr double GRADIENT = 1e9;     // [bytes]
+constexpr double DECODED = 1e9;      // bytes of one sample as the GPU takes it
+constexpr double COMPUTE = 0.04;     // [s per iteration] = GRADIENT / RAIL
+constexpr double NIC_LATENCY = 2e-6; // RingAllReduceSync's NicLatency default [s]
+
+/// One job on both nodes, a GPU each, its sync and its data as LinkShare sees them.
+struct Rig
+{
+    ClusterTopology topology;
+    WorkloadProfile profile;
+    Ptr<ClusterJob> job;
+    Ptr<LinkShare> links;
+    Ptr<RingAllReduceSync> ring;
+    Ptr<ProvisioningDataLoading> data;
+
+    /// \param withSync the sync model reports its traffic \param withData the loader does
+    Rig(bool withSync, bool withData)
+    {
+        topology.numNodes = 2;
+        topology.gpusPerNode = 1;
+        topology.nodesPerRack = 2;
+        profile.name = "rail-heavy";
+        profile.localBatch = 1;
+        profile.gradientBytes = GRADIENT;
+        profile.rawBytesPerSample = 1e6;
+        profile.decodedBytesPerSample = DECODED;
+        profile.cpuSecondsPerSample = 1e-9;
+        profile.dataset = "d";
+        profile.datasetBytes = 1e9;
+        job = Create<ClusterJob>();
+        job->record.id = 1;
+        job->profile = &profile;
+        job->gpus = 2;
+        job->state = ClusterJob::RUNNING;
+        job->placement.gpusOnNode = {{0, 1}, {1, 1}};
+        job->computeTime = COMPUTE;
+        job->remainingIterations = 100;
+
+        links = CreateObject<LinkShare>();
+        links->SetLinks(topology, RAIL, 1);
+        ring = CreateObject<RingAllReduceSync>();
+        ring->SetAttribute("NicRate", DataRateValue(DataRate("200Gbps")));
+        if (withSync)
+        {
+            ring->SetLinkShare(links);
+            links->SetSyncModel(PeekPointer(ring));
+        }
+        // KSpeed's pool: two nodes of their own on the rails, so every sample crosses the
+        // trainer's rail into its GPU.
+        Config::SetDefault("ns3::ProvisioningModel::PoolNodes", UintegerValue(2));
+        data = CreateObject<ProvisioningDataLoading>();
+        data->Configure("kspeed", CreateObject<StorageBackend>());
+        RailClusterConfig rail;
+        rail.railRateBps = RAIL * 8;
+        rail.node.pcieGen = 5;
+        rail.node.nicDmaBandwidth = 1e12;
+        data->SetNodeTemplate(rail);
+        if (withData)
+        {
+            data->SetLinkShare(links);
+        }
+    }
+
+    ~Rig()
+    {
+        Simulator::Destroy();
+        Config::Reset();
+    }
+
+    /// \return the data term [s per iteration] (the loader's solve)
+    double DataTime()
+    {
+        std::vector<double> s(1, 0.0);
+        data->Evaluate(topology, {job}, s);
+        return s[0];
+    }
+
+    /// \return the sync term [s per iteration]
+    double SyncTime()
+    {
+        std::vector<double> s(1, 0.0);
+        ring->Evaluate(topology, {job}, s);
+        return s[0];
+    }
+};
+
+/// bytes on a link per payload byte: RDMA header per MTU (RdmaEndpoint::Mtu 1000, 62 B)
+constexpr double WIRE = (1000.0 + 62) / 1000;
+
+} // namespace
+
+TEST_CASE("shared links: a job whose data loading saturates its rail syncs more slowly", "[links]")
+{
+    // Alone: the ring moves 2(n-1)/n x 1 GB over its 25 GB/s NIC, plus 2(n-1) steps.
+    const double alone = 2.0 * 1 / 2 * GRADIENT / RAIL + 2 * 1 * NIC_LATENCY;
+    {
+        Rig rig(true, false); // the loader does not report: the sync has the rail alone
+        rig.DataTime();
+        CHECK(rig.SyncTime() == Approx(alone).epsilon(1e-12));
+    }
+    Rig rig(true, true);
+    rig.DataTime();
+    // The loader fills what the sync leaves of each rail into the GPUs: at least half of it.
+    REQUIRE(rig.links->DataIn()[0] >= RAIL / 2 * (1 - 1e-9));
+    REQUIRE(rig.links->DataIn()[1] >= RAIL / 2 * (1 - 1e-9));
+    // Its sync bursts then get max(C - D, C/2) = C/2 of the rail: the bandwidth term doubles.
+    const double shared = 2.0 * 1 / 2 * GRADIENT / (RAIL / 2) + 2 * 1 * NIC_LATENCY;
+    CHECK(rig.SyncTime() == Approx(shared).epsilon(1e-9));
+    CHECK(shared > 1.9 * alone);
+}
+
+TEST_CASE("shared links: INA's workers send at the share the loader leaves them", "[links]")
+{
+    // ESA alone at one ToR: C chunks of 62 values in packets of 4 x 62 + 60 bytes, a chunk
+    // every max(tx, R / 256) for the round trip R = 4 (tx + 500 ns) + 2 x 2 passes x 400 ns
+    // via the PS; at half the rail a worker sends a chunk every 2 tx.
+    auto ina = CreateObject<InaGradientSync>();
+    ina->SetAttribute("LinkRate", DataRateValue(DataRate("200Gbps")));
+    const double chunks = std::ceil(GRADIENT / (4.0 * 62));
+    const double tx = (4.0 * 62 + 60) * 8 / 200e9;
+    double alone;
+    {
+        Rig rig(false, true);
+        std::vector<double> s(1, 0.0);
+        ina->Evaluate(rig.topology, {rig.job}, s);
+        alone = s[0];
+    }
+    Rig rig(false, true);
+    ina->SetLinkShare(rig.links);
+    rig.links->SetSyncModel(PeekPointer(ina));
+    rig.DataTime();
+    REQUIRE(rig.links->DataIn()[0] >= RAIL / 2 * (1 - 1e-9));
+    std::vector<double> s(1, 0.0);
+    ina->Evaluate(rig.topology, {rig.job}, s);
+    const double rtt = 4 * (tx + 500e-9) + 2 * 2 * 400e-9;
+    CHECK(s[0] - alone == Approx((chunks - 1) * (2 * tx - std::max(tx, rtt / 256))).epsilon(1e-9));
+    ina->SetLinkShare(nullptr);
+}
+
+TEST_CASE("shared links: a job whose sync saturates its rail loads data more slowly", "[links]")
+{
+    // Alone: the rail into each GPU carries DECODED x WIRE bytes per sample at 25 GB/s.
+    const double alone = DECODED * WIRE / RAIL;
+    {
+        Rig rig(false, true); // no sync model reports: the loader has the rail alone
+        CHECK(rig.DataTime() == Approx(alone).epsilon(1e-9));
+    }
+    Rig rig(true, true);
+    // The sync's average over an iteration: 1 GB per node each way over compute (0.04 s) plus
+    // the sync at the NIC's rate (0.04 s) = 12.5 GB/s = half the rail, all of which it keeps.
+    const double syncAverage = GRADIENT / (COMPUTE + GRADIENT / RAIL);
+    REQUIRE(syncAverage == Approx(RAIL / 2));
+    std::vector<double> reserve = rig.links->SyncReserve({rig.job});
+    CHECK(reserve[0] == Approx(syncAverage));
+    const double shared = DECODED * WIRE / (RAIL - syncAverage);
+    CHECK(rig.DataTime() == Approx(shared).epsilon(1e-9));
+    CHECK(shared > 1.9 * alone);
+}
+
+TEST_CASE("shared links: the builder installs them only with sync and a loader both on", "[links]")
+{
+    for (const auto& [sync, provisioning, expected] :
+         std::vector<std::tuple<std::string, std::string, bool>>{{"ring", "kspeed", true},
+                                                                 {"esa", "kspeed", true},
+                                                                 {"ideal", "kspeed", false},
+                                                                 {"esa", "ideal", false}})
+    {
+        Ptr<ClusterBuilder> b = CreateObject<ClusterBuilder>();
+        b->SetAttribute("GradientSync", StringValue(sync));
+        b->SetAttribute("Provisioning", StringValue(provisioning));
+        b->SetAttribute("StoragePolicy", StringValue("ideal"));
+        Ptr<ClusterEngine> engine = b->Build({}, WorkloadCatalog::Default());
+        CHECK((b->GetLinkShare() != nullptr) == expected);
+        if (expected)
+        {
+            CHECK(b->GetLinkShare()->NodeCapacity() == Approx(8 * 200e9 / 8));
+            CHECK(engine->GetGradientSyncModel()->GetLinkShare() == b->GetLinkShare());
+        }
+        engine->Dispose();
+        Simulator::Destroy();
+    }
+}
