@@ -553,6 +553,14 @@ ClusterEngine::FinishJob(ClusterJob* job)
                          << " iterations left");
     AccountStall(*job, now);
     job->bound = BoundOf(*job);
+    if (job->stallData > 0)
+    {
+        job->dataCause = "data:" + m_dataModel->Bottleneck(*job);
+    }
+    if (job->stallSync > 0)
+    {
+        job->syncCause = "sync:" + m_syncModel->Bottleneck(*job);
+    }
     job->remainingIterations = 0;
     m_busyGpus -= job->placement.TotalGpus() * job->computeTime / job->iterationTime;
     m_allocator->Release(job->placement);

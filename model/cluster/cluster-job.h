@@ -65,9 +65,11 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
     bool coupled{false};        //!< engine bookkeeping: its terms depend on other running jobs
 
     // Attribution (engine bookkeeping): GPU-seconds this job held without computing, by cause.
-    double stallData{0}; //!< GPU-s lost waiting for data beyond compute + exposed sync
-    double stallSync{0}; //!< GPU-s lost to exposed gradient sync
-    std::string bound;   //!< what bound it at finish: compute, data:<resource>, sync:<resource>
+    double stallData{0};   //!< GPU-s lost waiting for data beyond compute + exposed sync
+    double stallSync{0};   //!< GPU-s lost to exposed gradient sync
+    std::string bound;     //!< what bound it at finish: compute, data:<resource>, sync:<resource>
+    std::string dataCause; //!< data:<resource> its data stall is charged to (at finish)
+    std::string syncCause; //!< sync:<pool or link> its sync stall is charged to (at finish)
 
     // Engine bookkeeping for a data term on a shared pace (PacedGroup), while RUNNING.
     PacedGroup* pacedGroup{nullptr}; //!< its group, nullptr if timed on its own

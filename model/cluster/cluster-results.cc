@@ -421,6 +421,7 @@ ClusterResults::Write(const std::string& dir, Ptr<const ClusterEngine> engine, c
     double lostData = 0;
     double lostSync = 0;
     std::map<std::string, uint64_t> bounds;
+    std::map<std::string, double> byCause; // GPU-s per data resource, sync pool or link
     for (const auto& job : engine->Jobs())
     {
         lostData += job->stallData;
@@ -428,12 +429,21 @@ ClusterResults::Write(const std::string& dir, Ptr<const ClusterEngine> engine, c
         if (job->state == ClusterJob::FINISHED)
         {
             ++bounds[job->bound];
+            if (job->stallData > 0)
+            {
+                byCause[job->dataCause] += job->stallData;
+            }
+            if (job->stallSync > 0)
+            {
+                byCause[job->syncCause] += job->stallSync;
+            }
         }
     }
     json["gpu_time_lost"] = {{"data_gpu_s", lostData},
                              {"sync_gpu_s", lostSync},
                              {"total_gpu_s", lostData + lostSync},
-                             {"jobs_by_bound", bounds}};
+                             {"jobs_by_bound", bounds},
+                             {"gpu_s_by_cause", byCause}};
     nlohmann::json components = nlohmann::json::object();
     for (const auto& [component, figures] : info.components)
     {

@@ -144,25 +144,34 @@ LinkShare::BurstShare(double p, double d) const
 }
 
 double
-LinkShare::ShareOf(const std::vector<SyncLinkTraffic>& traffic) const
+LinkShare::ShareOf(const std::vector<SyncLinkTraffic>& traffic, uint32_t* node) const
 {
     double share = 1.0;
     for (const SyncLinkTraffic& t : traffic)
     {
         if (t.node < m_dataOut.size() && t.peak > 0)
         {
-            share = std::min({share,
-                              BurstShare(t.peak, m_dataOut[t.node]),
-                              BurstShare(t.peak, m_dataIn[t.node])});
+            double here = std::min(BurstShare(t.peak, m_dataOut[t.node]),
+                                   BurstShare(t.peak, m_dataIn[t.node]));
+            if (here < share)
+            {
+                share = here;
+                if (node)
+                {
+                    *node = t.node;
+                }
+            }
         }
     }
     return share;
 }
 
 double
-LinkShare::SyncShare(Ptr<ClusterJob> job, const std::vector<SyncLinkTraffic>& traffic)
+LinkShare::SyncShare(Ptr<ClusterJob> job,
+                     const std::vector<SyncLinkTraffic>& traffic,
+                     uint32_t* node)
 {
-    double share = ShareOf(traffic);
+    double share = ShareOf(traffic, node);
     m_used[job->record.id] = Used{job, traffic, share};
     return share;
 }

@@ -102,9 +102,12 @@ class LinkShare : public Object
      *        moves it, the sync model is asked to re-evaluate.
      * \param job a running job
      * \param traffic its sync traffic (the sync model's LinkTraffic())
+     * \param node if not null: set to the node whose rails give the smallest share
      * \return the fraction, in (0, 1]
      */
-    double SyncShare(Ptr<ClusterJob> job, const std::vector<SyncLinkTraffic>& traffic);
+    double SyncShare(Ptr<ClusterJob> job,
+                     const std::vector<SyncLinkTraffic>& traffic,
+                     uint32_t* node = nullptr);
 
     /** \return the data load of the last SetDataLoad(), per node (out, in) [bytes/s] */
     const std::vector<double>& DataOut() const;
@@ -118,7 +121,7 @@ class LinkShare : public Object
     /** \return the share of one link for a sync burst of peak p against data load d */
     double BurstShare(double p, double d) const;
     /** \return the smallest BurstShare() over a job's links now */
-    double ShareOf(const std::vector<SyncLinkTraffic>& traffic) const;
+    double ShareOf(const std::vector<SyncLinkTraffic>& traffic, uint32_t* node = nullptr) const;
     /** Ask the sync model to re-evaluate if a remembered share has moved. */
     void CheckShares();
 

@@ -748,6 +748,7 @@ InaGradientSync::Evaluate(const ClusterTopology& topology,
         seconds[i] = IntraNodeSeconds(job.placement, bytes, m_nvlink.GetBitRate());
         if (job.placement.gpusOnNode.size() < 2)
         {
+            m_bound.erase(job.record.id);
             continue;
         }
         InaRateJob r;
@@ -777,16 +778,45 @@ InaGradientSync::Evaluate(const ClusterTopology& topology,
         {
             std::vector<SyncLinkTraffic> traffic;
             LinkTraffic(job, traffic);
-            r.linkShare = links->SyncShare(running[i], traffic);
+            uint32_t node = 0;
+            r.linkShare = links->SyncShare(running[i], traffic, &node);
+            if (r.linkShare < 1)
+            {
+                m_bound[job.record.id] = "link:rails-n" + std::to_string(node);
+            }
         }
         jobs.push_back(std::move(r));
         member.push_back(i);
     }
-    std::vector<double> t = RackSyncTimes(jobs);
+    std::vector<double> fallback;
+    std::vector<double> t = RackSyncTimes(jobs, &fallback);
     for (size_t k = 0; k < member.size(); ++k)
     {
         seconds[member[k]] += t[k];
+        // What bound it, for attribution: its pool when chunks fell back to the PS.
+        const InaRateJob& r = jobs[k];
+        std::string& bound = m_bound[r.id];
+        if (fallback[k] > 1e-9)
+        {
+            bound =
+                r.racks.size() >= 2 ? "pool:spine" : "pool:tor" + std::to_string(r.racks[0].first);
+        }
+        else if (!(r.linkShare < 1))
+        {
+            bound = "link:nic";
+        }
     }
+}
+
+std::string
+InaGradientSync::Bottleneck(const ClusterJob& job) const
+{
+    auto it = m_bound.find(job.record.id);
+    if (it != m_bound.end())
+    {
+        return it->second;
+    }
+    return job.placement.gpusOnNode.size() < 2 ? "nvlink" : "link:nic";
 }
 
 void
@@ -1415,6 +1445,17 @@ RingAllReduceSync::LinkTraffic(const ClusterJob& job, std::vector<SyncLinkTraffi
     }
 }
 
+std::string
+RingAllReduceSync::Bottleneck(const ClusterJob& job) const
+{
+    auto it = m_bound.find(job.record.id);
+    if (it != m_bound.end())
+    {
+        return it->second;
+    }
+    return job.placement.gpusOnNode.size() < 2 ? "nvlink" : "link:nic";
+}
+
 double
 RingAllReduceSync::SyncTime(uint32_t gpus, uint32_t nodes, double bytes, double share) const
 {
@@ -1451,7 +1492,16 @@ RingAllReduceSync::Evaluate(const ClusterTopology& /*topology*/,
         {
             std::vector<SyncLinkTraffic> traffic;
             LinkTraffic(job, traffic);
-            share = links->SyncShare(running[i], traffic);
+            uint32_t node = 0;
+            share = links->SyncShare(running[i], traffic, &node);
+            if (share < 1)
+            {
+                m_bound[job.record.id] = "link:rails-n" + std::to_string(node);
+            }
+            else
+            {
+                m_bound.erase(job.record.id);
+            }
         }
         seconds[i] = SyncTime(gpus,
                               static_cast<uint32_t>(job.placement.gpusOnNode.size()),

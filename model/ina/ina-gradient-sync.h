@@ -8,6 +8,8 @@
 #include "ns3/iteration-model.h"
 #include "ns3/nstime.h"
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -104,6 +106,12 @@ class InaGradientSync : public IterationTermModel
                   std::vector<double>& seconds) override;
     /** \return true for a job on several nodes: only those share switch aggregators */
     bool IsCoupled(const ClusterJob& job) const override;
+    /**
+     * \return what bound the job's sync at its last evaluation: pool:tor<rack> or pool:spine
+     *         (chunks fell back to the PS), link:rails-n<node> (data traffic's share of that
+     *         node's rails, LinkShare), link:nic (the worker's link), nvlink (one node)
+     */
+    std::string Bottleneck(const ClusterJob& job) const override;
     /** \return per node of a multi-node job: gradient bytes up (and down), at LinkRate */
     void LinkTraffic(const ClusterJob& job, std::vector<SyncLinkTraffic>& traffic) const override;
 
@@ -295,6 +303,7 @@ class InaGradientSync : public IterationTermModel
     DataRate m_nvlink;
     bool m_hierarchical;
     DataRate m_uplinkRate;
+    std::map<uint64_t, std::string> m_bound; //!< per job id: what bound its last evaluation
 };
 
 /**
@@ -314,6 +323,11 @@ class RingAllReduceSync : public IterationTermModel
                   const std::vector<Ptr<ClusterJob>>& running,
                   std::vector<double>& seconds) override;
     bool DependsOnOtherJobs() const override;
+    /**
+     * \return link:rails-n<node> when data traffic's share of that node's rails slowed its
+     *         last evaluation (LinkShare), else link:nic across nodes or nvlink in one node
+     */
+    std::string Bottleneck(const ClusterJob& job) const override;
     /** \return per node of a multi-node ring: 2(n-1)/n of the bytes per GPU there, at NicRate */
     void LinkTraffic(const ClusterJob& job, std::vector<SyncLinkTraffic>& traffic) const override;
 
@@ -329,6 +343,7 @@ class RingAllReduceSync : public IterationTermModel
     Time m_nvlinkLatency;
     DataRate m_nic;
     Time m_nicLatency;
+    std::map<uint64_t, std::string> m_bound; //!< per job id: link its last evaluation shared
 };
 
 } // namespace ns3
