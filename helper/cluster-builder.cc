@@ -646,6 +646,14 @@ ClusterBuilder::Figures(Ptr<const ClusterEngine> engine) const
             {"rail_busiest_share_peak", peakRail},
             {"gpu_time_lost_to_data_gpu_h", lostData / 3600}};
     }
+    if (m_links)
+    {
+        const LinkShare::Figures& l = m_links->GetFigures();
+        figures["links"] = {{"sync_evaluations_slowed", double(l.slowedSyncs)},
+                            {"min_sync_share_of_peak", l.minSyncShare},
+                            {"peak_rail_data_share", l.peakDataShare},
+                            {"peak_rail_sync_reserve_share", l.peakReserveShare}};
+    }
     if (m_storageModel)
     {
         StorageRunSummary st =

@@ -137,6 +137,10 @@ TEST_CASE("shared links: a job whose data loading saturates its rail syncs more 
     const double shared = 2.0 * 1 / 2 * GRADIENT / (RAIL / 2) + 2 * 1 * NIC_LATENCY;
     CHECK(rig.SyncTime() == Approx(shared).epsilon(1e-9));
     CHECK(shared > 1.9 * alone);
+    CHECK(rig.links->GetFigures().slowedSyncs == 1);
+    CHECK(rig.links->GetFigures().minSyncShare == Approx(0.5));
+    CHECK(rig.links->GetFigures().peakReserveShare == Approx(0.5));
+    CHECK(rig.links->GetFigures().peakDataShare == Approx(0.5));
 }
 
 TEST_CASE("shared links: INA's workers send at the share the loader leaves them", "[links]")

@@ -115,6 +115,7 @@ LinkShare::SyncReserve(const std::vector<Ptr<ClusterJob>>& running) const
     for (double& d : demand)
     {
         d = std::min(d, m_capacity / 2);
+        m_figures.peakReserveShare = std::max(m_figures.peakReserveShare, d / m_capacity);
     }
     return demand;
 }
@@ -127,6 +128,11 @@ LinkShare::SetDataLoad(const std::vector<double>& out, const std::vector<double>
     m_dataIn = in;
     m_dataOut.resize(m_topology.numNodes, 0.0);
     m_dataIn.resize(m_topology.numNodes, 0.0);
+    for (size_t n = 0; n < m_dataOut.size(); ++n)
+    {
+        m_figures.peakDataShare = std::max(
+            {m_figures.peakDataShare, m_dataOut[n] / m_capacity, m_dataIn[n] / m_capacity});
+    }
     if (!m_used.empty() && !m_checkPending)
     {
         // After this scheduling pass: the sync model may have re-evaluated its jobs in it.
@@ -172,8 +178,19 @@ LinkShare::SyncShare(Ptr<ClusterJob> job,
                      uint32_t* node)
 {
     double share = ShareOf(traffic, node);
+    if (share < 1)
+    {
+        ++m_figures.slowedSyncs;
+        m_figures.minSyncShare = std::min(m_figures.minSyncShare, share);
+    }
     m_used[job->record.id] = Used{job, traffic, share};
     return share;
+}
+
+const LinkShare::Figures&
+LinkShare::GetFigures() const
+{
+    return m_figures;
 }
 
 void

@@ -114,6 +114,18 @@ class LinkShare : public Object
     /** \return the data load received per node [bytes/s] */
     const std::vector<double>& DataIn() const;
 
+    /** Figures of the run so far, for summary.json. */
+    struct Figures
+    {
+        uint64_t slowedSyncs{0};    //!< sync evaluations that got less than their peak
+        double minSyncShare{1};     //!< smallest share of its peak a sync got
+        double peakDataShare{0};    //!< busiest node's rail bundle: data load / capacity
+        double peakReserveShare{0}; //!< busiest node: bandwidth kept for sync / capacity
+    };
+
+    /** \return the figures of the run so far */
+    const Figures& GetFigures() const;
+
   protected:
     void DoDispose() override;
 
@@ -131,6 +143,7 @@ class LinkShare : public Object
     std::vector<double> m_dataOut; //!< per node [bytes/s]
     std::vector<double> m_dataIn;  //!< per node [bytes/s]
     bool m_checkPending{false};
+    mutable Figures m_figures;
 
     /** A running job's share as its sync model last used it. */
     struct Used
