@@ -194,7 +194,7 @@ TEST_CASE("INA rate level agrees with the packet level on a partitioned SwitchML
 TEST_CASE("INA rate level agrees with the packet level across the contention grid", "[ina]")
 {
     // 2 to 8 jobs x 2 iterations (job j: 62 x 400 (1 + j mod 3) values), pools from roomy to
-    // far below the jobs' window slots: 175 of the 216 points (with ATP's de-duplication,
+    // far below the jobs' window slots: 177 of the 216 points (with ATP's de-duplication,
     // free-list re-hash, free-on-resend and two passes at the packet level). Left out,
     // measured with [.ina-grid] and listed in doc/ina.md ("Agreement with the packet level"):
     // ATP and ESA on contended pools, where the model is optimistic (-10% .. -42%), and a few
@@ -208,17 +208,16 @@ TEST_CASE("INA rate level agrees with the packet level across the contention gri
     };
 
     const std::vector<Point> outside{
-        {"atp", 2, 4, 256},  {"esa", 2, 4, 256},  {"atp", 2, 8, 512},  {"atp", 2, 8, 256},
-        {"esa", 2, 8, 256},  {"atp", 3, 2, 256},  {"atp", 3, 4, 512},  {"atp", 3, 4, 256},
-        {"esa", 3, 4, 512},  {"esa", 3, 4, 256},  {"atp", 3, 8, 512},  {"atp", 3, 8, 256},
-        {"esa", 3, 8, 1024}, {"esa", 3, 8, 512},  {"esa", 3, 8, 256},  {"atp", 4, 4, 512},
-        {"atp", 4, 4, 256},  {"esa", 4, 4, 512},  {"esa", 4, 4, 256},  {"atp", 4, 8, 1024},
-        {"atp", 4, 8, 512},  {"atp", 4, 8, 256},  {"esa", 4, 8, 1024}, {"esa", 4, 8, 512},
-        {"esa", 4, 8, 256},  {"esa", 4, 8, 64},   {"esa", 8, 2, 512},  {"esa", 8, 2, 256},
-        {"atp", 8, 4, 1024}, {"atp", 8, 4, 512},  {"esa", 8, 4, 1024}, {"esa", 8, 4, 512},
-        {"esa", 8, 4, 256},  {"esa", 8, 4, 64},   {"atp", 8, 8, 1024}, {"atp", 8, 8, 512},
-        {"esa", 8, 8, 4096}, {"esa", 8, 8, 1024}, {"esa", 8, 8, 512},  {"esa", 8, 8, 256},
-        {"esa", 8, 8, 64},
+        {"atp", 2, 4, 256}, {"esa", 2, 4, 256},  {"atp", 2, 8, 512},  {"atp", 2, 8, 256},
+        {"esa", 2, 8, 256}, {"atp", 3, 2, 256},  {"atp", 3, 4, 512},  {"atp", 3, 4, 256},
+        {"esa", 3, 4, 512}, {"esa", 3, 4, 256},  {"atp", 3, 8, 512},  {"atp", 3, 8, 256},
+        {"esa", 3, 8, 512}, {"esa", 3, 8, 256},  {"atp", 4, 4, 512},  {"atp", 4, 4, 256},
+        {"esa", 4, 4, 512}, {"esa", 4, 4, 256},  {"atp", 4, 8, 1024}, {"atp", 4, 8, 512},
+        {"atp", 4, 8, 256}, {"esa", 4, 8, 1024}, {"esa", 4, 8, 512},  {"esa", 4, 8, 256},
+        {"esa", 4, 8, 64},  {"esa", 8, 2, 512},  {"esa", 8, 2, 256},  {"atp", 8, 4, 1024},
+        {"atp", 8, 4, 512}, {"esa", 8, 4, 1024}, {"esa", 8, 4, 512},  {"esa", 8, 4, 256},
+        {"esa", 8, 4, 64},  {"atp", 8, 8, 1024}, {"atp", 8, 8, 512},  {"esa", 8, 8, 1024},
+        {"esa", 8, 8, 512}, {"esa", 8, 8, 256},  {"esa", 8, 8, 64},
     };
     const std::vector<uint32_t> pools{1u << 20, 4096, 1024, 512, 256, 64};
     uint32_t asserted = 0;
@@ -243,7 +242,7 @@ TEST_CASE("INA rate level agrees with the packet level across the contention gri
             }
         }
     }
-    REQUIRE(asserted == 175);
+    REQUIRE(asserted == 177);
 }
 
 TEST_CASE("INA rate level: re-hashing splits shared slots over iterations", "[ina]")

@@ -561,10 +561,13 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     };
     // One damped step of job j's fallback fraction: re-hashed first uses against the blocking
     // holdings, at least the surplus over its room in the pool (holdings cannot exceed it).
-    auto step = [&](size_t j, double blocking, double room, double weight, double share) {
+    // fresh: blocking whose phase against the job drifts (see driftOf), met anew on every use.
+    auto step = [&](size_t j, double blocking, double fresh, double room, double weight) {
         blocking = std::max(0.0, blocking - 1); // not the aggregator it holds itself
-        rho[j] = std::min(1.0, share * blocking / pool);
-        double fNew = StickyFallback(rho[j], chunks[j], window[j]);
+        const double sticky = std::min(1.0, std::max(0.0, blocking - fresh) / pool);
+        const double again = std::min(1.0, fresh / pool);
+        rho[j] = std::min(1.0, sticky + again);
+        double fNew = 1 - (1 - StickyFallback(sticky, chunks[j], window[j])) * (1 - again);
         if (demand[j] > 0)
         {
             fNew = std::max(fNew, 1 - std::max(0.0, room) / demand[j]);
@@ -576,6 +579,22 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         interval[j] = std::max(
             {tx / jobs[j].linkShare, rtt / window[j], psLoad[j], floor.empty() ? 0.0 : floor[j]});
         return residual;
+    };
+    // Sticky slots assume a slot that got through meets the other slots on its index at the
+    // same phase on its next use. ESA: a slot sharing an index with a higher priority is not
+    // re-hashed when it is evicted, so the pair persists, and the two jobs run at different
+    // chunk rates (the higher one unblocked, the lower one slowed by its PS link): their uses
+    // shift by |K_i I_i - K_j I_j| per pass, and once the shift reaches the width of an
+    // overlap (h_i + h_j, the two holds) the next use meets the holder at an independent
+    // phase. That share (driftOf) of the blocking above is met anew on every use. Within a
+    // level a collision re-hashes the pair apart, so the sticky term stays as it is there.
+    auto driftOf = [&](size_t i, size_t j) {
+        const double width = perChunk[i] + perChunk[j];
+        if (i == j || width <= 0)
+        {
+            return 0.0;
+        }
+        return std::min(1.0, std::fabs(window[i] * interval[i] - window[j] * interval[j]) / width);
     };
     // Skew splits keys (ATP, ESA): a key whose first packet collides with a holder that frees
     // before the key's last packet arrives has its late packets allocate the aggregator, a
@@ -682,6 +701,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 const bool ownApart = m_dedup && slotsOf(j) <= pool;
                 double levelBlocking = 0;
                 double aboveBlocking = 0;
+                double aboveFresh = 0; // the part of the blocking above whose phase drifts
                 double holderHold = 0; // blocking-weighted sojourn of the holders [s x aggr.]
                 double rescueWait = 0; // and the time to their slot's next use [s x aggr.]
                 for (size_t p = 0; p < end; ++p)
@@ -693,6 +713,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                     }
                     double b = held[i] * PairFiring(held[i] / window[i], held[j] / window[j]);
                     (p < k ? aboveBlocking : levelBlocking) += b;
+                    aboveFresh += p < k ? b * driftOf(i, j) : 0.0;
                     holderHold += b * perChunk[i];
                     const double timeout = m_resendTimeout.GetSeconds();
                     const double again = std::max(0.0, 1 - slotsOf(i) / chunks[i]);
@@ -709,8 +730,10 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 // step() discounts the aggregator the job holds itself, which is in its level
                 // (unless its own holdings are left out already).
                 double own = ownApart ? 0.0 : 1.0;
-                double blocking = aboveBlocking + share * std::max(0.0, levelBlocking - own) + 1;
-                maxChange = std::max(maxChange, step(j, blocking, room, weight(it), 1.0));
+                double level = std::max(0.0, levelBlocking - own);
+                double blocking = aboveBlocking + share * level + 1;
+                double fresh = aboveFresh;
+                maxChange = std::max(maxChange, step(j, blocking, fresh, room, weight(it)));
                 stall[j] = stallOf(j, holderHold, rescueWait);
             }
             converged = maxChange < TOLERANCE;
