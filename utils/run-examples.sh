@@ -23,11 +23,11 @@ trap 'rm -rf "$OUT"' EXIT
 short_args() {
     case "$1" in
     trace-replay) echo "--quiet --output=$OUT/trace-replay" ;;
-    rail-incast) echo "--senders=4 --bytes=1000000 --seed=1 --out=$OUT/rail-incast" ;;
-    rail-scaling) echo "--max-nodes=8 --bytes=1000000 --seed=1 --out=$OUT/rail-scaling" ;;
+    rail-incast) echo "--senders=4 --bytes=1000000 --seed=1 --output=$OUT/rail-incast/results.json" ;;
+    rail-scaling) echo "--max-nodes=4 --bytes=1000000 --level=both --seed=1 --output=$OUT/rail-scaling/results.json" ;;
     trace-convert) echo "--input=traces/sample/sample-trace.csv --output=$OUT/native.csv" ;;
     minimal-experiment) echo "--output=$OUT/minimal" ;;
-    ina-shared-aggregation) echo "--policy=esa --pool-size=256 --jobs=2 --workers=4 --output=$OUT/ina" ;;
+    ina-shared-aggregation) echo "--policy=esa --pool-size=256 --jobs=2 --workers=4 --output=$OUT/ina/results.json" ;;
     storage-allocation) echo "--quiet" ;;
     kspeed-provisioning) echo "--mode=table --nodes=4 --output=$OUT/kspeed" ;;
     *) return 1 ;;
