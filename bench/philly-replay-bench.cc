@@ -340,8 +340,8 @@ PrintRow(const std::string& label, const Row& row, int timeoutSeconds, Target ta
     }
     if (!row.ok)
     {
-        std::cout << "  FAILED or over --timeout=" << timeoutSeconds << " s (target <= "
-                  << target.seconds << " s)" << std::endl;
+        std::cout << "  FAILED or over --timeout=" << timeoutSeconds
+                  << " s (target <= " << target.seconds << " s)" << std::endl;
         return;
     }
     const Figures& f = row.median;
@@ -352,8 +352,8 @@ PrintRow(const std::string& label, const Row& row, int timeoutSeconds, Target ta
               << std::setprecision(1) << f.peakRssKiB / 1024.0 << std::setw(12)
               << std::setprecision(2) << f.meanJct / 3600;
     bool ok = f.totalSeconds <= target.seconds && f.peakRssKiB / 1024.0 <= target.megabytes;
-    std::cout << "  " << (ok ? "ok" : "OVER") << " (<= " << std::setprecision(0)
-              << target.seconds << " s, " << target.megabytes << " MB)" << std::endl;
+    std::cout << "  " << (ok ? "ok" : "OVER") << " (<= " << std::setprecision(0) << target.seconds
+              << " s, " << target.megabytes << " MB)" << std::endl;
 }
 
 /// Median wall time of the Python anchor, or a negative number if it could not run.

@@ -72,7 +72,7 @@ UsageBuilder::Add(uint32_t resource, double weight)
 {
     if (weight > 0)
     {
-        m_usage[resource] += weight;
+        m_usage.emplace_back(resource, weight);
     }
 }
 
@@ -88,7 +88,21 @@ UsageBuilder::AddTransfer(const Transfer& t)
 std::vector<MaxMinSolver::Usage>
 UsageBuilder::Take()
 {
-    std::vector<MaxMinSolver::Usage> out(m_usage.begin(), m_usage.end());
+    // Ascending resource ids, a resource's weights summed from 0 in the order they were added:
+    // the same list, to the bit, as a std::map<resource, weight> with += would give.
+    std::stable_sort(m_usage.begin(), m_usage.end(), [](const auto& a, const auto& b) {
+        return a.first < b.first;
+    });
+    std::vector<MaxMinSolver::Usage> out;
+    out.reserve(m_usage.size());
+    for (const auto& [r, w] : m_usage)
+    {
+        if (out.empty() || out.back().first != r)
+        {
+            out.emplace_back(r, 0.0);
+        }
+        out.back().second += w;
+    }
     m_usage.clear();
     return out;
 }
@@ -300,6 +314,8 @@ ProvisioningModel::SetCluster(const RailClusterConfig& cluster, Ptr<StorageBacke
     cluster.Validate();
     m_cluster = cluster;
     m_topology.reset();
+    m_staticBuilt = false;
+    m_paths.clear();
     m_storage = storage;
     auto endpoint = CreateObject<RdmaEndpoint>();
     UintegerValue mtu;
@@ -338,6 +354,8 @@ ProvisioningModel::EnsureTopology()
     if (!m_topology || m_topology->GetConfig().nodes != m_cluster.nodes + PoolNodes())
     {
         m_topology = std::make_unique<RailTopology>(FabricConfig());
+        m_staticBuilt = false;
+        m_paths.clear();
     }
 }
 
@@ -367,8 +385,23 @@ ProvisioningModel::GetUtilization() const
     return m_util;
 }
 
+const std::string&
+ProvisioningModel::KindName(uint8_t kind)
+{
+    static const std::string names[] = {"pcie-device",
+                                        "rail",
+                                        "host-memory",
+                                        "pcie-uplink",
+                                        "cpu",
+                                        "pool-cpu",
+                                        "storage-nic",
+                                        "storage",
+                                        "storage-client"};
+    return names[kind];
+}
+
 uint32_t
-ProvisioningModel::AddResource(double capacity, const std::string& kind) const
+ProvisioningModel::AddResource(double capacity, Kind kind) const
 {
     m_caps.push_back(Finite(std::max(capacity, 1e-12)));
     m_kinds.push_back(kind);
@@ -395,7 +428,7 @@ ProvisioningModel::Client(const ProvisioningJob& job, uint32_t node, double samp
     if (fresh)
     {
         // capacity set by SizeClients once every flow has said what it reads through it
-        m_clients.push_back({k, node, AddResource(kUnbounded, "storage-client"), 0.0});
+        m_clients.push_back({k, node, AddResource(kUnbounded, KIND_STORAGE_CLIENT), 0.0});
     }
     m_clients[it->second].inFlight += samples;
     return m_clients[it->second].res;
@@ -420,10 +453,30 @@ ProvisioningModel::SizeClients()
 void
 ProvisioningModel::BuildResources()
 {
-    m_caps.clear();
-    m_kinds.clear();
+    // The links' and nodes' resources change only with the topology and the attributes below:
+    // a replay solves at every scheduling pass, so they are built once and only the storage
+    // clients (per job) are made anew.
+    double poolCores = m_dppCoresAlias > 0 ? m_dppCoresAlias : m_poolCores;
+    std::vector<double> key = {poolCores,
+                               m_cpuCores,
+                               m_poolFrontend,
+                               m_frontendBandwidth,
+                               m_poolDram,
+                               m_dramBandwidth,
+                               m_storage->AggregateBandwidth(),
+                               static_cast<double>(m_cluster.nodes),
+                               static_cast<double>(PoolNodes())};
+    key.insert(key.end(), m_railReserve.begin(), m_railReserve.end());
     m_clients.clear();
     m_clientIndex.clear();
+    if (m_staticBuilt && key == m_staticKey)
+    {
+        m_caps.resize(m_staticCount);
+        m_kinds.resize(m_staticCount);
+        return;
+    }
+    m_caps.clear();
+    m_kinds.clear();
     const RailTopology& t = Topology();
     for (uint32_t l = 0; l < t.GetLinks().size(); ++l)
     {
@@ -431,18 +484,18 @@ ProvisioningModel::BuildResources()
         RailVertexKind a = t.GetVertex(link.a).kind;
         RailVertexKind b = t.GetVertex(link.b).kind;
         auto has = [&](RailVertexKind k) { return a == k || b == k; };
-        std::string kind = "pcie-device";
+        Kind kind = KIND_PCIE_DEVICE;
         if (!link.inNode)
         {
-            kind = "rail";
+            kind = KIND_RAIL;
         }
         else if (has(RailVertexKind::HOST_MEMORY))
         {
-            kind = "host-memory";
+            kind = KIND_HOST_MEMORY;
         }
         else if (has(RailVertexKind::ROOT_COMPLEX))
         {
-            kind = "pcie-uplink";
+            kind = KIND_PCIE_UPLINK;
         }
         double reserve = 0;
         if (!link.inNode && !m_railReserve.empty())
@@ -463,16 +516,19 @@ ProvisioningModel::BuildResources()
     }
     uint32_t n = m_cluster.nodes;
     m_res = Resources{};
-    double poolCores = m_dppCoresAlias > 0 ? m_dppCoresAlias : m_poolCores;
     for (uint32_t i = 0; i < n + PoolNodes(); ++i)
     {
         bool pool = i >= n;
-        m_res.cpu.push_back(AddResource(pool ? poolCores : m_cpuCores, pool ? "pool-cpu" : "cpu"));
+        m_res.cpu.push_back(
+            AddResource(pool ? poolCores : m_cpuCores, pool ? KIND_POOL_CPU : KIND_CPU));
         m_res.frontend.push_back(
-            AddResource(pool ? m_poolFrontend : m_frontendBandwidth, "storage-nic"));
-        m_res.dram.push_back(AddResource(pool ? m_poolDram : m_dramBandwidth, "host-memory"));
+            AddResource(pool ? m_poolFrontend : m_frontendBandwidth, KIND_STORAGE_NIC));
+        m_res.dram.push_back(AddResource(pool ? m_poolDram : m_dramBandwidth, KIND_HOST_MEMORY));
     }
-    m_res.storage = AddResource(m_storage->AggregateBandwidth(), "storage");
+    m_res.storage = AddResource(m_storage->AggregateBandwidth(), KIND_STORAGE);
+    m_staticCount = static_cast<uint32_t>(m_caps.size());
+    m_staticKey = key;
+    m_staticBuilt = true;
 }
 
 void
@@ -489,9 +545,26 @@ ProvisioningModel::AddPath(uint32_t src, uint32_t dst, uint32_t rail, double byt
     int32_t nd = t.GetVertex(dst).node;
     uint32_t srcNic = ns == nd ? 0 : t.Nic(ns, rail);
     uint32_t dstNic = ns == nd ? 0 : t.Nic(nd, rail);
-    for (uint32_t l : t.Path(src, dst, srcNic, dstNic, flowId))
+    if (src >= (1u << 24) || dst >= (1u << 24) || rail >= (1u << 16))
     {
-        u.Add(l, bytes * m_wireFactor);
+        for (uint32_t l : t.Path(src, dst, srcNic, dstNic, flowId))
+        {
+            u.Add(l, bytes * m_wireFactor);
+        }
+    }
+    else
+    {
+        uint64_t key =
+            (static_cast<uint64_t>(src) << 40) | (static_cast<uint64_t>(dst) << 16) | rail;
+        auto it = m_paths.find(key);
+        if (it == m_paths.end())
+        {
+            it = m_paths.emplace(key, t.Path(src, dst, srcNic, dstNic, flowId)).first;
+        }
+        for (uint32_t l : it->second)
+        {
+            u.Add(l, bytes * m_wireFactor);
+        }
     }
     u.AddTransfer({src, dst, rail, bytes});
 }
@@ -611,7 +684,34 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
         }
     }
     SizeClients();
-    m_solver = std::make_unique<MaxMinSolver>(m_caps);
+    // The solver holds only the resources some flow uses, renumbered in ascending id order:
+    // every order the fill depends on (ties between resources, component walks) is the same
+    // as over all resources, so are the rates, and the solver's size follows the running jobs.
+    for (uint32_t r : m_used)
+    {
+        m_localOf[r] = kUnused;
+    }
+    m_used.clear();
+    m_localOf.resize(m_caps.size(), kUnused);
+    for (const auto& usage : usageOf)
+    {
+        for (const auto& [r, w] : usage)
+        {
+            if (m_localOf[r] == kUnused)
+            {
+                m_localOf[r] = 0; // marked; numbered below
+                m_used.push_back(r);
+            }
+        }
+    }
+    std::sort(m_used.begin(), m_used.end());
+    std::vector<double> usedCaps(m_used.size());
+    for (uint32_t i = 0; i < m_used.size(); ++i)
+    {
+        m_localOf[m_used[i]] = i;
+        usedCaps[i] = m_caps[m_used[i]];
+    }
+    m_solver = std::make_unique<MaxMinSolver>(usedCaps);
     // Every flow rises in units x of its own: one GPU of it receives x * unit[f] samples/s.
     // The unit sets the fairness between unlike jobs: 1 sample/s (Samples), the GPU's demand
     // (DemandFraction) or the samples/s that take all of its dominant resource
@@ -650,6 +750,7 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
         for (auto& [res, w] : scaled)
         {
             w *= perGpu;
+            res = m_localOf[res];
         }
         solverId[f] = m_solver->AddFlow(scaled, Finite(demand[k] / perGpu));
     }
@@ -695,11 +796,11 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
             double worst = 0;
             for (const auto& [res, w] : usageOf.at(slowest))
             {
-                double util = m_solver->GetLoad(res) / m_caps[res];
+                double util = m_solver->GetLoad(m_localOf[res]) / m_caps[res];
                 if (util > worst)
                 {
                     worst = util;
-                    r.bottleneck = m_kinds[res];
+                    r.bottleneck = KindName(m_kinds[res]);
                 }
             }
         }
@@ -738,54 +839,60 @@ ProvisioningModel::RailLoads(std::vector<double>& out, std::vector<double>& in) 
                     continue; // its PCIe side
                 }
                 uint32_t up = t.DirectedLink(nic, l);
-                out[n] += m_solver->GetLoad(up);
-                in[n] += m_solver->GetLoad(up ^ 1u);
+                out[n] += LoadOf(up);
+                in[n] += LoadOf(up ^ 1u);
             }
         }
     }
 }
 
+double
+ProvisioningModel::LoadOf(uint32_t resource) const
+{
+    // The solver holds the resources some flow uses; the others carry nothing.
+    if (resource >= m_localOf.size() || m_localOf[resource] == kUnused)
+    {
+        return 0.0;
+    }
+    return m_solver->GetLoad(m_localOf[resource]);
+}
+
 void
 ProvisioningModel::ComputeUtilization() const
 {
+    // Resources no flow uses carry no load (utilisation 0): only the solver's are visited.
     m_util = ProvisioningUtilization{};
     m_utilValid = true;
     auto up = [](double& slot, double v) { slot = std::max(slot, v); };
-    for (uint32_t r = 0; r < m_caps.size(); ++r)
+    for (uint32_t i = 0; i < m_used.size(); ++i)
     {
-        double util = m_solver->GetLoad(r) / m_caps[r];
-        const std::string& k = m_kinds[r];
-        if (r == m_res.storage)
+        uint32_t r = m_used[i];
+        double util = m_solver->GetLoad(i) / m_caps[r];
+        switch (m_kinds[r])
         {
-            up(m_util.storage, util);
-        }
-        else if (k == "storage-client")
-        {
-            up(m_util.storageClient, util);
-        }
-        else if (k == "cpu" || k == "pool-cpu")
-        {
+        case KIND_STORAGE:
+        case KIND_STORAGE_CLIENT:
+            up(r == m_res.storage ? m_util.storage : m_util.storageClient, util);
+            break;
+        case KIND_CPU:
+        case KIND_POOL_CPU:
             up(m_util.cpu, util);
-        }
-        else if (k == "host-memory")
-        {
+            break;
+        case KIND_HOST_MEMORY:
             up(m_util.hostMemory, util);
-        }
-        else if (k == "pcie-uplink")
-        {
+            break;
+        case KIND_PCIE_UPLINK:
             up(m_util.pcieUplink, util);
-        }
-        else if (k == "pcie-device")
-        {
+            break;
+        case KIND_PCIE_DEVICE:
             up(m_util.pcieDevice, util);
-        }
-        else if (k == "rail")
-        {
+            break;
+        case KIND_RAIL:
             up(m_util.rail, util);
-        }
-        else if (k == "storage-nic")
-        {
+            break;
+        case KIND_STORAGE_NIC:
             up(m_util.frontend, util);
+            break;
         }
     }
 }

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -85,7 +86,9 @@ class UsageBuilder
     }
 
   private:
-    std::map<uint32_t, double> m_usage;
+    /// Usages in the order they were added; Take() merges them (a std::map per flow cost an
+    /// allocation per usage at every provisioning pass)
+    std::vector<MaxMinSolver::Usage> m_usage;
     std::vector<Transfer> m_transfers;
 };
 
@@ -237,7 +240,7 @@ class ProvisioningModel : public Object
     /** \param resource id \return its class: cpu, storage, rail, pcie-uplink, ... */
     const std::string& ResourceKind(uint32_t resource) const
     {
-        return m_kinds.at(resource);
+        return KindName(m_kinds.at(resource));
     }
 
     /** \return utilization of the last Solve */
@@ -440,8 +443,27 @@ class ProvisioningModel : public Object
     mutable std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_clientIndex;
     mutable std::vector<ClientRec> m_clients;
 
+    /** Resource classes (ResourceKind's names), stored per resource as a small number */
+    enum Kind : uint8_t
+    {
+        KIND_PCIE_DEVICE,
+        KIND_RAIL,
+        KIND_HOST_MEMORY,
+        KIND_PCIE_UPLINK,
+        KIND_CPU,
+        KIND_POOL_CPU,
+        KIND_STORAGE_NIC,
+        KIND_STORAGE,
+        KIND_STORAGE_CLIENT
+    };
+
+    /** \param kind a resource class \return its name */
+    static const std::string& KindName(uint8_t kind);
+
     void BuildResources();
-    uint32_t AddResource(double capacity, const std::string& kind) const;
+    uint32_t AddResource(double capacity, Kind kind) const;
+    /** \param resource id \return its load in the last Solve (0 if no flow used it) */
+    double LoadOf(uint32_t resource) const;
     void SizeClients();
     uint32_t JobIndex(const ProvisioningJob& job) const;
     void ComputeUtilization() const;
@@ -455,8 +477,22 @@ class ProvisioningModel : public Object
     Resources m_res;
     std::unique_ptr<MaxMinSolver> m_solver;
     mutable std::vector<double> m_caps;
-    mutable std::vector<std::string> m_kinds; //!< per resource: its class
-    mutable ProvisioningUtilization m_util;   //!< computed when asked for (GetUtilization)
+    mutable std::vector<uint8_t> m_kinds; //!< per resource: its class (Kind)
+
+    // Kept from one Solve to the next, since a replay solves at every scheduling pass:
+    static constexpr uint32_t kUnused = 0xffffffffu;
+    std::vector<double> m_staticKey; //!< inputs of the resources before the clients
+    uint32_t m_staticCount{0};       //!< resources before the storage clients
+    bool m_staticBuilt{false};       //!< m_staticKey describes the current topology
+    /// Directed links of AddPath's paths by (src, dst, rail): routing is deterministic and
+    /// every pass asks for the same paths again
+    mutable std::unordered_map<uint64_t, std::vector<uint32_t>> m_paths;
+    /// resource id -> the solver's id (kUnused: no flow uses it); the solver holds only the
+    /// resources some flow uses, in ascending id order, so its size follows the running jobs
+    /// rather than the cluster
+    std::vector<uint32_t> m_localOf;
+    std::vector<uint32_t> m_used;           //!< resource ids of the solver's resources, ascending
+    mutable ProvisioningUtilization m_util; //!< computed when asked for (GetUtilization)
     mutable bool m_utilValid{false};
     std::vector<ProvisioningFlow> m_flows;
     std::vector<double> m_railReserve; //!< per training node, kept for other traffic [bytes/s]
