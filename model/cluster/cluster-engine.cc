@@ -280,8 +280,13 @@ void
 ClusterEngine::OnArrival()
 {
     double now = Simulator::Now().GetSeconds();
-    // All jobs submitted at this instant enter together, so one pass sees them all.
-    while (m_nextArrival < m_jobs.size() && m_jobs[m_nextArrival]->record.submitTime <= now)
+    // All jobs submitted at this instant enter together, so one pass sees them all. Compared
+    // as the simulator's Time, as the event was scheduled: a submit time finer than its
+    // resolution (e.g. after --load-scale) can round below the double, and a comparison in
+    // seconds would then never admit the job and reschedule this event at the same instant
+    // forever.
+    while (m_nextArrival < m_jobs.size() &&
+           Seconds(m_jobs[m_nextArrival]->record.submitTime) <= Simulator::Now())
     {
         ClusterJob* job = PeekPointer(m_jobs[m_nextArrival++]);
         job->state = ClusterJob::WAITING;
