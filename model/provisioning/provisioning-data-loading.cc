@@ -37,6 +37,8 @@ ProvisioningDataLoading::ProvisioningDataLoading()
 {
     // whole-cluster replays: one flow per (job, node); exact under rail affinity
     m_model->SetAttribute("AggregatePerNode", BooleanValue(true));
+    // a replay solves at every scheduling pass with fixed attributes: reuse each flow's usage
+    m_model->SetAttribute("ReuseUsages", BooleanValue(true));
 }
 
 void

@@ -282,6 +282,16 @@ ProvisioningModel::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&ProvisioningModel::m_aggregate),
                           MakeBooleanChecker())
+            .AddAttribute("ReuseUsages",
+                          "With AggregatePerNode, keep the resource usage of every (job, node) "
+                          "flow between Solves and reuse it while its inputs (workload, cache "
+                          "plan, node, GPU indices) are the same: a replay solves at every "
+                          "scheduling pass. Only while this model's, its loader's and "
+                          "ns3::RdmaEndpoint's attributes stay as they were (cleared when the "
+                          "cluster, the loader or the node resources change).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&ProvisioningModel::m_reuseUsages),
+                          MakeBooleanChecker())
             .AddAttribute(
                 "Fairness",
                 "How GPUs of jobs that contend for a resource share it: DominantShare (max-min "
@@ -316,6 +326,7 @@ ProvisioningModel::SetCluster(const RailClusterConfig& cluster, Ptr<StorageBacke
     m_topology.reset();
     m_staticBuilt = false;
     m_paths.clear();
+    m_usages.clear();
     m_storage = storage;
     auto endpoint = CreateObject<RdmaEndpoint>();
     UintegerValue mtu;
@@ -327,6 +338,7 @@ void
 ProvisioningModel::SetLoader(Ptr<ProvisioningLoader> loader)
 {
     m_loader = loader;
+    m_usages.clear();
 }
 
 Ptr<ProvisioningLoader>
@@ -356,6 +368,7 @@ ProvisioningModel::EnsureTopology()
         m_topology = std::make_unique<RailTopology>(FabricConfig());
         m_staticBuilt = false;
         m_paths.clear();
+        m_usages.clear();
     }
 }
 
@@ -431,6 +444,10 @@ ProvisioningModel::Client(const ProvisioningJob& job, uint32_t node, double samp
         m_clients.push_back({k, node, AddResource(kUnbounded, KIND_STORAGE_CLIENT), 0.0});
     }
     m_clients[it->second].inFlight += samples;
+    if (m_recording)
+    {
+        m_recording->push_back({{node, samples}, m_clients[it->second].res});
+    }
     return m_clients[it->second].res;
 }
 
@@ -477,6 +494,7 @@ ProvisioningModel::BuildResources()
     }
     m_caps.clear();
     m_kinds.clear();
+    m_usages.clear();
     const RailTopology& t = Topology();
     for (uint32_t l = 0; l < t.GetLinks().size(); ++l)
     {
@@ -654,6 +672,15 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
             // aggregated: one flow carries the node's GPUs of the job (usages summed)
             uint32_t groups = m_aggregate ? 1 : count;
             uint32_t perGroup = m_aggregate ? count : 1;
+            if (m_aggregate && m_reuseUsages)
+            {
+                flowsOf[k].push_back(static_cast<uint32_t>(usageOf.size()));
+                usageOf.push_back(ReusedUsage(j, plans[k], node, used[node], count));
+                used[node] += count;
+                jobOf.push_back(static_cast<uint32_t>(k));
+                groupSize.push_back(count);
+                continue;
+            }
             for (uint32_t c = 0; c < groups; ++c)
             {
                 UsageBuilder u;
@@ -809,6 +836,93 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
     m_utilValid = false; // computed when asked for
     m_jobs = nullptr;
     return out;
+}
+
+std::size_t
+ProvisioningModel::UsageKeyHash::operator()(const UsageKey& k) const
+{
+    std::size_t h = std::hash<const void*>()(k.profile);
+    for (double d : {k.rawHit, k.decodedHit, k.bytes})
+    {
+        h = h * 1000003u ^ std::hash<double>()(d);
+    }
+    for (uint32_t v : {k.node, k.firstGpu, k.count})
+    {
+        h = h * 1000003u ^ v;
+    }
+    return h;
+}
+
+std::vector<MaxMinSolver::Usage>
+ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
+                               const CachePlan& plan,
+                               uint32_t node,
+                               uint32_t firstGpu,
+                               uint32_t count)
+{
+    UsageKey key{job.profile, plan.rawHit, plan.decodedHit, plan.bytes, node, firstGpu, count};
+    auto it = m_usages.find(key);
+    if (it == m_usages.end())
+    {
+        // Built as Solve builds it, with the storage-client requests recorded.
+        if (m_usages.size() >= (1u << 16))
+        {
+            m_usages.clear(); // bounded: plans and placements vary over a long replay
+        }
+        std::vector<std::pair<ClientCall, uint32_t>> calls;
+        m_recording = &calls;
+        UsageBuilder u;
+        try
+        {
+            for (uint32_t i = 0; i < count; ++i)
+            {
+                m_loader->AddSampleUsage(*this, job, plan, node, firstGpu + i, u);
+            }
+        }
+        catch (...)
+        {
+            m_recording = nullptr;
+            throw;
+        }
+        m_recording = nullptr;
+        CachedUsage c;
+        c.usage = u.Take();
+        c.clientCall.assign(c.usage.size(), -1);
+        for (size_t e = 0; e < c.usage.size(); ++e)
+        {
+            for (size_t i = 0; i < calls.size(); ++i)
+            {
+                if (calls[i].second == c.usage[e].first)
+                {
+                    c.clientCall[e] = static_cast<int32_t>(i);
+                    break;
+                }
+            }
+        }
+        for (const auto& [call, res] : calls)
+        {
+            c.calls.push_back(call);
+        }
+        return m_usages.emplace(key, std::move(c)).first->second.usage;
+    }
+    // Reused: the same Client() requests, in the same order, give this job its clients (new
+    // ids, and the same reads in flight); the rest of the usage is as it was.
+    const CachedUsage& c = it->second;
+    std::vector<uint32_t> ids;
+    ids.reserve(c.calls.size());
+    for (const ClientCall& call : c.calls)
+    {
+        ids.push_back(Client(job, call.node, call.samples));
+    }
+    std::vector<MaxMinSolver::Usage> usage = c.usage;
+    for (size_t e = 0; e < usage.size(); ++e)
+    {
+        if (c.clientCall[e] >= 0)
+        {
+            usage[e].first = ids[c.clientCall[e]];
+        }
+    }
+    return usage;
 }
 
 void

@@ -428,6 +428,7 @@ class ProvisioningModel : public Object
     double m_dppCoresAlias;        //!< DppCores (alias of PoolCores when > 0)
     double m_cacheableFraction;    //!< share of preprocessing CPU that is deterministic (cacheable)
     bool m_aggregate;              //!< one flow per (job, node) instead of per GPU
+    bool m_reuseUsages;            //!< keep (job, node) flows' usages between Solves
     Fairness m_fairness;           //!< how contending jobs share a resource
 
     /** A storage client of one job on one node. */
@@ -464,6 +465,18 @@ class ProvisioningModel : public Object
     uint32_t AddResource(double capacity, Kind kind) const;
     /** \param resource id \return its load in the last Solve (0 if no flow used it) */
     double LoadOf(uint32_t resource) const;
+    /**
+     * The merged usage of one (job, node) flow (AggregatePerNode), from m_usages when its
+     * inputs are the same as before, its storage clients requested again.
+     * \param job the job \param plan its cache plan \param node the node
+     * \param firstGpu index of its first GPU on the node \param count its GPUs there
+     * \return usage (resource ids of this Solve)
+     */
+    std::vector<MaxMinSolver::Usage> ReusedUsage(const ProvisioningJob& job,
+                                                 const CachePlan& plan,
+                                                 uint32_t node,
+                                                 uint32_t firstGpu,
+                                                 uint32_t count);
     void SizeClients();
     uint32_t JobIndex(const ProvisioningJob& job) const;
     void ComputeUtilization() const;
@@ -491,7 +504,53 @@ class ProvisioningModel : public Object
     /// resources some flow uses, in ascending id order, so its size follows the running jobs
     /// rather than the cluster
     std::vector<uint32_t> m_localOf;
-    std::vector<uint32_t> m_used;           //!< resource ids of the solver's resources, ascending
+    std::vector<uint32_t> m_used; //!< resource ids of the solver's resources, ascending
+
+    /** A storage-client request (Client()) a loader made while building a flow's usage */
+    struct ClientCall
+    {
+        uint32_t node;  //!< node whose client reads
+        double samples; //!< raw samples in flight it adds
+    };
+
+    /** What a (job, node) flow's usage depends on, besides the attributes */
+    struct UsageKey
+    {
+        const WorkloadProfile* profile; //!< the job's workload
+        double rawHit;                  //!< its cache plan
+        double decodedHit;              //!< its cache plan
+        double bytes;                   //!< its cache plan
+        uint32_t node;                  //!< the node
+        uint32_t firstGpu;              //!< the first of its GPUs' indices on the node
+        uint32_t count;                 //!< its GPUs on the node
+
+        /** \param o another key \return true if equal */
+        bool operator==(const UsageKey& o) const
+        {
+            return profile == o.profile && rawHit == o.rawHit && decodedHit == o.decodedHit &&
+                   bytes == o.bytes && node == o.node && firstGpu == o.firstGpu && count == o.count;
+        }
+    };
+
+    /** Hash of a UsageKey */
+    struct UsageKeyHash
+    {
+        /** \param k key \return hash */
+        std::size_t operator()(const UsageKey& k) const;
+    };
+
+    /** A flow's usage as the loader built it */
+    struct CachedUsage
+    {
+        std::vector<MaxMinSolver::Usage> usage; //!< merged usage (clients: see clientCall)
+        std::vector<int32_t> clientCall;        //!< per entry: its Client() call, or -1
+        std::vector<ClientCall> calls;          //!< the Client() calls, in order
+    };
+
+    /// Usages of (job, node) flows by what they depend on (ReuseUsages)
+    std::unordered_map<UsageKey, CachedUsage, UsageKeyHash> m_usages;
+    /// Client() calls of the usage being built, with the resource each returned
+    mutable std::vector<std::pair<ClientCall, uint32_t>>* m_recording{nullptr};
     mutable ProvisioningUtilization m_util; //!< computed when asked for (GetUtilization)
     mutable bool m_utilValid{false};
     std::vector<ProvisioningFlow> m_flows;
