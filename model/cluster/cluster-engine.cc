@@ -23,6 +23,20 @@ NS_OBJECT_ENSURE_REGISTERED(ClusterEngine);
 
 namespace
 {
+
+/**
+ * The simulator Time at which a job submitted at `submit` seconds arrives: the first Time not
+ * before it. Seconds() can round a submit time finer than the resolution (e.g. after
+ * --load-scale) below the double; arriving then would start the job before its submission.
+ * \param submit submit time [s] \return its arrival Time
+ */
+Time
+ArrivalTime(double submit)
+{
+    Time t = Seconds(submit);
+    return t.GetSeconds() < submit ? t + TimeStep(1) : t;
+}
+
 /// A job this close to its end [s] (rounding of event times to ns) counts as finished.
 constexpr double FINISH_SLACK = 1e-6;
 } // namespace
@@ -254,7 +268,7 @@ ClusterEngine::Start()
     m_eventsAtStart = Simulator::GetEventCount();
     if (!m_jobs.empty())
     {
-        Simulator::Schedule(Seconds(m_jobs.front()->record.submitTime),
+        Simulator::Schedule(ArrivalTime(m_jobs.front()->record.submitTime),
                             &ClusterEngine::OnArrival,
                             this);
     }
@@ -281,12 +295,11 @@ ClusterEngine::OnArrival()
 {
     double now = Simulator::Now().GetSeconds();
     // All jobs submitted at this instant enter together, so one pass sees them all. Compared
-    // as the simulator's Time, as the event was scheduled: a submit time finer than its
-    // resolution (e.g. after --load-scale) can round below the double, and a comparison in
-    // seconds would then never admit the job and reschedule this event at the same instant
-    // forever.
+    // as the Time the event was scheduled for: compared in seconds, a submit time that
+    // Seconds() rounds down was never admitted and this event rescheduled itself at the same
+    // instant forever.
     while (m_nextArrival < m_jobs.size() &&
-           Seconds(m_jobs[m_nextArrival]->record.submitTime) <= Simulator::Now())
+           ArrivalTime(m_jobs[m_nextArrival]->record.submitTime) <= Simulator::Now())
     {
         ClusterJob* job = PeekPointer(m_jobs[m_nextArrival++]);
         job->state = ClusterJob::WAITING;
@@ -304,7 +317,7 @@ ClusterEngine::OnArrival()
     {
         // Only the next arrival is pending: the event queue stays small whatever the trace.
         double next = m_jobs[m_nextArrival]->record.submitTime;
-        Simulator::Schedule(Seconds(next) - Simulator::Now(), &ClusterEngine::OnArrival, this);
+        Simulator::Schedule(ArrivalTime(next) - Simulator::Now(), &ClusterEngine::OnArrival, this);
     }
     RequestPass();
 }
