@@ -163,10 +163,9 @@ ClusterBuilder::GetTypeId()
                           MakeUintegerAccessor(&ClusterBuilder::m_inaPoolSize),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("Provisioning",
-                          "Data-provisioning loader: ideal, local, dpp, alluxio or kspeed "
-                          "(provisioning, --provisioning). Default ideal: a loader re-solves the "
-                          "rail fabric at every start and finish (seconds of CPU on the sample).",
-                          StringValue("ideal"),
+                          "Data-provisioning loader: ideal (never stalls), local, dpp, alluxio "
+                          "or kspeed (provisioning, --provisioning).",
+                          StringValue("kspeed"),
                           MakeStringAccessor(&ClusterBuilder::m_provisioning),
                           MakeStringChecker())
             .AddAttribute("ProvisioningPoolNodes",

@@ -130,6 +130,8 @@ TEST_CASE("attribution: summary.json's GPU time lost by cause adds up to the tot
     Ptr<ClusterBuilder> b = CreateObject<ClusterBuilder>();
     b->SetAttribute("GradientSync", StringValue("esa"));
     b->SetAttribute("InaPoolSize", UintegerValue(2000));
+    // The storage tier alone on the data path: a loader's own cache would hide its stalls.
+    b->SetAttribute("Provisioning", StringValue("ideal"));
     b->SetAttribute("StoragePolicy", StringValue("fair"));
     b->SetAttribute("StorageBandwidth", DoubleValue(3e8));
     b->SetAttribute("CacheBytes", DoubleValue(0));

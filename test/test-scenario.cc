@@ -67,7 +67,7 @@ TEST_CASE("a scenario file sets every documented field", "[scenario]")
     CHECK(s.storage.cacheBytes == 2e12);
     CHECK(s.storage.bandwidth == 5e9);
     CHECK(s.storage.prefetch);
-    CHECK(s.provisioning == "ideal");
+    CHECK(s.provisioning == "kspeed"); // not in the file: the builder's default
 }
 
 TEST_CASE("command-line options override the scenario file", "[scenario]")
