@@ -101,11 +101,17 @@ ConfigOptions(const std::string& config)
         {"dpp", "--ina=ideal --provisioning=dpp --storage-policy=ideal"},
         {"alluxio", "--ina=ideal --provisioning=alluxio --storage-policy=ideal"},
         {"kspeed", "--ina=ideal --provisioning=kspeed --storage-policy=ideal"},
-        {"cba", "--ina=ideal --storage-policy=cba"},
-        {"cba-vc-10tb", "--ina=ideal --storage-policy=cba --dataset-rule=vc --cache-bytes=1e13"},
-        {"cba-job-0.5tb", "--ina=ideal --storage-policy=cba --dataset-rule=job --cache-bytes=5e11"},
-        {"cba-job-2tb", "--ina=ideal --storage-policy=cba --dataset-rule=job --cache-bytes=2e12"},
-        {"cba-0.01tb", "--ina=ideal --storage-policy=cba --cache-bytes=1e10"},
+        {"cba", "--ina=ideal --provisioning=ideal --storage-policy=cba"},
+        {"cba-vc-10tb",
+         "--ina=ideal --provisioning=ideal --storage-policy=cba --dataset-rule=vc "
+         "--cache-bytes=1e13"},
+        {"cba-job-0.5tb",
+         "--ina=ideal --provisioning=ideal --storage-policy=cba --dataset-rule=job "
+         "--cache-bytes=5e11"},
+        {"cba-job-2tb",
+         "--ina=ideal --provisioning=ideal --storage-policy=cba --dataset-rule=job "
+         "--cache-bytes=2e12"},
+        {"cba-0.01tb", "--ina=ideal --provisioning=ideal --storage-policy=cba --cache-bytes=1e10"},
         {"all-on", "--ina=esa --provisioning=kspeed --storage-policy=cba"},
     };
     auto it = known.find(config);

@@ -185,6 +185,8 @@ Run(int argc, char* argv[])
     bool quiet = false;
     AnnotatorOptions& ann = scenario.annotator;
     ann.datasetRule = "vc";
+    // The storage tier alone on the data path (--provisioning puts a loader in front of it).
+    scenario.provisioning = "ideal";
 
     StrictCommandLine cmd(__FILE__);
     cmd.Usage("Replay a trace under each storage cache/bandwidth allocation policy and compare "
