@@ -457,11 +457,26 @@ StrictCommandLine::AddValue(const std::string& name, const std::string& help, bo
 namespace
 {
 
-template <typename T>
-ns3::Callback<bool, std::string>
-IntegerCallback(const std::string& name, T* target, T min, T max, const std::string& unit)
+std::string
+WithRange(const std::string& help, const std::string& range)
 {
-    return ns3::Callback<bool, std::string>([=](std::string text) -> bool {
+    return help + " {" + range + "}";
+}
+
+} // namespace
+
+template <typename T>
+void
+StrictCommandLine::AddInteger(const std::string& name,
+                              const std::string& help,
+                              T& value,
+                              T min,
+                              T max,
+                              const std::string& unit)
+{
+    Register(name);
+    T* target = &value;
+    auto parse = [=](std::string text) -> bool {
         if constexpr (std::is_signed_v<T>)
         {
             *target = static_cast<T>(strictopt::Signed("--" + name, text, min, max, unit));
@@ -471,16 +486,12 @@ IntegerCallback(const std::string& name, T* target, T min, T max, const std::str
             *target = static_cast<T>(strictopt::Unsigned("--" + name, text, min, max, unit));
         }
         return true;
-    });
+    };
+    CommandLine::AddValue(name,
+                          WithRange(help, IntegerRange(min, max, unit)),
+                          ns3::Callback<bool, std::string>(parse),
+                          std::to_string(value));
 }
-
-std::string
-WithRange(const std::string& help, const std::string& range)
-{
-    return help + " {" + range + "}";
-}
-
-} // namespace
 
 void
 StrictCommandLine::AddValue(const std::string& name,
@@ -490,11 +501,7 @@ StrictCommandLine::AddValue(const std::string& name,
                             uint32_t max,
                             const std::string& unit)
 {
-    Register(name);
-    CommandLine::AddValue(name,
-                          WithRange(help, IntegerRange(min, max, unit)),
-                          IntegerCallback<uint32_t>(name, &value, min, max, unit),
-                          std::to_string(value));
+    AddInteger<uint32_t>(name, help, value, min, max, unit);
 }
 
 void
@@ -505,11 +512,7 @@ StrictCommandLine::AddValue(const std::string& name,
                             uint64_t max,
                             const std::string& unit)
 {
-    Register(name);
-    CommandLine::AddValue(name,
-                          WithRange(help, IntegerRange(min, max, unit)),
-                          IntegerCallback<uint64_t>(name, &value, min, max, unit),
-                          std::to_string(value));
+    AddInteger<uint64_t>(name, help, value, min, max, unit);
 }
 
 void
@@ -520,11 +523,7 @@ StrictCommandLine::AddValue(const std::string& name,
                             int32_t max,
                             const std::string& unit)
 {
-    Register(name);
-    CommandLine::AddValue(name,
-                          WithRange(help, IntegerRange(min, max, unit)),
-                          IntegerCallback<int32_t>(name, &value, min, max, unit),
-                          std::to_string(value));
+    AddInteger<int32_t>(name, help, value, min, max, unit);
 }
 
 void
@@ -535,11 +534,7 @@ StrictCommandLine::AddValue(const std::string& name,
                             int64_t max,
                             const std::string& unit)
 {
-    Register(name);
-    CommandLine::AddValue(name,
-                          WithRange(help, IntegerRange(min, max, unit)),
-                          IntegerCallback<int64_t>(name, &value, min, max, unit),
-                          std::to_string(value));
+    AddInteger<int64_t>(name, help, value, min, max, unit);
 }
 
 void

@@ -158,6 +158,25 @@ class StrictCommandLine : public CommandLine
     /** \brief Remember a registered option's name (for the unknown-option check). */
     void Register(const std::string& name);
 
+    /**
+     * \brief The integer AddValue overloads' one body: register, add the range to the help,
+     * parse with strictopt::Signed or strictopt::Unsigned.
+     * \tparam T the integer type
+     * \param name option name
+     * \param help help text (the range is appended)
+     * \param value where the value goes; its current value is the default shown
+     * \param min smallest accepted value
+     * \param max largest accepted value
+     * \param unit unit named in the help and in errors
+     */
+    template <typename T>
+    void AddInteger(const std::string& name,
+                    const std::string& help,
+                    T& value,
+                    T min,
+                    T max,
+                    const std::string& unit);
+
     std::set<std::string> m_names; //!< options registered so far
 };
 

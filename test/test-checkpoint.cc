@@ -57,13 +57,7 @@ Replay(const std::vector<JobRecord>& jobs,
        const std::function<void(StorageDataLoading&)>& configure = {})
 {
     Run run;
-    run.engine = CreateObject<ClusterEngine>();
-    run.engine->SetAttribute("ProgressInterval", DoubleValue(0));
-    ClusterTopology topology;
-    topology.numNodes = 2;
-    topology.gpusPerNode = 4;
-    run.engine->SetTopology(topology);
-    run.engine->SetJobs(jobs, CheckpointCatalog());
+    run.engine = UnitEngine(jobs, CheckpointCatalog());
     run.storage = CreateObject<StorageDataLoading>();
     run.storage->AddDataset({"zero", 0, 0});
     run.storage->AddDataset({"ds", 300e6, 30e6});

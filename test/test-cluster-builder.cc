@@ -207,6 +207,31 @@ MeanFinish(const JobTimes& t)
     return t.finish.empty() ? 0.0 : sum / t.finish.size();
 }
 
+/// Writes a run engine's result files (as trace-replay does) into dir, then ends the simulation.
+void
+WriteResults(Ptr<ClusterBuilder> cluster, Ptr<ClusterEngine> engine, const std::string& dir)
+{
+    RunInfo info;
+    info.components = cluster->Figures(engine);
+    ClusterResults::Write(dir, engine, info);
+    cluster->WriteComponentSeries(dir);
+    Simulator::Destroy();
+    Config::Reset();
+}
+
+/// The command line's result files in cliDir equal the C++ script's in cppDir (summary.json
+/// without its run-dependent part).
+void
+CheckSameFiles(const std::string& cliDir, const std::string& cppDir)
+{
+    for (const char* file : {"jobs.csv", "utilization.csv", "components.csv"})
+    {
+        INFO(file);
+        CHECK(Slurp(cliDir + "/" + file) == Slurp(cppDir + "/" + file));
+    }
+    CHECK(RunPart(cliDir + "/summary.json") == RunPart(cppDir + "/summary.json"));
+}
+
 } // namespace
 
 TEST_CASE("builder: one set of defaults for C++, command line and scenario files", "[builder]")
@@ -290,19 +315,8 @@ TEST_CASE("builder: a C++ script with defaults writes the trace-replay command l
     std::vector<JobRecord> jobs = SampleJobs(cluster, 0);
     Ptr<ClusterEngine> engine = cluster->Build(jobs, WorkloadCatalog::Default());
     engine->Run();
-    RunInfo info;
-    info.components = cluster->Figures(engine);
-    ClusterResults::Write(dir + "/cpp", engine, info);
-    cluster->WriteComponentSeries(dir + "/cpp");
-    Simulator::Destroy();
-    Config::Reset();
-
-    for (const char* file : {"jobs.csv", "utilization.csv", "components.csv"})
-    {
-        INFO(file);
-        CHECK(Slurp(dir + "/cli/tiresias/" + file) == Slurp(dir + "/cpp/" + file));
-    }
-    CHECK(RunPart(dir + "/cli/tiresias/summary.json") == RunPart(dir + "/cpp/summary.json"));
+    WriteResults(cluster, engine, dir + "/cpp");
+    CheckSameFiles(dir + "/cli/tiresias", dir + "/cpp");
     std::filesystem::remove_all(dir);
 }
 
@@ -330,19 +344,8 @@ TEST_CASE("builder: all three components, C++ and command line give the same fil
     CHECK(DynamicCast<InaGradientSync>(engine->GetGradientSyncModel()));
     engine->Run();
     CHECK(engine->FinishedJobs() == engine->Jobs().size());
-    RunInfo info;
-    info.components = cluster->Figures(engine);
-    ClusterResults::Write(dir + "/cpp", engine, info);
-    cluster->WriteComponentSeries(dir + "/cpp");
-    Simulator::Destroy();
-    Config::Reset();
-
-    for (const char* file : {"jobs.csv", "utilization.csv", "components.csv"})
-    {
-        INFO(file);
-        CHECK(Slurp(dir + "/cli/fifo/" + file) == Slurp(dir + "/cpp/" + file));
-    }
-    CHECK(RunPart(dir + "/cli/fifo/summary.json") == RunPart(dir + "/cpp/summary.json"));
+    WriteResults(cluster, engine, dir + "/cpp");
+    CheckSameFiles(dir + "/cli/fifo", dir + "/cpp");
     std::filesystem::remove_all(dir);
 }
 

@@ -6,6 +6,7 @@
 // engine's sizing hook.
 
 #include "uniform-random.h"
+#include "unit-workload.h"
 
 #include "ns3/auto-cba.h"
 #include "ns3/cluster-engine.h"
@@ -140,35 +141,29 @@ TEST_CASE("AutoCBA's welfare is never below CBA with fixed GPUs under the same b
 namespace
 {
 
+/**
+ * A lone 2-GPU, 400-iteration job of the unit catalog's profile on an idle 2 x 4-GPU cluster,
+ * its samples read through storage (dataset "ds": 1 MB of 1 kB samples).
+ */
+Ptr<ClusterEngine>
+LoneJobEngine(Ptr<StorageDataLoading> storage)
+{
+    Ptr<ClusterEngine> engine = UnitEngine({UnitJob(0, 0, 2, 400, "ds")});
+    storage->AddDataset({"ds", 1e6, 1e3});
+    engine->SetDataLoadingModel(storage);
+    storage->Attach(engine);
+    return engine;
+}
+
 /** A lone 2-GPU job of a linearly scaling profile on an idle 8-GPU cluster: its GPUs. */
 uint32_t
 LoneJobGpus(const std::string& utility, double gpuCost, double gpuPrice, double budget)
 {
-    static const WorkloadCatalog catalog =
-        WorkloadCatalog::Load(std::string(AICLUSTER_TEST_DATA) + "/engine/unit-catalog.json");
-    JobRecord r;
-    r.id = 0;
-    r.name = "solo";
-    r.numGpus = 2;
-    r.duration = 400;
-    r.iterations = 400;
-    r.model = "unit-model";
-    r.dataset = "ds";
-    r.source = "test:1";
-    Ptr<ClusterEngine> engine = CreateObject<ClusterEngine>();
-    engine->SetAttribute("ProgressInterval", DoubleValue(0));
-    ClusterTopology topology;
-    topology.numNodes = 2;
-    topology.gpusPerNode = 4;
-    engine->SetTopology(topology);
-    engine->SetJobs({r}, catalog);
     Ptr<StorageDataLoading> storage = CreateObject<StorageDataLoading>();
-    storage->AddDataset({"ds", 1e6, 1e3});
     Ptr<CbaPolicy> cba = CreateObject<CbaPolicy>();
     cba->SetAttribute("Budget", DoubleValue(budget));
     storage->SetPolicy(cba);
-    engine->SetDataLoadingModel(storage);
-    storage->Attach(engine);
+    Ptr<ClusterEngine> engine = LoneJobEngine(storage);
     Ptr<AutoCbaSizing> sizing = CreateObject<AutoCbaSizing>();
     sizing->SetAttribute("Utility", StringValue(utility));
     sizing->SetAttribute("GpuCost", DoubleValue(gpuCost));
@@ -203,28 +198,8 @@ TEST_CASE("AutoCBA prices GPU time in its welfare and its budget", "[storage][au
 
 TEST_CASE("AutoCBA sizing in the engine scales a lone job up on an idle cluster", "[storage]")
 {
-    static const WorkloadCatalog catalog =
-        WorkloadCatalog::Load(std::string(AICLUSTER_TEST_DATA) + "/engine/unit-catalog.json");
-    JobRecord r;
-    r.id = 0;
-    r.name = "solo";
-    r.numGpus = 2;
-    r.duration = 400;
-    r.iterations = 400;
-    r.model = "unit-model";
-    r.dataset = "ds";
-    r.source = "test:1";
-    Ptr<ClusterEngine> engine = CreateObject<ClusterEngine>();
-    engine->SetAttribute("ProgressInterval", DoubleValue(0));
-    ClusterTopology topology;
-    topology.numNodes = 2;
-    topology.gpusPerNode = 4;
-    engine->SetTopology(topology);
-    engine->SetJobs({r}, catalog);
     Ptr<StorageDataLoading> storage = CreateObject<StorageDataLoading>();
-    storage->AddDataset({"ds", 1e6, 1e3});
-    engine->SetDataLoadingModel(storage);
-    storage->Attach(engine);
+    Ptr<ClusterEngine> engine = LoneJobEngine(storage);
     Ptr<AutoCbaSizing> sizing = CreateObject<AutoCbaSizing>();
     sizing->SetAttribute("GpuCost", DoubleValue(0)); // GPUs free
     sizing->SetStorage(storage);

@@ -48,13 +48,7 @@ Replay(const std::vector<JobRecord>& jobs,
        const std::function<void(ClusterEngine&, StorageDataLoading&)>& configure = {})
 {
     Run run;
-    run.engine = CreateObject<ClusterEngine>();
-    run.engine->SetAttribute("ProgressInterval", DoubleValue(0));
-    ClusterTopology topology;
-    topology.numNodes = 2;
-    topology.gpusPerNode = 4;
-    run.engine->SetTopology(topology);
-    run.engine->SetJobs(jobs, UnitCatalog());
+    run.engine = UnitEngine(jobs);
     run.storage = CreateObject<StorageDataLoading>();
     run.storage->AddDataset({"ds", 100e6, 1e6});
     run.storage->SetPolicy(policy);

@@ -7,12 +7,9 @@
 // caching policy serves every job at compute speed (the same JCTs); AutoCBA's welfare is
 // never below CBA's; a speedup above the GPU ratio is never counted on.
 
-#include "ns3/cluster-engine-helper.h"
-#include "ns3/config.h"
-#include "ns3/double.h"
+#include "storage-sample-run.h"
+
 #include "ns3/simulator.h"
-#include "ns3/storage-helper.h"
-#include "ns3/trace-reader.h"
 
 #include <catch2/catch.hpp>
 #include <limits>
@@ -35,29 +32,14 @@ struct Sample
 Sample
 Replay(const std::string& policy, double cacheBytes, double bandwidth)
 {
-    Config::SetDefault("ns3::ClusterEngine::ProgressInterval", DoubleValue(0));
-    std::vector<JobRecord> jobs =
-        ReadTrace(std::string(AICLUSTER_SOURCE_DIR) + "/traces/sample/sample-trace.csv",
-                  TraceReadOptions());
-    AnnotatorOptions ann;
-    ann.datasetRule = "vc";
-    TraceAnnotator annotator(WorkloadCatalog::Default(), ann);
-    annotator.Annotate(jobs);
-    ClusterEngineHelper helper;
-    ClusterTopology topology;
-    topology.numNodes = 16;
-    topology.nodesPerRack = 4;
-    helper.SetTopology(topology);
-    helper.SetScheduler("ns3::FifoPolicy");
-    Ptr<ClusterEngine> engine = helper.Create(jobs, WorkloadCatalog::Default());
     StorageOptions storage;
     storage.policy = policy;
     storage.cacheBytes = cacheBytes;
     storage.bandwidth = bandwidth;
-    Ptr<StorageDataLoading> model = StorageHelper(storage).Install(engine, jobs, annotator);
-    engine->Run();
+    StorageSampleRun run = RunStorageSample(storage);
+    Ptr<ClusterEngine> engine = run.engine;
     Sample s;
-    s.summary = StorageHelper::Summarize(engine, model, storage);
+    s.summary = StorageHelper::Summarize(engine, run.storage, storage);
     for (const auto& job : engine->Jobs())
     {
         s.gpus.push_back(job->gpus);

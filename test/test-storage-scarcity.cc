@@ -7,6 +7,7 @@
 // and in the jobs' served fractions, and costs the least for the rates it serves; the policy
 // registry names every policy; and the bundled sample's scarce replay.
 
+#include "storage-sample-run.h"
 #include "uniform-random.h"
 
 #include "ns3/cluster-engine-helper.h"
@@ -82,29 +83,13 @@ Cba(CbaPolicy::Scarcity scarcity, double budgetPerHour = 0)
 StorageRunSummary
 ReplaySample(const std::string& policy, double cacheBytes, double bandwidth, double budget)
 {
-    Config::SetDefault("ns3::ClusterEngine::ProgressInterval", DoubleValue(0));
-    std::vector<JobRecord> jobs =
-        ReadTrace(std::string(AICLUSTER_SOURCE_DIR) + "/traces/sample/sample-trace.csv",
-                  TraceReadOptions());
-    AnnotatorOptions ann;
-    ann.datasetRule = "vc";
-    TraceAnnotator annotator(WorkloadCatalog::Default(), ann);
-    annotator.Annotate(jobs);
-    ClusterEngineHelper helper;
-    ClusterTopology topology;
-    topology.numNodes = 16;
-    topology.nodesPerRack = 4;
-    helper.SetTopology(topology);
-    helper.SetScheduler("ns3::FifoPolicy");
-    Ptr<ClusterEngine> engine = helper.Create(jobs, WorkloadCatalog::Default());
     StorageOptions storage;
     storage.policy = policy;
     storage.cacheBytes = cacheBytes;
     storage.bandwidth = bandwidth;
     storage.ioBudgetPerHour = budget;
-    Ptr<StorageDataLoading> model = StorageHelper(storage).Install(engine, jobs, annotator);
-    engine->Run();
-    StorageRunSummary s = StorageHelper::Summarize(engine, model, storage);
+    StorageSampleRun run = RunStorageSample(storage);
+    StorageRunSummary s = StorageHelper::Summarize(run.engine, run.storage, storage);
     Simulator::Destroy();
     return s;
 }

@@ -7,10 +7,13 @@
 // The unit workload of the engine tests: test-data/engine/unit-catalog.json's "unit-model"
 // computes 1 s per iteration at any GPU count, one sample per GPU per iteration.
 
+#include "ns3/cluster-engine.h"
+#include "ns3/double.h"
 #include "ns3/job-record.h"
 #include "ns3/workload-catalog.h"
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -50,6 +53,25 @@ UnitJob(uint64_t id,
     r.dataset = dataset;
     r.source = "test:" + std::to_string(id);
     return r;
+}
+
+/**
+ * \brief The engine tests' small cluster: 2 nodes x 4 GPUs, no progress lines.
+ * \param jobs the jobs to replay
+ * \param catalog their workloads
+ * \return an engine with its topology and jobs set; models and policies are the caller's
+ */
+inline Ptr<ClusterEngine>
+UnitEngine(const std::vector<JobRecord>& jobs, const WorkloadCatalog& catalog = UnitCatalog())
+{
+    Ptr<ClusterEngine> engine = CreateObject<ClusterEngine>();
+    engine->SetAttribute("ProgressInterval", DoubleValue(0));
+    ClusterTopology topology;
+    topology.numNodes = 2;
+    topology.gpusPerNode = 4;
+    engine->SetTopology(topology);
+    engine->SetJobs(jobs, catalog);
+    return engine;
 }
 
 } // namespace ns3
