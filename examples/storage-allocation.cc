@@ -300,32 +300,8 @@ Run(int argc, char* argv[])
 
     PrepareOutputDirectory(scenario.outputDir);
     TraceReadReport report;
-    std::vector<JobRecord> jobs = ReadTrace(scenario.tracePath, scenario.traceOptions, &report);
-    std::cout << "trace " << report.file << " (" << report.format << "): " << report.records
-              << " records, " << report.kept << " kept, " << report.malformed
-              << " malformed skipped, " << report.notGpuJobs << " without GPUs, "
-              << report.unfinished << " never ran, " << report.outsideWindow
-              << " outside the window, " << report.otherVc << " other VCs, " << report.overMaxJobs
-              << " over --max-jobs" << std::endl;
-    for (const auto& problem : report.problems)
-    {
-        std::cout << "  skipped: " << problem << std::endl;
-    }
-    if (jobs.empty())
-    {
-        throw TraceError(scenario.tracePath,
-                         0,
-                         "",
-                         "expected at least one job left after the filters (window, VC, "
-                         "max-jobs, error policy), got none");
-    }
-    WorkloadCatalog loaded;
-    if (!scenario.catalogPath.empty())
-    {
-        loaded = WorkloadCatalog::Load(scenario.catalogPath);
-    }
-    const WorkloadCatalog& catalog =
-        scenario.catalogPath.empty() ? WorkloadCatalog::Default() : loaded;
+    std::vector<JobRecord> jobs = scenario.ReadJobs(std::cout, &report);
+    const WorkloadCatalog catalog = scenario.Catalog();
     TraceAnnotator annotator(catalog, ann);
     annotator.Annotate(jobs);
     std::set<std::string> datasets;

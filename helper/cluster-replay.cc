@@ -44,20 +44,6 @@ ScenarioFromArguments(int argc, char* argv[])
 }
 
 void
-PrintReport(std::ostream& out, const TraceReadReport& r)
-{
-    out << "trace " << r.file << " (" << r.format << "): " << r.records << " records, " << r.kept
-        << " jobs kept";
-    out << " | dropped: " << r.malformed << " malformed, " << r.notGpuJobs << " without GPUs, "
-        << r.unfinished << " never ran, " << r.outsideWindow << " outside the window, " << r.otherVc
-        << " other VCs, " << r.overMaxJobs << " over --max-jobs" << std::endl;
-    for (const auto& problem : r.problems)
-    {
-        out << "  skipped: " << problem << std::endl;
-    }
-}
-
-void
 PrintTableHeader(std::ostream& out)
 {
     out << std::left << std::setw(10) << "policy" << std::right << std::setw(8) << "jobs"
@@ -109,23 +95,8 @@ RunTraceReplay(int argc, char* argv[], const std::string& program, std::ostream&
     RngSeedManager::SetRun(scenario.run);
 
     TraceReadReport report;
-    std::vector<JobRecord> jobs = ReadTrace(scenario.tracePath, scenario.traceOptions, &report);
-    PrintReport(out, report);
-    if (jobs.empty())
-    {
-        throw TraceError(scenario.tracePath,
-                         0,
-                         "",
-                         "expected at least one job left after the filters (window, VC, "
-                         "max-jobs, error policy), got none");
-    }
-    WorkloadCatalog loaded;
-    if (!scenario.catalogPath.empty())
-    {
-        loaded = WorkloadCatalog::Load(scenario.catalogPath);
-    }
-    const WorkloadCatalog& catalog =
-        scenario.catalogPath.empty() ? WorkloadCatalog::Default() : loaded;
+    std::vector<JobRecord> jobs = scenario.ReadJobs(out, &report);
+    const WorkloadCatalog catalog = scenario.Catalog();
     scenario.Builder(scenario.policies.front())->Annotate(jobs, catalog);
 
     const ClusterTopology& topology = scenario.topology;

@@ -637,4 +637,36 @@ CommandLineText(int argc, char* argv[])
     return text;
 }
 
+std::vector<JobRecord>
+ClusterScenario::ReadJobs(std::ostream& out, TraceReadReport* report) const
+{
+    TraceReadReport local;
+    TraceReadReport& r = report ? *report : local;
+    std::vector<JobRecord> jobs = ReadTrace(tracePath, traceOptions, &r);
+    out << "trace " << r.file << " (" << r.format << "): " << r.records << " records, " << r.kept
+        << " jobs kept";
+    out << " | dropped: " << r.malformed << " malformed, " << r.notGpuJobs << " without GPUs, "
+        << r.unfinished << " never ran, " << r.outsideWindow << " outside the window, " << r.otherVc
+        << " other VCs, " << r.overMaxJobs << " over --max-jobs" << std::endl;
+    for (const auto& problem : r.problems)
+    {
+        out << "  skipped: " << problem << std::endl;
+    }
+    if (jobs.empty())
+    {
+        throw TraceError(tracePath,
+                         0,
+                         "",
+                         "expected at least one job left after the filters (window, VC, "
+                         "max-jobs, error policy), got none");
+    }
+    return jobs;
+}
+
+WorkloadCatalog
+ClusterScenario::Catalog() const
+{
+    return catalogPath.empty() ? WorkloadCatalog::Default() : WorkloadCatalog::Load(catalogPath);
+}
+
 } // namespace ns3

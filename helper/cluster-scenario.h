@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,18 @@ struct ClusterScenario
      * \param scheduler the scheduling policy's short name (one of policies)
      */
     Ptr<ClusterBuilder> Builder(const std::string& scheduler) const;
+
+    /**
+     * \brief Read the trace with the scenario's filters and print what was kept and dropped.
+     * \param out where the trace report goes
+     * \param report if not null, receives the counts
+     * \return the jobs kept
+     * \throws TraceError naming the trace when no job is left after the filters
+     */
+    std::vector<JobRecord> ReadJobs(std::ostream& out, TraceReadReport* report = nullptr) const;
+
+    /** \return the workload catalog: catalogPath's file, or the bundled catalog when empty */
+    WorkloadCatalog Catalog() const;
 
     /** \return the scenario as flat "key" -> value text, for result files */
     std::map<std::string, std::string> Settings() const;
