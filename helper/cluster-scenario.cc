@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -28,14 +29,20 @@ namespace
 using nlohmann::json;
 
 std::string
-JoinList(const std::vector<std::string>& items)
+JoinWith(const std::vector<std::string>& items, const std::string& separator)
 {
     std::string text;
     for (const auto& item : items)
     {
-        text += (text.empty() ? "" : ",") + item;
+        text += (text.empty() ? "" : separator) + item;
     }
     return text;
+}
+
+std::string
+JoinList(const std::vector<std::string>& items)
+{
+    return JoinWith(items, ",");
 }
 
 /// Reads typed fields of one JSON object, naming the file and the dotted field on error.
@@ -186,7 +193,669 @@ CheckedCount(const std::string& option, int64_t value)
     return static_cast<uint32_t>(value);
 }
 
+/// Whether a field is written into the result files' settings, and when.
+enum class Written
+{
+    ALWAYS,       //!< always, under the field's key
+    NEVER,        //!< not (recorded elsewhere in the result files, or only shapes other fields)
+    WITH_STORAGE, //!< only when a storage policy other than ideal is chosen
+};
+
+/// The section of a dotted key ("" for a top-level key).
+std::string
+SectionOf(const std::string& key)
+{
+    size_t dot = key.find('.');
+    return dot == std::string::npos ? "" : key.substr(0, dot);
+}
+
+/// The name of a dotted key inside its section.
+std::string
+NameOf(const std::string& key)
+{
+    size_t dot = key.find('.');
+    return dot == std::string::npos ? key : key.substr(dot + 1);
+}
+
 } // namespace
+
+/**
+ * One scenario field: its dotted JSON key, its command-line option, and how it is read from a
+ * scenario file, bound to the command line, checked, and written into the result files'
+ * settings. ScenarioFields::All() is the one place a field is named.
+ */
+struct ScenarioField
+{
+    using Settings = std::map<std::string, std::string>; //!< key -> value text
+
+    /**
+     * \param key dotted JSON key
+     * \param option command-line option without "--" ("" = scenario file only)
+     * \param help the option's help text
+     */
+    ScenarioField(std::string key, std::string option = "", std::string help = "")
+        : key(std::move(key)),
+          option(std::move(option)),
+          help(std::move(help))
+    {
+    }
+
+    std::string key;    //!< dotted JSON key, e.g. "cluster.nodes"
+    std::string option; //!< command-line option without "--" ("" = scenario file only)
+    std::string help;   //!< the option's help text
+    /// Reads the field from its section of a scenario file (name: the key inside the section).
+    std::function<void(const FieldReader&, const std::string&, ClusterScenario&)> load;
+    /// Registers the option on a command line (used when option is not empty).
+    std::function<void(StrictCommandLine&, const ScenarioField&, ClusterScenario&)> bind;
+    /// Turns the command line's text into the typed field; throws naming the option. Optional.
+    std::function<void(ClusterScenario&)> finalize;
+    /// Adds the field's value to the settings. Optional.
+    std::function<void(const ClusterScenario&, Settings&)> write;
+};
+
+/// The table of scenario fields (a friend of ClusterScenario: it binds the private text forms).
+struct ScenarioFields
+{
+    /// A field's place inside a scenario (a capture-free lambda converts to it).
+    template <typename T>
+    using Access = T& (*)(ClusterScenario&);
+
+    /// \return every field, in the order files are read and options are listed
+    static const std::vector<ScenarioField>& All();
+
+    /// The settings writer of a field whose value text is text(scenario).
+    static std::function<void(const ClusterScenario&, ScenarioField::Settings&)> Write(
+        const std::string& key,
+        Written when,
+        std::function<std::string(ClusterScenario&)> text)
+    {
+        if (when == Written::NEVER)
+        {
+            return {};
+        }
+        return [=](const ClusterScenario& s, ScenarioField::Settings& out) {
+            if (when == Written::ALWAYS || s.storageEnabled)
+            {
+                // The writers only read: text() takes a non-const scenario so that one Access
+                // serves loading, binding and writing.
+                out[key] = text(const_cast<ClusterScenario&>(s));
+            }
+        };
+    }
+
+    /// A text field (a path, or a name checked by finalize or by the component).
+    static ScenarioField Text(const std::string& key,
+                              const std::string& option,
+                              const std::string& help,
+                              Access<std::string> at,
+                              Written when = Written::ALWAYS)
+    {
+        ScenarioField f{key, option, help};
+        f.load = [at](const FieldReader& r, const std::string& name, ClusterScenario& s) {
+            r.Text(name, at(s));
+        };
+        f.bind = [at](StrictCommandLine& cmd, const ScenarioField& self, ClusterScenario& s) {
+            cmd.AddValue(self.option, self.help, at(s));
+        };
+        f.write = Write(key, when, [at](ClusterScenario& s) { return at(s); });
+        return f;
+    }
+
+    /// A non-negative number; on the command line in [min, max] with its unit.
+    static ScenarioField Real(const std::string& key,
+                              const std::string& option,
+                              const std::string& help,
+                              Access<double> at,
+                              Written when = Written::ALWAYS,
+                              double min = 0,
+                              double max = std::numeric_limits<double>::max(),
+                              const std::string& unit = "")
+    {
+        ScenarioField f{key, option, help};
+        f.load = [at](const FieldReader& r, const std::string& name, ClusterScenario& s) {
+            r.NonNegative(name, at(s));
+        };
+        f.bind = [=](StrictCommandLine& cmd, const ScenarioField& self, ClusterScenario& s) {
+            cmd.AddValue(self.option, self.help, at(s), min, max, unit);
+        };
+        f.write = Write(key, when, [at](ClusterScenario& s) { return std::to_string(at(s)); });
+        return f;
+    }
+
+    /// A positive count in 32 bits (a file's 0 is an error; the default may be 0 = "the
+    /// model's").
+    static ScenarioField Count(const std::string& key,
+                               const std::string& option,
+                               const std::string& help,
+                               Access<uint32_t> at,
+                               Written when = Written::ALWAYS)
+    {
+        ScenarioField f{key, option, help};
+        f.load = [at](const FieldReader& r, const std::string& name, ClusterScenario& s) {
+            r.Positive(name, at(s));
+        };
+        f.bind = [at](StrictCommandLine& cmd, const ScenarioField& self, ClusterScenario& s) {
+            cmd.AddValue(self.option, self.help, at(s));
+        };
+        f.write = Write(key, when, [at](ClusterScenario& s) { return std::to_string(at(s)); });
+        return f;
+    }
+
+    /// A non-negative whole number in 64 bits; on the command line in [min, max].
+    static ScenarioField Whole(const std::string& key,
+                               const std::string& option,
+                               const std::string& help,
+                               Access<uint64_t> at,
+                               Written when = Written::ALWAYS,
+                               uint64_t min = 0,
+                               uint64_t max = std::numeric_limits<uint64_t>::max())
+    {
+        ScenarioField f{key, option, help};
+        f.load = [at](const FieldReader& r, const std::string& name, ClusterScenario& s) {
+            r.Unsigned(name, at(s));
+        };
+        f.bind = [=](StrictCommandLine& cmd, const ScenarioField& self, ClusterScenario& s) {
+            cmd.AddValue(self.option, self.help, at(s), min, max);
+        };
+        f.write = Write(key, when, [at](ClusterScenario& s) { return std::to_string(at(s)); });
+        return f;
+    }
+
+    /// A node or GPU count of the cluster: read into the topology from a file, bound to a
+    /// signed copy on the command line (so that "--nodes=-3" is an error rather than
+    /// 4294967293), checked into the topology by finalize.
+    static ScenarioField TopologyCount(const std::string& key,
+                                       const std::string& option,
+                                       const std::string& help,
+                                       Access<uint32_t> at,
+                                       Access<int64_t> text)
+    {
+        ScenarioField f{key, option, help};
+        f.load = [at](const FieldReader& r, const std::string& name, ClusterScenario& s) {
+            r.Positive(name, at(s));
+        };
+        f.bind = [at, text](StrictCommandLine& cmd, const ScenarioField& self, ClusterScenario& s) {
+            text(s) = at(s);
+            cmd.AddValue(self.option, self.help, text(s), 1, 1000000);
+        };
+        f.finalize = [at, text, option](ClusterScenario& s) {
+            at(s) = CheckedCount("--" + option, text(s));
+        };
+        return f;
+    }
+
+    /// A component's short name, checked against ClusterBuilder's one alias table.
+    static ScenarioField Component(const std::string& key,
+                                   const std::string& option,
+                                   const std::string& help,
+                                   const std::string& kind,
+                                   Access<std::string> at)
+    {
+        ScenarioField f = Text(key, option, help, at);
+        f.finalize = [=](ClusterScenario& s) { CheckAlias("--" + option, kind, at(s)); };
+        return f;
+    }
+
+    /// Throws naming the option and the known names when name is not a kind's alias.
+    static void CheckAlias(const std::string& option,
+                           const std::string& kind,
+                           const std::string& name)
+    {
+        try
+        {
+            ClusterBuilder::Alias(kind, name);
+        }
+        catch (const std::invalid_argument&)
+        {
+            throw std::invalid_argument(option + ": expected one of " +
+                                        JoinWith(ClusterBuilder::Names(kind), ", ") + ", got '" +
+                                        name + "'");
+        }
+    }
+
+    /// trace.window_end_s: a number in a file, text on the command line (empty = no end).
+    static ScenarioField WindowEnd()
+    {
+        ScenarioField f{"trace.window_end_s",
+                        "window-end",
+                        "Keep jobs submitted before this time [s] (empty = no end)"};
+        f.load = [](const FieldReader& r, const std::string& name, ClusterScenario& s) {
+            r.NonNegative(name, s.traceOptions.windowEnd);
+            if (std::isfinite(s.traceOptions.windowEnd))
+            {
+                s.m_windowEndText = std::to_string(s.traceOptions.windowEnd);
+            }
+        };
+        f.bind = [](StrictCommandLine& cmd, const ScenarioField& self, ClusterScenario& s) {
+            cmd.AddValue(self.option, self.help, s.m_windowEndText);
+        };
+        f.finalize = [](ClusterScenario& s) {
+            if (s.m_windowEndText.empty())
+            {
+                return;
+            }
+            double value = -1;
+            if (!strict::ParseDouble(s.m_windowEndText, value) || !(value >= 0))
+            {
+                throw std::invalid_argument(
+                    "--window-end: expected a non-negative time in seconds, got '" +
+                    s.m_windowEndText + "'");
+            }
+            s.traceOptions.windowEnd = value;
+        };
+        f.write = [](const ClusterScenario& s, ScenarioField::Settings& out) {
+            out["trace.window_end_s"] = std::isfinite(s.traceOptions.windowEnd)
+                                            ? std::to_string(s.traceOptions.windowEnd)
+                                            : "none";
+        };
+        return f;
+    }
+
+    /// trace.vcs: an array in a file, a comma-separated list on the command line.
+    static ScenarioField Vcs()
+    {
+        ScenarioField f{"trace.vcs",
+                        "vc",
+                        "Keep only these virtual clusters (comma separated; empty = all)"};
+        f.load = [](const FieldReader& r, const std::string& name, ClusterScenario& s) {
+            std::vector<std::string> vcs;
+            r.TextList(name, vcs);
+            s.traceOptions.vcs = std::set<std::string>(vcs.begin(), vcs.end());
+            s.m_vcsText = JoinList(vcs);
+        };
+        f.bind = [](StrictCommandLine& cmd, const ScenarioField& self, ClusterScenario& s) {
+            cmd.AddValue(self.option, self.help, s.m_vcsText);
+        };
+        f.finalize = [](ClusterScenario& s) {
+            std::vector<std::string> vcs = strictopt::List("--vc", s.m_vcsText, true);
+            s.traceOptions.vcs = std::set<std::string>(vcs.begin(), vcs.end());
+        };
+        f.write =
+            Write("trace.vcs", Written::ALWAYS, [](ClusterScenario& s) { return s.m_vcsText; });
+        return f;
+    }
+
+    /// trace.on_error: stop or skip.
+    static ScenarioField OnError()
+    {
+        ScenarioField f = Text("trace.on_error",
+                               "on-error",
+                               "Malformed trace records: stop or skip",
+                               [](ClusterScenario& s) -> std::string& { return s.m_onErrorText; });
+        f.finalize = [](ClusterScenario& s) {
+            if (s.m_onErrorText != "stop" && s.m_onErrorText != "skip")
+            {
+                throw std::invalid_argument("--on-error: expected stop or skip, got '" +
+                                            s.m_onErrorText + "'");
+            }
+            s.traceOptions.onError =
+                s.m_onErrorText == "stop" ? TraceErrorPolicy::STOP : TraceErrorPolicy::SKIP;
+        };
+        return f;
+    }
+
+    /// annotator.model_weights: an object of model name -> non-negative weight (file only).
+    static ScenarioField ModelWeights()
+    {
+        ScenarioField f{"annotator.model_weights", "", ""};
+        f.load = [](const FieldReader& r, const std::string& name, ClusterScenario& s) {
+            for (const auto& [model, weight] : r.Object(name).items())
+            {
+                if (!weight.is_number() || !(weight.get<double>() >= 0))
+                {
+                    r.Fail(name + "." + model, "a non-negative number");
+                }
+                s.annotator.modelWeights[model] = weight.get<double>();
+            }
+        };
+        f.write = [](const ClusterScenario& s, ScenarioField::Settings& out) {
+            for (const auto& [model, weight] : s.annotator.modelWeights)
+            {
+                out["annotator.model_weights." + model] = std::to_string(weight);
+            }
+        };
+        return f;
+    }
+
+    /// policies: an array in a file, a comma-separated list on the command line.
+    static ScenarioField Policies()
+    {
+        ScenarioField f{"policies",
+                        "policy",
+                        "Scheduling policies to run, comma separated: fifo,sjf,tiresias"};
+        f.load = [](const FieldReader& r, const std::string& name, ClusterScenario& s) {
+            r.TextList(name, s.policies);
+            s.m_policiesText = JoinList(s.policies);
+        };
+        f.bind = [](StrictCommandLine& cmd, const ScenarioField& self, ClusterScenario& s) {
+            cmd.AddValue(self.option, self.help, s.m_policiesText);
+        };
+        f.finalize = [](ClusterScenario& s) {
+            s.policies = strictopt::List("--policy", s.m_policiesText);
+            if (s.policies.empty())
+            {
+                throw std::invalid_argument(
+                    "--policy: expected at least one of fifo, sjf, tiresias");
+            }
+            for (const auto& p : s.policies)
+            {
+                ClusterEngineHelper::SchedulerTypeName(p); // throws on an unknown name
+            }
+        };
+        f.write = Write("policies", Written::ALWAYS, [](ClusterScenario& s) {
+            return JoinList(s.policies);
+        });
+        return f;
+    }
+
+    /// storage.policy: ideal (no storage model) or a storage allocation policy's name.
+    static ScenarioField StoragePolicy()
+    {
+        ScenarioField f =
+            Text("storage.policy",
+                 "storage-policy",
+                 "Disaggregated storage: ideal (no storage model), or " +
+                     StorageAllocationPolicy::NameList(),
+                 [](ClusterScenario& s) -> std::string& { return s.m_storagePolicyText; });
+        f.finalize = [](ClusterScenario& s) {
+            CheckAlias("--storage-policy", "storage", s.m_storagePolicyText);
+            s.storageEnabled = s.m_storagePolicyText != "ideal";
+            s.storage.policy = s.m_storagePolicyText;
+            if (s.storageEnabled)
+            {
+                s.storage.Validate(); // names a bad budget or medium
+            }
+        };
+        return f;
+    }
+
+    /// seed: ns-3's RngSeed (1 to 2^32 - 1) and the annotator's seed.
+    static ScenarioField Seed()
+    {
+        ScenarioField f = Whole(
+            "seed",
+            "seed",
+            "Random seed (ns-3 RngSeed and annotator seed)",
+            [](ClusterScenario& s) -> uint64_t& { return s.seed; },
+            Written::NEVER,
+            1,
+            std::numeric_limits<uint32_t>::max());
+        f.finalize = [](ClusterScenario& s) {
+            if (s.seed == 0 || s.seed > std::numeric_limits<uint32_t>::max())
+            {
+                throw std::invalid_argument("--seed: expected an integer in [1, 4294967295] "
+                                            "(ns-3's RngSeed), got " +
+                                            std::to_string(s.seed));
+            }
+            s.annotator.seed = s.seed;
+        };
+        return f;
+    }
+
+    /// attributes: ns-3 attribute path -> value (a file's; the command line has --ns3::...).
+    static ScenarioField Attributes()
+    {
+        ScenarioField f{"attributes", "", ""};
+        f.load = [](const FieldReader& r, const std::string& name, ClusterScenario& s) {
+            for (const auto& [path, value] : r.Object(name).items())
+            {
+                if (!value.is_string() && !value.is_number() && !value.is_boolean())
+                {
+                    r.Fail(name + "." + path, "a string, number or boolean value");
+                }
+                s.attributes[path] = value.is_string() ? value.get<std::string>() : value.dump();
+                std::string problem = strictopt::AttributeProblem(path, s.attributes[path]);
+                if (!problem.empty())
+                {
+                    const std::string lead = "expected ";
+                    r.Fail(name + "." + path,
+                           problem.rfind(lead, 0) == 0
+                               ? problem.substr(lead.size())
+                               : "a settable attribute and value: " + problem);
+                }
+            }
+        };
+        f.write = [](const ClusterScenario& s, ScenarioField::Settings& out) {
+            for (const auto& [path, value] : s.attributes)
+            {
+                out["attributes." + path] = value;
+            }
+        };
+        return f;
+    }
+
+    /**
+     * \param section a section's name, or "" for the top level
+     * \return the keys a scenario file may hold there, in the table's order
+     */
+    static std::vector<std::string> Known(const std::string& section)
+    {
+        std::vector<std::string> known;
+        for (const ScenarioField& f : All())
+        {
+            std::string item = section.empty()
+                                   ? (SectionOf(f.key).empty() ? f.key : SectionOf(f.key))
+                                   : (SectionOf(f.key) == section ? NameOf(f.key) : "");
+            if (!item.empty() && std::find(known.begin(), known.end(), item) == known.end())
+            {
+                known.push_back(item);
+            }
+        }
+        if (section.empty())
+        {
+            known.push_back("sweep"); // the sweep runner's (helper/sweep-runner.h)
+        }
+        return known;
+    }
+};
+
+const std::vector<ScenarioField>&
+ScenarioFields::All()
+{
+    using S = ClusterScenario;
+    static const std::vector<ScenarioField> fields = [] {
+        std::vector<ScenarioField> t;
+        // ---- cluster
+        t.push_back(TopologyCount(
+            "cluster.nodes",
+            "nodes",
+            "Training nodes in the cluster",
+            [](S& s) -> uint32_t& { return s.topology.numNodes; },
+            [](S& s) -> int64_t& { return s.m_nodes; }));
+        t.push_back(TopologyCount(
+            "cluster.gpus_per_node",
+            "gpus-per-node",
+            "GPUs per node",
+            [](S& s) -> uint32_t& { return s.topology.gpusPerNode; },
+            [](S& s) -> int64_t& { return s.m_gpusPerNode; }));
+        t.push_back(TopologyCount(
+            "cluster.nodes_per_rack",
+            "nodes-per-rack",
+            "Nodes per rack (top-of-rack switch)",
+            [](S& s) -> uint32_t& { return s.topology.nodesPerRack; },
+            [](S& s) -> int64_t& { return s.m_nodesPerRack; }));
+        // ---- trace
+        t.push_back(Text("trace.path", "trace", "Trace file to replay", [](S& s) -> std::string& {
+            return s.tracePath;
+        }));
+        t.push_back(Text("trace.format",
+                         "trace-format",
+                         "Trace format: auto, or one of the names in traces/README.md",
+                         [](S& s) -> std::string& { return s.traceOptions.format; }));
+        t.push_back(Real(
+            "trace.window_start_s",
+            "window-start",
+            "Keep jobs submitted at or after this time [s]",
+            [](S& s) -> double& { return s.traceOptions.windowStart; },
+            Written::ALWAYS,
+            0,
+            std::numeric_limits<double>::max(),
+            "s"));
+        t.push_back(WindowEnd());
+        t.push_back(Whole("trace.max_jobs",
+                          "max-jobs",
+                          "Keep at most this many jobs (0 = all)",
+                          [](S& s) -> uint64_t& { return s.traceOptions.maxJobs; }));
+        t.push_back(Vcs());
+        ScenarioField loadScale = Real(
+            "trace.load_scale",
+            "load-scale",
+            "Divide inter-arrival times by this factor (>1 = more load)",
+            [](S& s) -> double& { return s.traceOptions.loadScale; },
+            Written::ALWAYS,
+            1e-6,
+            1e6);
+        loadScale.finalize = [](S& s) {
+            if (!(s.traceOptions.loadScale > 0))
+            {
+                throw std::invalid_argument("--load-scale: expected a positive factor");
+            }
+        };
+        t.push_back(loadScale);
+        t.push_back(OnError());
+        // ---- annotator
+        ScenarioField catalog = Text(
+            "annotator.catalog",
+            "catalog",
+            "Workload catalog JSON (empty = bundled data/workload-catalog.json)",
+            [](S& s) -> std::string& { return s.catalogPath; },
+            Written::NEVER);
+        catalog.write = [](const S& s, ScenarioField::Settings& out) {
+            out["annotator.catalog"] =
+                s.catalogPath.empty() ? WorkloadCatalog::DefaultPath() : s.catalogPath;
+        };
+        t.push_back(catalog);
+        t.push_back(Text("annotator.model_rule",
+                         "model-rule",
+                         "Annotator rule for jobs without a model: gpu-time or weighted",
+                         [](S& s) -> std::string& { return s.annotator.modelRule; }));
+        t.push_back(ModelWeights());
+        t.push_back(
+            Text("annotator.dataset_rule",
+                 "dataset-rule",
+                 "Which jobs share a dataset: model, vc, user, pool or job (doc/annotator.md)",
+                 [](S& s) -> std::string& { return s.annotator.datasetRule; }));
+        t.push_back(Real("annotator.dataset_share_probability", "", "", [](S& s) -> double& {
+            return s.annotator.datasetShareProbability;
+        }));
+        t.push_back(Count("annotator.dataset_pool_size", "", "", [](S& s) -> uint32_t& {
+            return s.annotator.datasetPoolSize;
+        }));
+        t.push_back(
+            Text("annotator.job_type_rule",
+                 "job-type-rule",
+                 "Annotator rule for jobs whose trace records a type (Acme): acme or ignore",
+                 [](S& s) -> std::string& { return s.annotator.jobTypeRule; }));
+        t.push_back(Count(
+            "annotator.llm_min_replicas",
+            "",
+            "",
+            [](S& s) -> uint32_t& { return s.annotator.llmMinReplicas; },
+            Written::NEVER));
+        // ---- what runs
+        t.push_back(Policies());
+        t.push_back(Component("placement",
+                              "placement",
+                              "GPU placement: consolidated or spread",
+                              "placement",
+                              [](S& s) -> std::string& { return s.placement; }));
+        t.push_back(Component("ina",
+                              "ina",
+                              "Gradient sync: ideal (free), none or ring (ring all-reduce), or "
+                              "in-network aggregation with switchml, atp or esa (a switch per "
+                              "rack)",
+                              "sync",
+                              [](S& s) -> std::string& { return s.ina; }));
+        t.push_back(
+            Count("ina_pool_size",
+                  "ina-pool-size",
+                  "Aggregators per switch for --ina=switchml|atp|esa (0 = the attribute's default)",
+                  [](S& s) -> uint32_t& { return s.inaPoolSize; }));
+        t.push_back(Component("provisioning",
+                              "provisioning",
+                              "Data provisioning over the rail fabric: ideal (never stalls), "
+                              "local, dpp, alluxio or kspeed; with --storage-policy it reads "
+                              "from the storage tier",
+                              "provisioning",
+                              [](S& s) -> std::string& { return s.provisioning; }));
+        ScenarioField poolNodes = Count(
+            "provisioning_pool_nodes",
+            "provisioning-pool-nodes",
+            "CPU nodes of the provisioning (DPP) pool [nodes] (0 = the model's default)",
+            [](S& s) -> uint32_t& { return s.provisioningPoolNodes; },
+            Written::NEVER);
+        poolNodes.write = [](const S& s, ScenarioField::Settings& out) {
+            if (s.provisioningPoolNodes > 0)
+            {
+                out["provisioning_pool_nodes"] = std::to_string(s.provisioningPoolNodes);
+            }
+        };
+        t.push_back(poolNodes);
+        // ---- storage
+        t.push_back(StoragePolicy());
+        t.push_back(Real(
+            "storage.cache_bytes",
+            "cache-bytes",
+            "Compute-side cache capacity [bytes]",
+            [](S& s) -> double& { return s.storage.cacheBytes; },
+            Written::WITH_STORAGE,
+            0,
+            std::numeric_limits<double>::max(),
+            "bytes"));
+        t.push_back(Text(
+            "storage.medium",
+            "",
+            "",
+            [](S& s) -> std::string& { return s.storage.medium; },
+            Written::WITH_STORAGE));
+        t.push_back(Real(
+            "storage.bandwidth_Bps",
+            "storage-bandwidth",
+            "Aggregate remote storage bandwidth [bytes/s]",
+            [](S& s) -> double& { return s.storage.bandwidth; },
+            Written::WITH_STORAGE,
+            0,
+            std::numeric_limits<double>::max(),
+            "bytes/s"));
+        t.push_back(Real(
+            "storage.client_bandwidth_Bps",
+            "",
+            "",
+            [](S& s) -> double& { return s.storage.clientBandwidth; },
+            Written::WITH_STORAGE));
+        t.push_back(Real(
+            "storage.io_budget_per_hour",
+            "io-budget",
+            "IO budget of cba/autocba [$ per hour]; 0 = none",
+            [](S& s) -> double& { return s.storage.ioBudgetPerHour; },
+            Written::WITH_STORAGE,
+            0,
+            std::numeric_limits<double>::max(),
+            "$/h"));
+        ScenarioField prefetch{"storage.prefetch", "", ""};
+        prefetch.load = [](const FieldReader& r, const std::string& name, S& s) {
+            r.Flag(name, s.storage.prefetch);
+        };
+        t.push_back(prefetch);
+        // ---- run
+        t.push_back(Seed());
+        t.push_back(Whole(
+            "run",
+            "run",
+            "ns-3 RngRun (independent replications)",
+            [](S& s) -> uint64_t& { return s.run; },
+            Written::NEVER));
+        t.push_back(Text(
+            "output",
+            "output",
+            "Result directory (one sub-directory per policy)",
+            [](S& s) -> std::string& { return s.outputDir; },
+            Written::NEVER));
+        t.push_back(Attributes());
+        return t;
+    }();
+    return fields;
+}
 
 ClusterScenario::ClusterScenario()
     : tracePath(DefaultTracePath())
@@ -229,119 +898,25 @@ ClusterScenario::Load(const std::string& path)
     json root = strict::ParseJson(path, strict::ReadTextFile(path, "scenario file"));
     ClusterScenario s;
     FieldReader top(path, root, "");
-    top.CheckKnown({"cluster",
-                    "trace",
-                    "annotator",
-                    "policies",
-                    "placement",
-                    "ina",
-                    "ina_pool_size",
-                    "provisioning",
-                    "provisioning_pool_nodes",
-                    "storage",
-                    "seed",
-                    "run",
-                    "output",
-                    "attributes",
-                    "sweep"}); // "sweep" is the sweep runner's (helper/sweep-runner.h)
-
-    FieldReader cluster(path, top.Object("cluster"), "cluster.");
-    cluster.CheckKnown({"nodes", "gpus_per_node", "nodes_per_rack"});
-    cluster.Positive("nodes", s.topology.numNodes);
-    cluster.Positive("gpus_per_node", s.topology.gpusPerNode);
-    cluster.Positive("nodes_per_rack", s.topology.nodesPerRack);
-
-    FieldReader trace(path, top.Object("trace"), "trace.");
-    trace.CheckKnown({"path",
-                      "format",
-                      "window_start_s",
-                      "window_end_s",
-                      "max_jobs",
-                      "vcs",
-                      "load_scale",
-                      "on_error"});
-    trace.Text("path", s.tracePath);
-    trace.Text("format", s.traceOptions.format);
-    trace.NonNegative("window_start_s", s.traceOptions.windowStart);
-    trace.NonNegative("window_end_s", s.traceOptions.windowEnd);
-    trace.Unsigned("max_jobs", s.traceOptions.maxJobs);
-    std::vector<std::string> vcs;
-    trace.TextList("vcs", vcs);
-    s.traceOptions.vcs = std::set<std::string>(vcs.begin(), vcs.end());
-    trace.NonNegative("load_scale", s.traceOptions.loadScale);
-    trace.Text("on_error", s.m_onErrorText);
-
-    FieldReader annotator(path, top.Object("annotator"), "annotator.");
-    annotator.CheckKnown({"catalog",
-                          "model_rule",
-                          "model_weights",
-                          "dataset_rule",
-                          "dataset_share_probability",
-                          "dataset_pool_size",
-                          "job_type_rule",
-                          "llm_min_replicas"});
-    annotator.Text("job_type_rule", s.annotator.jobTypeRule);
-    annotator.Positive("llm_min_replicas", s.annotator.llmMinReplicas);
-    annotator.Text("dataset_rule", s.annotator.datasetRule);
-    annotator.NonNegative("dataset_share_probability", s.annotator.datasetShareProbability);
-    annotator.Positive("dataset_pool_size", s.annotator.datasetPoolSize);
-    annotator.Text("catalog", s.catalogPath);
-    annotator.Text("model_rule", s.annotator.modelRule);
-    for (const auto& [model, weight] : annotator.Object("model_weights").items())
+    top.CheckKnown(ScenarioFields::Known(""));
+    std::map<std::string, FieldReader> sections; // made (and checked) at their first field
+    for (const ScenarioField& f : ScenarioFields::All())
     {
-        if (!weight.is_number() || !(weight.get<double>() >= 0))
+        const std::string section = SectionOf(f.key);
+        const FieldReader* reader = &top;
+        if (!section.empty())
         {
-            annotator.Fail("model_weights." + model, "a non-negative number");
+            auto it = sections.find(section);
+            if (it == sections.end())
+            {
+                it =
+                    sections.emplace(section, FieldReader(path, top.Object(section), section + "."))
+                        .first;
+                it->second.CheckKnown(ScenarioFields::Known(section));
+            }
+            reader = &it->second;
         }
-        s.annotator.modelWeights[model] = weight.get<double>();
-    }
-
-    top.TextList("policies", s.policies);
-    top.Text("placement", s.placement);
-    top.Text("ina", s.ina);
-    top.Positive("ina_pool_size", s.inaPoolSize);
-    top.Text("provisioning", s.provisioning);
-    top.Positive("provisioning_pool_nodes", s.provisioningPoolNodes);
-
-    FieldReader storage(path, top.Object("storage"), "storage.");
-    storage.CheckKnown({"policy",
-                        "cache_bytes",
-                        "medium",
-                        "bandwidth_Bps",
-                        "client_bandwidth_Bps",
-                        "io_budget_per_hour",
-                        "prefetch"});
-    storage.Text("policy", s.m_storagePolicyText);
-    storage.NonNegative("cache_bytes", s.storage.cacheBytes);
-    storage.Text("medium", s.storage.medium);
-    storage.NonNegative("bandwidth_Bps", s.storage.bandwidth);
-    storage.NonNegative("client_bandwidth_Bps", s.storage.clientBandwidth);
-    storage.NonNegative("io_budget_per_hour", s.storage.ioBudgetPerHour);
-    storage.Flag("prefetch", s.storage.prefetch);
-    top.Unsigned("seed", s.seed);
-    top.Unsigned("run", s.run);
-    top.Text("output", s.outputDir);
-    for (const auto& [name, value] : top.Object("attributes").items())
-    {
-        if (!value.is_string() && !value.is_number() && !value.is_boolean())
-        {
-            top.Fail("attributes." + name, "a string, number or boolean value");
-        }
-        s.attributes[name] = value.is_string() ? value.get<std::string>() : value.dump();
-        std::string problem = strictopt::AttributeProblem(name, s.attributes[name]);
-        if (!problem.empty())
-        {
-            const std::string lead = "expected ";
-            top.Fail("attributes." + name,
-                     problem.rfind(lead, 0) == 0 ? problem.substr(lead.size())
-                                                 : "a settable attribute and value: " + problem);
-        }
-    }
-    s.m_policiesText = JoinList(s.policies);
-    s.m_vcsText = JoinList(vcs);
-    if (std::isfinite(s.traceOptions.windowEnd))
-    {
-        s.m_windowEndText = std::to_string(s.traceOptions.windowEnd);
+        f.load(*reader, NameOf(f.key), s);
     }
     return s;
 }
@@ -349,176 +924,36 @@ ClusterScenario::Load(const std::string& path)
 void
 ClusterScenario::AddCommandLineOptions(StrictCommandLine& cmd)
 {
-    cmd.AddValue("trace", "Trace file to replay", tracePath);
-    cmd.AddValue("trace-format",
-                 "Trace format: auto, or one of the names in traces/README.md",
-                 traceOptions.format);
-    cmd.AddValue("window-start",
-                 "Keep jobs submitted at or after this time [s]",
-                 traceOptions.windowStart,
-                 0,
-                 std::numeric_limits<double>::max(),
-                 "s");
-    cmd.AddValue("window-end",
-                 "Keep jobs submitted before this time [s] (empty = no end)",
-                 m_windowEndText);
-    cmd.AddValue("max-jobs", "Keep at most this many jobs (0 = all)", traceOptions.maxJobs);
-    cmd.AddValue("vc",
-                 "Keep only these virtual clusters (comma separated; empty = all)",
-                 m_vcsText);
-    cmd.AddValue("load-scale",
-                 "Divide inter-arrival times by this factor (>1 = more load)",
-                 traceOptions.loadScale,
-                 1e-6,
-                 1e6);
-    cmd.AddValue("on-error", "Malformed trace records: stop or skip", m_onErrorText);
-    cmd.AddValue("catalog",
-                 "Workload catalog JSON (empty = bundled data/workload-catalog.json)",
-                 catalogPath);
-    cmd.AddValue("model-rule",
-                 "Annotator rule for jobs without a model: gpu-time or weighted",
-                 annotator.modelRule);
-    m_nodes = topology.numNodes;
-    m_gpusPerNode = topology.gpusPerNode;
-    m_nodesPerRack = topology.nodesPerRack;
-    cmd.AddValue("job-type-rule",
-                 "Annotator rule for jobs whose trace records a type (Acme): acme or ignore",
-                 annotator.jobTypeRule);
-    cmd.AddValue("dataset-rule",
-                 "Which jobs share a dataset: model, vc, user, pool or job (doc/annotator.md)",
-                 annotator.datasetRule);
-    cmd.AddValue("nodes", "Training nodes in the cluster", m_nodes, 1, 1000000);
-    cmd.AddValue("gpus-per-node", "GPUs per node", m_gpusPerNode, 1, 1000000);
-    cmd.AddValue("nodes-per-rack",
-                 "Nodes per rack (top-of-rack switch)",
-                 m_nodesPerRack,
-                 1,
-                 1000000);
-    cmd.AddValue("policy",
-                 "Scheduling policies to run, comma separated: fifo,sjf,tiresias",
-                 m_policiesText);
-    cmd.AddValue("placement", "GPU placement: consolidated or spread", placement);
-    cmd.AddValue("ina",
-                 "Gradient sync: ideal (free), none or ring (ring all-reduce), or in-network "
-                 "aggregation with switchml, atp or esa (a switch per rack)",
-                 ina);
-    cmd.AddValue("ina-pool-size",
-                 "Aggregators per switch for --ina=switchml|atp|esa (0 = the attribute's default)",
-                 inaPoolSize);
-    cmd.AddValue("provisioning",
-                 "Data provisioning over the rail fabric: ideal (never stalls), local, dpp, "
-                 "alluxio or kspeed; with --storage-policy it reads from the storage tier",
-                 provisioning);
-    cmd.AddValue("provisioning-pool-nodes",
-                 "CPU nodes of the provisioning (DPP) pool [nodes] (0 = the model's default)",
-                 provisioningPoolNodes);
-    cmd.AddValue("storage-policy",
-                 "Disaggregated storage: ideal (no storage model), or " +
-                     StorageAllocationPolicy::NameList(),
-                 m_storagePolicyText);
-    cmd.AddValue("cache-bytes",
-                 "Compute-side cache capacity [bytes]",
-                 storage.cacheBytes,
-                 0,
-                 std::numeric_limits<double>::max(),
-                 "bytes");
-    cmd.AddValue("storage-bandwidth",
-                 "Aggregate remote storage bandwidth [bytes/s]",
-                 storage.bandwidth,
-                 0,
-                 std::numeric_limits<double>::max(),
-                 "bytes/s");
-    cmd.AddValue("io-budget",
-                 "IO budget of cba/autocba [$ per hour]; 0 = none",
-                 storage.ioBudgetPerHour,
-                 0,
-                 std::numeric_limits<double>::max(),
-                 "$/h");
-    cmd.AddValue("seed",
-                 "Random seed (ns-3 RngSeed and annotator seed)",
-                 seed,
-                 1,
-                 std::numeric_limits<uint32_t>::max());
-    cmd.AddValue("run", "ns-3 RngRun (independent replications)", run);
-    cmd.AddValue("output", "Result directory (one sub-directory per policy)", outputDir);
+    for (const ScenarioField& f : ScenarioFields::All())
+    {
+        if (!f.option.empty())
+        {
+            f.bind(cmd, f, *this);
+        }
+    }
 }
 
 void
 ClusterScenario::Finalize()
 {
-    policies = strictopt::List("--policy", m_policiesText);
-    if (policies.empty())
+    for (const ScenarioField& f : ScenarioFields::All())
     {
-        throw std::invalid_argument("--policy: expected at least one of fifo, sjf, tiresias");
-    }
-    for (const auto& p : policies)
-    {
-        ClusterEngineHelper::SchedulerTypeName(p); // throws on an unknown name
-    }
-    std::vector<std::string> vcs = strictopt::List("--vc", m_vcsText, true);
-    traceOptions.vcs = std::set<std::string>(vcs.begin(), vcs.end());
-    if (m_onErrorText == "stop" || m_onErrorText == "skip")
-    {
-        traceOptions.onError =
-            m_onErrorText == "stop" ? TraceErrorPolicy::STOP : TraceErrorPolicy::SKIP;
-    }
-    else
-    {
-        throw std::invalid_argument("--on-error: expected stop or skip, got '" + m_onErrorText +
-                                    "'");
-    }
-    if (!m_windowEndText.empty())
-    {
-        double value = -1;
-        if (!strict::ParseDouble(m_windowEndText, value) || !(value >= 0))
+        if (f.finalize)
         {
-            throw std::invalid_argument(
-                "--window-end: expected a non-negative time in seconds, got '" + m_windowEndText +
-                "'");
+            f.finalize(*this);
         }
-        traceOptions.windowEnd = value;
     }
-    if (!(traceOptions.loadScale > 0))
+}
+
+std::vector<std::pair<std::string, std::string>>
+ClusterScenario::FieldNames()
+{
+    std::vector<std::pair<std::string, std::string>> names;
+    for (const ScenarioField& f : ScenarioFields::All())
     {
-        throw std::invalid_argument("--load-scale: expected a positive factor");
+        names.emplace_back(f.key, f.option);
     }
-    // Every component name is checked against the one alias table (ClusterBuilder::Aliases()).
-    auto check = [](const std::string& option, const std::string& kind, const std::string& name) {
-        try
-        {
-            ClusterBuilder::Alias(kind, name);
-        }
-        catch (const std::invalid_argument&)
-        {
-            std::string known;
-            for (const auto& n : ClusterBuilder::Names(kind))
-            {
-                known += (known.empty() ? "" : ", ") + n;
-            }
-            throw std::invalid_argument(option + ": expected one of " + known + ", got '" + name +
-                                        "'");
-        }
-    };
-    check("--ina", "sync", ina);
-    check("--provisioning", "provisioning", provisioning);
-    check("--storage-policy", "storage", m_storagePolicyText);
-    storageEnabled = m_storagePolicyText != "ideal";
-    storage.policy = m_storagePolicyText;
-    if (storageEnabled)
-    {
-        storage.Validate(); // names a bad budget or medium
-    }
-    check("--placement", "placement", placement);
-    topology.numNodes = CheckedCount("--nodes", m_nodes);
-    topology.gpusPerNode = CheckedCount("--gpus-per-node", m_gpusPerNode);
-    topology.nodesPerRack = CheckedCount("--nodes-per-rack", m_nodesPerRack);
-    if (seed == 0 || seed > std::numeric_limits<uint32_t>::max())
-    {
-        throw std::invalid_argument("--seed: expected an integer in [1, 4294967295] (ns-3's "
-                                    "RngSeed), got " +
-                                    std::to_string(seed));
-    }
-    annotator.seed = seed;
+    return names;
 }
 
 void
@@ -537,49 +972,15 @@ ClusterScenario::ApplyAttributes() const
 std::map<std::string, std::string>
 ClusterScenario::Settings() const
 {
-    std::map<std::string, std::string> s;
-    s["trace.path"] = tracePath;
-    s["trace.format"] = traceOptions.format;
-    s["trace.window_start_s"] = std::to_string(traceOptions.windowStart);
-    s["trace.window_end_s"] =
-        std::isfinite(traceOptions.windowEnd) ? std::to_string(traceOptions.windowEnd) : "none";
-    s["trace.max_jobs"] = std::to_string(traceOptions.maxJobs);
-    s["trace.vcs"] = m_vcsText;
-    s["trace.load_scale"] = std::to_string(traceOptions.loadScale);
-    s["trace.on_error"] = m_onErrorText;
-    s["annotator.catalog"] = catalogPath.empty() ? WorkloadCatalog::DefaultPath() : catalogPath;
-    s["annotator.model_rule"] = annotator.modelRule;
-    s["annotator.dataset_rule"] = annotator.datasetRule;
-    s["annotator.job_type_rule"] = annotator.jobTypeRule;
-    s["annotator.dataset_share_probability"] = std::to_string(annotator.datasetShareProbability);
-    s["annotator.dataset_pool_size"] = std::to_string(annotator.datasetPoolSize);
-    for (const auto& [model, weight] : annotator.modelWeights)
+    ScenarioField::Settings settings;
+    for (const ScenarioField& f : ScenarioFields::All())
     {
-        s["annotator.model_weights." + model] = std::to_string(weight);
+        if (f.write)
+        {
+            f.write(*this, settings);
+        }
     }
-    s["placement"] = placement;
-    s["ina"] = ina;
-    s["ina_pool_size"] = std::to_string(inaPoolSize);
-    s["provisioning"] = provisioning;
-    if (provisioningPoolNodes > 0)
-    {
-        s["provisioning_pool_nodes"] = std::to_string(provisioningPoolNodes);
-    }
-    s["storage.policy"] = m_storagePolicyText;
-    if (storageEnabled)
-    {
-        s["storage.cache_bytes"] = std::to_string(storage.cacheBytes);
-        s["storage.medium"] = storage.medium;
-        s["storage.bandwidth_Bps"] = std::to_string(storage.bandwidth);
-        s["storage.client_bandwidth_Bps"] = std::to_string(storage.clientBandwidth);
-        s["storage.io_budget_per_hour"] = std::to_string(storage.ioBudgetPerHour);
-    }
-    s["policies"] = JoinList(policies);
-    for (const auto& [name, value] : attributes)
-    {
-        s["attributes." + name] = value;
-    }
-    return s;
+    return settings;
 }
 
 Ptr<ClusterBuilder>

@@ -15,6 +15,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -102,10 +103,19 @@ struct ClusterScenario
     /** \return the workload catalog: catalogPath's file, or the bundled catalog when empty */
     WorkloadCatalog Catalog() const;
 
+    /**
+     * \return every field as (dotted scenario-file key, command-line option without "--"; ""
+     *         when the field has none), in the order files are read (doc/scenario.md lists
+     *         them all)
+     */
+    static std::vector<std::pair<std::string, std::string>> FieldNames();
+
     /** \return the scenario as flat "key" -> value text, for result files */
     std::map<std::string, std::string> Settings() const;
 
   private:
+    friend struct ScenarioFields; // the field table (cluster-scenario.cc) binds the text forms
+
     // Text forms of the list/enum fields, bound to the command line.
     std::string m_policiesText;
     std::string m_vcsText;

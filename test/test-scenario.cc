@@ -11,6 +11,9 @@
 #include "ns3/string.h"
 
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
+#include <set>
 
 using namespace ns3;
 
@@ -155,4 +158,47 @@ TEST_CASE("an unknown attribute in a scenario is an error", "[scenario]")
     ClusterScenario s;
     s.attributes["ns3::TiresiasPolicy::NoSuchThing"] = "1";
     CHECK_THROWS_WITH(s.ApplyAttributes(), Catch::Contains("NoSuchThing"));
+}
+
+TEST_CASE("doc/scenario.md lists every scenario field with its option, and no other", "[scenario]")
+{
+    // The field table (ClusterScenario::FieldNames) is the one place a field is named; the
+    // doc's table rows start "| `key` |" and name the option as "`--option".
+    std::ifstream in(std::string(AICLUSTER_SOURCE_DIR) + "/doc/scenario.md");
+    REQUIRE(in);
+    std::map<std::string, std::string> rows; // key -> its doc row
+    std::string line;
+    bool inTable = false; // the field table: from its "| field |" header to its last row
+    while (std::getline(in, line))
+    {
+        if (line.rfind("| field |", 0) == 0)
+        {
+            inTable = true;
+        }
+        else if (inTable && line.rfind("|", 0) != 0)
+        {
+            break;
+        }
+        else if (inTable && line.rfind("| `", 0) == 0)
+        {
+            size_t end = line.find('`', 3);
+            rows[line.substr(3, end - 3)] = line;
+        }
+    }
+    std::set<std::string> keys;
+    for (const auto& [key, option] : ClusterScenario::FieldNames())
+    {
+        INFO(key);
+        keys.insert(key);
+        REQUIRE(rows.count(key) == 1);
+        if (!option.empty())
+        {
+            CHECK(rows[key].find("`--" + option) != std::string::npos);
+        }
+    }
+    for (const auto& [key, row] : rows)
+    {
+        INFO("documented but not a field: " << key);
+        CHECK(keys.count(key) == 1);
+    }
 }
