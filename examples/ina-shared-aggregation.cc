@@ -71,6 +71,7 @@ struct InaRunConfig
     double jitterUs{0};
     double packetJitterNs{0};
     std::string esaPreemption{"Priority"};
+    bool atpCc{false}; //!< ATP/ESA workers run ATP's ECN window control
     uint32_t racks{1};
     bool crossRack{false};
     bool hierarchical{true};
@@ -133,6 +134,10 @@ RunOnce(const InaRunConfig& cfg)
     helper.SetWorkerAttribute("OutlierProbability", DoubleValue(cfg.outlierProb));
     helper.SetWorkerAttribute("IterationJitter", TimeValue(Seconds(cfg.jitterUs * 1e-6)));
     helper.SetWorkerAttribute("PacketJitter", TimeValue(Seconds(cfg.packetJitterNs * 1e-9)));
+    if (cfg.atpCc)
+    {
+        helper.SetWorkerAttribute("CongestionControl", BooleanValue(true));
+    }
     if (cfg.policy == "esa")
     {
         helper.SetPolicyAttribute("PriorityRule", StringValue(cfg.priorityRule));
@@ -241,6 +246,7 @@ RunOnce(const InaRunConfig& cfg)
         out.sw.collisions += st.collisions;
         out.sw.flushes += st.flushes;
         out.sw.upPackets += st.upPackets;
+        out.sw.ecnMarks += st.ecnMarks;
         busy += sw->GetBusyAggregatorSeconds(end);
         useful += sw->GetUsefulAggregatorSeconds();
     }
@@ -380,6 +386,7 @@ ToJson(const RunOut& o)
                    {"iterationJitterUs", o.cfg.jitterUs},
                    {"packetJitterNs", o.cfg.packetJitterNs},
                    {"esaPreemption", o.cfg.esaPreemption},
+                   {"atpCc", o.cfg.atpCc},
                    {"racks", o.cfg.racks},
                    {"crossRack", o.cfg.crossRack},
                    {"hierarchical", o.cfg.hierarchical},
@@ -400,6 +407,7 @@ ToJson(const RunOut& o)
                     {"resendFrees", o.sw.resendFrees},
                     {"collisions", o.sw.collisions},
                     {"flushes", o.sw.flushes},
+                    {"ecnMarks", o.sw.ecnMarks},
                     {"switchPacketsIn", o.sw.packetsIn},
                     {"uplinkPackets", o.sw.upPackets},
                     {"wallSeconds", o.wallSeconds}};
@@ -418,6 +426,7 @@ ToJson(const RunOut& o)
                              {"psEvictedPartials", jo.r.psEvicted},
                              {"resends", jo.r.resends},
                              {"fallbackResults", jo.r.fallbackResults},
+                             {"ecnDecreases", jo.r.ecnDecreases},
                              {"valuesChecked", jo.r.valuesChecked},
                              {"valuesWrong", jo.r.valuesWrong}});
     }
@@ -479,7 +488,8 @@ Print(const RunOut& o)
               << " B), preemptions " << o.sw.preemptions << " (evicted partials "
               << o.sw.evictedPartials << ", early releases " << o.sw.earlyReleases
               << "), collisions " << o.sw.collisions << ", uplink packets " << o.sw.upPackets
-              << ", wall " << std::setprecision(2) << o.wallSeconds << " s\n";
+              << ", ECN marks " << o.sw.ecnMarks << ", wall " << std::setprecision(2)
+              << o.wallSeconds << " s\n";
 }
 
 /// The largest aggregator pool accepted (memory grows with it).
@@ -584,6 +594,11 @@ Validate(const InaRunConfig& cfg, bool sweep)
         {
             fail(name + "=" + text + ": expected a positive data rate such as 100Gbps");
         }
+    }
+    if (cfg.atpCc && cfg.policy == "switchml" && !sweep)
+    {
+        fail("--atp-cc: ATP's ECN window control applies to --policy=atp or esa, not switchml "
+             "(its slots retransmit one by one)");
     }
     if (cfg.policy == "switchml" && !sweep)
     {
@@ -771,6 +786,10 @@ Main(int argc, char* argv[])
                  "ESA ablation: Priority (as published), EarlyRelease (take only complete "
                  "aggregators waiting for the PS) or Both",
                  cfg.esaPreemption);
+    cmd.AddValue("atp-cc",
+                 "ATP/ESA workers run ATP's ECN window control (off in ATP's public client; "
+                 "doc/ina.md, \"ECN window control\")",
+                 cfg.atpCc);
     cmd.AddValue("racks", "racks, each with a ToR switch under a spine (1: one switch)", cfg.racks);
     cmd.AddValue("cross-rack", "spread every job over all racks", cfg.crossRack);
     cmd.AddValue("hierarchical",
@@ -829,6 +848,11 @@ Main(int argc, char* argv[])
         if (cfg.loss > 0)
         {
             throw OptionError("--loss: the rate level models no loss; use --granularity=packet");
+        }
+        if (cfg.atpCc)
+        {
+            throw OptionError("--atp-cc: the rate level models ATP's fixed window (its public "
+                              "client's default); use --granularity=packet");
         }
         if (cfg.esaPreemption != "Priority")
         {

@@ -29,6 +29,7 @@ struct FidelityRun
     double loss{0};
     uint64_t seed{1};
     std::string retransmit; //!< InaWorker::Retransmit ("": the policy's default)
+    bool cc{false};         //!< InaWorker::CongestionControl (ATP's ECN window control)
 };
 
 /// Results of every job and the switch's counters.
@@ -53,6 +54,7 @@ RunPackets(const FidelityRun& cfg)
     {
         helper.SetWorkerAttribute("Retransmit", StringValue(cfg.retransmit));
     }
+    helper.SetWorkerAttribute("CongestionControl", BooleanValue(cfg.cc));
     for (uint32_t j = 0; j < cfg.jobs; ++j)
     {
         InaJobSpec s;
@@ -295,6 +297,47 @@ TEST_CASE("INA SwitchML retransmits per slot, not the whole window", "[ina]")
     REQUIRE(window.jobs[0].valuesWrong == 0);
     INFO("resends: per slot " << slot.jobs[0].resends << ", per window " << window.jobs[0].resends);
     REQUIRE(slot.jobs[0].resends * 3 < window.jobs[0].resends);
+}
+
+TEST_CASE("INA ATP's ECN window control: deep queues are marked, the window halves", "[ina]")
+{
+    // CC_manager::adjustWindow of ATP's client: halve on ECN, else + 1500 B, in whole 308 B
+    // packets, between one packet and 100.
+    uint64_t cwnd = 256 * 308;
+    REQUIRE(InaWorker::AdjustCongestionWindow(cwnd, false, 308, 1500, 100) == 100);
+    REQUIRE(InaWorker::AdjustCongestionWindow(cwnd, true, 308, 1500, 100) == 50);
+    REQUIRE(InaWorker::AdjustCongestionWindow(cwnd, false, 308, 1500, 100) == 54);
+    cwnd = 308;
+    REQUIRE(InaWorker::AdjustCongestionWindow(cwnd, true, 308, 1500, 100) == 1);
+
+    // Two jobs of 8 workers on 16 aggregators: most chunks collide, so up to 8 x 64 worker
+    // packets queue towards each PS, beyond the 100 kB marking threshold.
+    FidelityRun cfg;
+    cfg.jobs = 2;
+    cfg.workers = 8;
+    cfg.values = 62 * 512;
+    cfg.pool = 16;
+    cfg.window = 64;
+    FidelityOut off = RunPackets(cfg);
+    cfg.cc = true;
+    FidelityOut on = RunPackets(cfg);
+    uint64_t halvings = 0;
+    for (size_t j = 0; j < cfg.jobs; ++j)
+    {
+        REQUIRE(off.jobs[j].iterationsDone == cfg.iterations);
+        REQUIRE(on.jobs[j].iterationsDone == cfg.iterations);
+        REQUIRE(on.jobs[j].valuesWrong == 0);
+        REQUIRE(off.jobs[j].ecnDecreases == 0); // marked, but ATP's default client ignores it
+        halvings += on.jobs[j].ecnDecreases;
+    }
+    CAPTURE(off.sw.ecnMarks, on.sw.ecnMarks, halvings);
+    REQUIRE(off.sw.ecnMarks > 0);
+    REQUIRE(halvings > 0); // the PS echoes the mark in its result, the worker halves
+    REQUIRE(on.sw.ecnMarks < off.sw.ecnMarks / 2); // and the queue stays shorter
+    // One job alone on a roomy pool queues nothing: no marks.
+    cfg.jobs = 1;
+    cfg.pool = 20000;
+    REQUIRE(RunPackets(cfg).sw.ecnMarks == 0);
 }
 
 TEST_CASE("INA ESA ablations: early release takes only complete aggregators", "[ina]")

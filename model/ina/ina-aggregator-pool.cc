@@ -43,6 +43,7 @@ InaAggregatorPool::Allocate(uint32_t i,
     a.complete = false;
     a.delegated = false;
     a.result = false;
+    a.ecn = false;
     a.allocatedAt = now;
     std::fill(a.sums.begin(), a.sums.end(), 0);
     ++m_inUse;

@@ -30,6 +30,7 @@ struct InaAggregator
     bool complete{false};      //!< all fanIn contributions in; the result has been emitted
     bool delegated{false};     //!< key handed over to the PS: later packets of it go there
     bool result{false};        //!< sums hold the job's final result (SwitchML shadow copy)
+    bool ecn{false};           //!< a contribution carried ECN (ATP's ECN register)
     Time allocatedAt;          //!< allocation time (occupancy accounting)
     Time completedAt;          //!< completion time (useful-occupancy accounting)
     std::vector<int32_t> sums; //!< partial sums, real 32-bit integers

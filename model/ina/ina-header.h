@@ -38,6 +38,9 @@ class InaHeader : public Header
         FLAG_PARTIAL = 0x40,   //!< with FLAG_AGGREGATE: a ToR's aggregate of all its local
                                //!< workers, a contribution (bit = worker field, the rack) to the
                                //!< spine's second aggregation level
+        FLAG_ECN = 0x80,       //!< congestion experienced: marked by a switch whose egress queue
+                               //!< held EcnThreshold bytes or more (ATP's ECN bit); a switch
+                               //!< aggregate, and the PS result, carry it if any part had it
     };
 
     /** Packet type: INA packets run the aggregation pipeline, DATA is forwarded by address. */

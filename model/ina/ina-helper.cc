@@ -569,6 +569,7 @@ InaHelper::GetResult(uint32_t job) const
     }
     r.iterationsDone = minIters;
     r.fallbackResults = workers.front()->GetFallbackResults();
+    r.ecnDecreases = workers.front()->GetEcnDecreases();
     double start = m_specs.at(job).startTime.GetSeconds();
     r.jct = allDone ? finish - start : -1;
     if (allDone && minIters > 0)

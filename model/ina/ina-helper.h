@@ -61,6 +61,8 @@ struct InaJobResult
     uint64_t psFallbackBytes{0};
     uint64_t psFallbackPackets{0}; //!< packets counted in psFallbackBytes
     uint64_t psEvicted{0};         //!< evicted partial aggregates the PS received
+    /// window halvings on an ECN-marked result (worker 0; InaWorker::CongestionControl)
+    uint64_t ecnDecreases{0};
 };
 
 /**

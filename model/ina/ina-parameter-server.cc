@@ -171,6 +171,7 @@ InaParameterServer::Receive(Ptr<NetDevice> /*device*/,
     // A worker packet, or a rack's partial aggregate at the second level, that found its
     // aggregator taken: re-hash the slot.
     c.collided = c.collided || h.Has(InaHeader::FLAG_COLLISION);
+    c.ecn = c.ecn || h.Has(InaHeader::FLAG_ECN); // echoed in the result (ATP's PS)
     if (h.Has(InaHeader::FLAG_AGGREGATE))
     {
         m_evicted += h.Has(InaHeader::FLAG_EVICTED) ? 1 : 0;
@@ -321,7 +322,7 @@ InaParameterServer::SendResult(uint32_t seq, const Chunk& c, uint16_t dst)
     h.aggIndex = c.index;
     h.remap = c.remap;
     h.flags = InaHeader::FLAG_RESULT | (c.fallback ? InaHeader::FLAG_COLLISION : 0) |
-              (c.isFloat ? InaHeader::FLAG_OVERFLOW : 0);
+              (c.isFloat ? InaHeader::FLAG_OVERFLOW : 0) | (c.ecn ? InaHeader::FLAG_ECN : 0);
     h.values = c.result;
     Ptr<Packet> p = Create<Packet>(m_pad);
     p->AddHeader(h);

@@ -87,6 +87,7 @@ class InaParameterServer : public Application
         bool collided{false};
         bool fallback{false};
         bool isFloat{false};
+        bool ecn{false}; //!< a packet of the chunk carried ECN: the result echoes it
         uint32_t index{0};
         uint32_t remap{0};
         uint32_t aggBits{0};

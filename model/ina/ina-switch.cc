@@ -7,7 +7,9 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
+#include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -61,6 +63,14 @@ InaSwitch::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&InaSwitch::m_freeOnResend),
                           MakeBooleanChecker())
+            .AddAttribute("EcnThreshold",
+                          "Mark a packet ECN when the egress queue it joins holds this many "
+                          "bytes or more (ATP's p4ml-16 dcqcn.p4: queue depth above 1250 Tofino "
+                          "80-byte cells); 0 never marks. Only workers with "
+                          "InaWorker::CongestionControl react to it [bytes]",
+                          UintegerValue(100000),
+                          MakeUintegerAccessor(&InaSwitch::m_ecnThreshold),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("Aggregation",
                           "Run the aggregation pipeline; false = plain forwarding by address",
                           BooleanValue(true),
@@ -509,6 +519,7 @@ InaSwitch::Accumulate(InaAggregator& a,
     }
     a.bitmap |= 1u << h.worker;
     a.members |= h.Has(InaHeader::FLAG_PARTIAL) ? h.bitmap : 1u << h.worker;
+    a.ecn = a.ecn || h.Has(InaHeader::FLAG_ECN); // ATP's ecn_register_table
     ++a.count;
     ++m_stats.aggregated;
     if (a.count < a.fanIn)
@@ -544,7 +555,8 @@ InaSwitch::EmitPartial(const InaAggregator& a, const InaHeader& h, uint32_t pad,
     out.bitmap = a.members;
     out.aggIndex = h.aggIndex; // the spine maps it to its own level
     out.priority = a.priority;
-    out.flags = InaHeader::FLAG_AGGREGATE | InaHeader::FLAG_PARTIAL;
+    out.flags =
+        InaHeader::FLAG_AGGREGATE | InaHeader::FLAG_PARTIAL | (a.ecn ? InaHeader::FLAG_ECN : 0);
     out.dst = a.psAddr;
     out.values = a.sums;
     ++m_stats.partials;
@@ -616,7 +628,7 @@ InaSwitch::EmitAggregate(const InaAggregator& a, uint32_t index, uint8_t extraFl
     out.bitmap = a.members;
     out.aggIndex = index;
     out.priority = a.priority;
-    out.flags = InaHeader::FLAG_AGGREGATE | extraFlags;
+    out.flags = InaHeader::FLAG_AGGREGATE | extraFlags | (a.ecn ? InaHeader::FLAG_ECN : 0);
     out.dst = a.psAddr;
     out.values = a.sums;
     ++m_stats.toPsPackets;
@@ -634,7 +646,7 @@ InaSwitch::EmitResult(const InaAggregator& a, uint32_t index, uint16_t dst, uint
     out.bitmap = a.members;
     out.aggIndex = index;
     out.remap = index;
-    out.flags = InaHeader::FLAG_RESULT;
+    out.flags = InaHeader::FLAG_RESULT | (a.ecn ? InaHeader::FLAG_ECN : 0);
     out.dst = dst;
     out.values = a.sums;
     if (dst == InaHeader::MULTICAST_JOB)
@@ -704,6 +716,21 @@ InaSwitch::Transmit(Ptr<NetDevice> dev, Ptr<Packet> p)
     {
         ++m_stats.upPackets;
         m_stats.upBytes += p->GetSize();
+    }
+    // ECN at egress, as ATP's switch marks a packet whose queue is deep (at enqueue here).
+    Ptr<PointToPointNetDevice> ppp = DynamicCast<PointToPointNetDevice>(dev);
+    if (m_ecnThreshold > 0 && ppp && ppp->GetQueue() &&
+        ppp->GetQueue()->GetNBytes() >= m_ecnThreshold)
+    {
+        InaHeader h;
+        p = p->Copy(); // a multicast may share the packet with other ports
+        p->RemoveHeader(h);
+        if (!h.Has(InaHeader::FLAG_ECN))
+        {
+            h.flags |= InaHeader::FLAG_ECN;
+            ++m_stats.ecnMarks;
+        }
+        p->AddHeader(h);
     }
     dev->Send(p, dev->GetBroadcast(), IPV4_PROTOCOL);
 }

@@ -46,6 +46,7 @@ struct InaSwitchStats
                                  //!< aggregation (worker packets, flushed or evicted partials)
     uint64_t upPackets{0};       //!< packets sent through the default route (a ToR's uplink)
     uint64_t upBytes{0};         //!< their bytes (INA header + padding)
+    uint64_t ecnMarks{0};        //!< packets marked ECN on egress (queue >= EcnThreshold)
 };
 
 /**
@@ -235,6 +236,7 @@ class InaSwitch : public Object
     Time m_passLatency;
     bool m_aggregate;
     bool m_freeOnResend;                  //!< FreeOnResend
+    uint32_t m_ecnThreshold;              //!< EcnThreshold [bytes], 0: never mark
     std::vector<Ptr<NetDevice>> m_routes; //!< by address
     Ptr<NetDevice> m_defaultRoute;
     std::map<uint16_t, JobEntry> m_jobs;

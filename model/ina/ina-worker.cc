@@ -143,6 +143,25 @@ InaWorker::GetTypeId()
                           UintegerValue(256),
                           MakeUintegerAccessor(&InaWorker::m_window),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("CongestionControl",
+                          "ATP's ECN window control (Retransmit Window only): at the result "
+                          "of the chunk that closes the current window, halve the congestion "
+                          "window if that result carries ECN, else add CcIncrease bytes; the "
+                          "window slots stay Window. ATP's public client ships it off "
+                          "(CC_ENABLE false) [bool]",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&InaWorker::m_cc),
+                          MakeBooleanChecker())
+            .AddAttribute("CcMaxWindow",
+                          "Largest congestion window (ATP's MAX_BYTES: 100 packets) [chunks]",
+                          UintegerValue(100),
+                          MakeUintegerAccessor(&InaWorker::m_ccMaxWindow),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("CcIncrease",
+                          "Additive increase per window without ECN (ATP: 1500) [bytes]",
+                          UintegerValue(1500),
+                          MakeUintegerAccessor(&InaWorker::m_ccIncrease),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("Timeout",
                           "Resend the window when no result arrived for this long [s] "
                           "(ATP 200 us, SwitchML 10 ms)",
@@ -301,6 +320,10 @@ InaWorker::StartIteration()
     m_inSync = true;
     m_gotResult = false;
     m_lastRx = Simulator::Now();
+    // ATP's client starts every tensor with a fresh CC_manager at its full window.
+    m_cwndBytes = static_cast<uint64_t>(m_window) * (4ull * m_valuesPerPacket + m_overhead);
+    m_ccWindow = m_window;
+    m_finishWindow = m_window - 1;
     if (m_retransmit == SLOT)
     {
         ClearSlotTimers();
@@ -312,10 +335,33 @@ InaWorker::StartIteration()
     m_timer = Simulator::Schedule(m_firstTimeout, &InaWorker::OnTimer, this);
 }
 
+uint32_t
+InaWorker::AdjustCongestionWindow(uint64_t& cwndBytes,
+                                  bool ecn,
+                                  uint32_t packetBytes,
+                                  uint32_t increaseBytes,
+                                  uint32_t maxPackets)
+{
+    if (ecn)
+    {
+        cwndBytes /= 2;
+    }
+    else
+    {
+        cwndBytes += increaseBytes;
+    }
+    const uint64_t pkt = std::max<uint32_t>(1, packetBytes);
+    cwndBytes = std::max<uint64_t>(cwndBytes, pkt);
+    cwndBytes = std::min<uint64_t>(cwndBytes, static_cast<uint64_t>(maxPackets) * pkt);
+    cwndBytes = cwndBytes / pkt * pkt;
+    return static_cast<uint32_t>(cwndBytes / pkt);
+}
+
 void
 InaWorker::SendMore()
 {
-    while (m_next < m_chunks && m_next < m_lastAck + m_window)
+    const uint32_t window = m_cc && m_retransmit == WINDOW ? m_ccWindow : m_window;
+    while (m_next < m_chunks && m_next < m_lastAck + window)
     {
         SendChunk(m_next++, false);
     }
@@ -478,6 +524,19 @@ InaWorker::Receive(Ptr<NetDevice> /*device*/,
     if (m_policy->FollowsRemap())
     {
         m_remap[h.seq % m_window] = h.remap;
+    }
+    if (m_cc && m_retransmit == WINDOW && chunk == m_finishWindow)
+    {
+        // ATP: the result of the window's last chunk adjusts the window, once per window.
+        const bool ecn = h.Has(InaHeader::FLAG_ECN);
+        m_ccWindow = AdjustCongestionWindow(m_cwndBytes,
+                                            ecn,
+                                            4 * m_valuesPerPacket + m_overhead,
+                                            m_ccIncrease,
+                                            m_ccMaxWindow);
+        m_finishWindow += m_ccWindow;
+        ++m_adjustments;
+        m_ecnDecreases += ecn ? 1 : 0;
     }
     bool fallback = h.Has(InaHeader::FLAG_COLLISION);
     m_fallbacks += fallback ? 1 : 0;
@@ -648,6 +707,18 @@ const std::vector<Time>&
 InaWorker::GetIterationEnds() const
 {
     return m_iterationEnds;
+}
+
+uint64_t
+InaWorker::GetEcnDecreases() const
+{
+    return m_ecnDecreases;
+}
+
+uint64_t
+InaWorker::GetWindowAdjustments() const
+{
+    return m_adjustments;
 }
 
 } // namespace ns3

@@ -115,6 +115,26 @@ class InaWorker : public Application
     uint64_t GetOverflowChunks() const;
     /** \return per-iteration finish times */
     const std::vector<Time>& GetIterationEnds() const;
+    /** \return window adjustments that halved the window on an ECN-marked result */
+    uint64_t GetEcnDecreases() const;
+    /** \return window adjustments so far (CongestionControl) */
+    uint64_t GetWindowAdjustments() const;
+
+    /**
+     * \brief ATP's CC_manager::adjustWindow: halve the congestion window on ECN, else add
+     *        increaseBytes; at least one packet, at most maxPackets; whole packets.
+     * \param cwndBytes the congestion window [bytes], updated
+     * \param ecn the result that closes the window carried ECN
+     * \param packetBytes bytes of one packet (ATP's P4ML_PACKET_SIZE)
+     * \param increaseBytes additive increase [bytes] (ATP 1500)
+     * \param maxPackets cap [packets] (ATP 100)
+     * \return the new window [packets]
+     */
+    static uint32_t AdjustCongestionWindow(uint64_t& cwndBytes,
+                                           bool ecn,
+                                           uint32_t packetBytes,
+                                           uint32_t increaseBytes,
+                                           uint32_t maxPackets);
 
   protected:
     void DoDispose() override;
@@ -156,6 +176,14 @@ class InaWorker : public Application
     Ptr<UniformRandomVariable> m_jitterRng;
     uint32_t m_valuesPerPacket;
     uint32_t m_window;
+    bool m_cc;                  //!< CongestionControl
+    uint32_t m_ccMaxWindow;     //!< CcMaxWindow [chunks]
+    uint32_t m_ccIncrease;      //!< CcIncrease [bytes]
+    uint64_t m_cwndBytes{0};    //!< ATP's cwnd_bytes
+    uint32_t m_ccWindow{0};     //!< congestion window [chunks]
+    uint32_t m_finishWindow{0}; //!< chunk whose result adjusts the window next
+    uint64_t m_ecnDecreases{0};
+    uint64_t m_adjustments{0};
     Time m_timeout;
     Time m_firstTimeout;
     double m_scale;
