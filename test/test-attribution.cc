@@ -5,6 +5,8 @@
 // Attribution: what bound a job's sync (pool or link), GPU time lost by cause in summary.json,
 // the components' time series (doc/cluster.md "From a trace line to a result file").
 
+#include "temp-dir.h"
+
 #include "ns3/cluster-builder.h"
 #include "ns3/cluster-results.h"
 #include "ns3/cluster-scenario.h"
@@ -141,9 +143,7 @@ TEST_CASE("attribution: summary.json's GPU time lost by cause adds up to the tot
     b->Annotate(jobs, WorkloadCatalog::Default());
     Ptr<ClusterEngine> engine = b->Build(jobs, WorkloadCatalog::Default());
     engine->Run();
-    std::string dir =
-        (std::filesystem::temp_directory_path() / "aicluster-test-attribution").string();
-    std::filesystem::remove_all(dir);
+    std::string dir = TestTempDir("test-attribution");
     std::filesystem::create_directories(dir);
     RunInfo info;
     info.components = b->Figures(engine);

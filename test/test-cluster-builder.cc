@@ -4,6 +4,8 @@
 
 // One cluster: the builder, its one set of defaults and alias table, the composed data path.
 
+#include "temp-dir.h"
+
 #include "ns3/cluster-builder.h"
 #include "ns3/cluster-engine-helper.h"
 #include "ns3/cluster-replay.h"
@@ -45,11 +47,7 @@ Slurp(const std::string& path)
 std::string
 TempDir(const std::string& name)
 {
-    std::string dir =
-        (std::filesystem::temp_directory_path() / ("aicluster-test-cluster-builder-" + name))
-            .string();
-    std::filesystem::remove_all(dir);
-    return dir;
+    return TestTempDir("test-cluster-builder-" + name);
 }
 
 /// trace-replay's code path, in-process, with these options (quiet, one policy).

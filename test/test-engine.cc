@@ -4,6 +4,7 @@
 
 // The rate-level cluster engine: hand-computed schedules, invariants, results.
 
+#include "temp-dir.h"
 #include "unit-workload.h"
 
 #include "ns3/boolean.h"
@@ -364,8 +365,7 @@ TEST_CASE("result files carry the configuration and seed, and repeat exactly", "
         Simulator::Destroy();
         return engine;
     };
-    std::string base = std::filesystem::temp_directory_path() / "aicluster-test-results";
-    std::filesystem::remove_all(base);
+    std::string base = TestTempDir("test-results");
     Ptr<ClusterEngine> engine = runOnce(base + "/a");
     runOnce(base + "/b");
 

@@ -6,6 +6,8 @@
 // every component on (INA esa, the kspeed provisioning loader, CBA storage with checkpoint
 // writes), trace-replay's code path in-process. Checks what follows from the mechanism by hand.
 
+#include "temp-dir.h"
+
 #include "ns3/cluster-replay.h"
 #include "ns3/config.h"
 
@@ -65,9 +67,7 @@ ReadJobsCsv(const std::string& path)
 
 TEST_CASE("LLM scenario with every component replays an unseen Acme trace", "[llm][replay]")
 {
-    std::string dir =
-        (std::filesystem::temp_directory_path() / "aicluster-test-llm-replay").string();
-    std::filesystem::remove_all(dir);
+    std::string dir = TestTempDir("test-llm-replay");
     std::vector<std::string> args = {
         "trace-replay",
         "--scenario=" + std::string(AICLUSTER_SOURCE_DIR) + "/examples/scenarios/llm-cluster.json",
