@@ -401,12 +401,20 @@ AttributeProblem(const std::string& path, const std::string& value)
     {
         // Text attributes parse their text in their setter: try it on a fresh object, so
         // that a bad value is reported here rather than when the simulation builds it.
+        // The object is built with its defaults and owned by a Ptr before the value is set
+        // through the attribute's accessor: ObjectFactory::Create() with the value would run
+        // the throwing setter inside ns-3's construction, before any Ptr owns the object,
+        // and leak it (LeakSanitizer: the object and its aggregate array on every bad value).
         try
         {
             ObjectFactory factory;
             factory.SetTypeId(tid);
-            factory.Set(attribute, StringValue(value));
-            factory.Create();
+            Ptr<Object> probe = factory.Create();
+            Ptr<AttributeValue> checked = info.checker->CreateValidValue(StringValue(value));
+            if (!checked || !info.accessor->Set(PeekPointer(probe), *checked))
+            {
+                return "cannot set " + path + " to " + Quoted(value);
+            }
         }
         catch (const std::exception& e)
         {
