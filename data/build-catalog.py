@@ -305,6 +305,9 @@ def llm_entries():
                 "minGpus": tp * pp,
                 "checkpointBytes": CKPT_BYTES_PER_PARAM * params,
                 "checkpointIntervalSeconds": CKPT_INTERVAL_S,
+                # Fine-tuning starts from the pre-trained weights, read from the storage at
+                # start; pre-training starts from random weights (doc/llm.md, model loading).
+                "loadsWeights": kind == "sft",
                 "jobTypes": [job_type],
                 "source": (
                     "%s. Compute: 6 x parameters x %d tokens per GPU per iteration "
@@ -349,6 +352,8 @@ def llm_entries():
             "minGpus": tp_eval,
             "checkpointBytes": 0,
             "checkpointIntervalSeconds": 0,
+            # It evaluates a trained checkpoint: its weights are read from the storage first.
+            "loadsWeights": True,
             "jobTypes": ["Evaluation"],
             "inference": True,
             "source": (

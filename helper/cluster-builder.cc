@@ -673,6 +673,14 @@ ClusterBuilder::Figures(Ptr<const ClusterEngine> engine) const
             figures["storage"]["gpu_time_lost_to_checkpoints_gpu_h"] =
                 totals.checkpointStallGpuSeconds / 3600;
         }
+        if (totals.modelLoads > 0)
+        {
+            figures["storage"]["model_loads"] = double(totals.modelLoads);
+            figures["storage"]["model_loads_from_cache"] = double(totals.modelLoadsFromCache);
+            figures["storage"]["model_load_bytes_remote"] = totals.modelLoadBytesRemote;
+            figures["storage"]["gpu_time_lost_to_model_loads_gpu_h"] =
+                totals.modelLoadStallGpuSeconds / 3600;
+        }
         if (!m_provisioningModel)
         {
             figures["storage"]["gpu_time_lost_to_data_gpu_h"] = lostData / 3600;

@@ -4,6 +4,7 @@
 #include "storage-data-loading.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -89,6 +90,30 @@ StorageDataLoading::GetTypeId()
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&StorageDataLoading::m_checkpointInterval),
                           MakeTimeChecker(Seconds(0)))
+            .AddAttribute("ModelLoading",
+                          "Jobs whose workload starts from trained weights (catalog "
+                          "loadsWeights: fine-tuning, evaluation) read parameters x "
+                          "WeightBytesPerParameter bytes from the storage at every start and "
+                          "resume, stopped until read: from the remote storage at a checkpoint "
+                          "writer's share of its bandwidth, or from the cache tier if the "
+                          "policy keeps one and holds them from an earlier load (doc/llm.md). "
+                          "False: no loads.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&StorageDataLoading::m_modelLoading),
+                          MakeBooleanChecker())
+            .AddAttribute("WeightBytesPerParameter",
+                          "Bytes of stored model weights per parameter [bytes/parameter]. "
+                          "Default 2: bf16 weights, as Llama 2's released checkpoints.",
+                          DoubleValue(2.0),
+                          MakeDoubleAccessor(&StorageDataLoading::m_weightBytesPerParameter),
+                          MakeDoubleChecker<double>(0.0, 64.0))
+            .AddAttribute("WeightsCacheBandwidth",
+                          "Read bandwidth of one job loading weights from the cache tier "
+                          "[bit/s]. Default 56 Gb/s = 7 GB/s, the sequential read of one PCIe "
+                          "4.0 NVMe SSD (Samsung PM9A3 datasheet: 6,900 MB/s).",
+                          DataRateValue(DataRate("56Gbps")),
+                          MakeDataRateAccessor(&StorageDataLoading::m_weightsCacheRate),
+                          MakeDataRateChecker())
             .AddTraceSource("Allocation",
                             "A new allocation: time [s], IO cost rate [$/s], bandwidth bought "
                             "[bytes/s], cache reserved [bytes].",
@@ -99,7 +124,8 @@ StorageDataLoading::GetTypeId()
 
 StorageDataLoading::StorageDataLoading()
     : m_prefetch(false),
-      m_prefetchRate("10Gbps")
+      m_prefetchRate("10Gbps"),
+      m_weightsCacheRate("56Gbps")
 {
     m_policy = CreateObject<CbaPolicy>();
     m_backend = CreateObject<StorageBackend>();
@@ -120,6 +146,8 @@ StorageDataLoading::DoDispose()
         Simulator::Cancel(state.event);
     }
     m_checkpointState.clear();
+    m_weights.clear();
+    m_weightsBytes = 0;
     m_jobs.clear();
     m_policy = nullptr;
     m_backend = nullptr;
@@ -228,6 +256,11 @@ StorageDataLoading::Bottleneck(const ClusterJob& job) const
         m_jobInfo[id].checkpointGpuSeconds >= 0.5 * job.stallData)
     {
         return "storage-checkpoint";
+    }
+    if (id < m_jobInfo.size() && m_jobInfo[id].loadGpuSeconds > 0 &&
+        m_jobInfo[id].loadGpuSeconds >= 0.5 * job.stallData)
+    {
+        return "storage-model-load";
     }
     return "storage-remote";
 }
@@ -359,7 +392,15 @@ StorageDataLoading::Settle()
     double now = Simulator::Now().GetSeconds();
     double dt = now - m_lastSettle;
     m_lastSettle = now;
-    if (dt <= 0 || m_jobs.empty())
+    if (dt <= 0)
+    {
+        return;
+    }
+    // Cached weights stay (and are charged) whether or not a job runs.
+    m_totals.weightsCacheByteSeconds += m_weightsBytes * dt;
+    m_totals.cacheByteSeconds += m_weightsBytes * dt;
+    m_totals.cacheCost += m_cacheTier->PricePerByteSecond() * m_weightsBytes * dt;
+    if (m_jobs.empty())
     {
         return;
     }
@@ -417,7 +458,10 @@ StorageDataLoading::AddJob(const Ptr<ClusterJob>& job)
     uint64_t own = m_groupJobs ? 0 : job->record.id;
     JoinEntry(slot, EntryKey(info.dataset, info.demand, info.gpus, own), local);
     m_dirty = true;
-    ScheduleCheckpoint(*job);
+    if (!StartLoad(slot))
+    {
+        ScheduleCheckpoint(*job); // else after its load
+    }
 }
 
 uint32_t
@@ -912,6 +956,7 @@ StorageDataLoading::Resolve()
     m_totals.jobsSolved += m_jobs.size();
     m_totals.entriesSolved += m_problem.jobs.size();
     UpdateCaches();
+    FitWeights();
     RecomputeRates();
     StartFills();
     RateWriters();
@@ -1072,8 +1117,10 @@ StorageDataLoading::OnCheckpointStart(uint64_t id)
     state.last = now;
     state.start = now;
     state.stopped = kStoppedHorizon / std::max(1.0, job->RemainingIterationsAt(now));
+    state.kind = CHECKPOINT_WRITE;
     info.writing = true;
     ++m_writers;
+    ++m_remoteTransfers;
     // Its data term stops it; the read term it had comes back with OnCheckpointDone.
     m_seconds[j] = state.stopped;
     m_pacedWork[j] = 0;
@@ -1086,6 +1133,11 @@ void
 StorageDataLoading::OnCheckpointDone(uint64_t id)
 {
     NS_LOG_FUNCTION(this << id);
+    if (m_checkpointState[id].kind != CHECKPOINT_WRITE)
+    {
+        OnLoadDone(id);
+        return;
+    }
     Settle();
     JobInfo& info = m_jobInfo[id];
     CheckpointState& state = m_checkpointState[id];
@@ -1095,6 +1147,7 @@ StorageDataLoading::OnCheckpointDone(uint64_t id)
     info.writing = false;
     info.checkpointGpuSeconds += gpuSeconds;
     --m_writers;
+    --m_remoteTransfers;
     ++m_totals.checkpoints;
     m_totals.checkpointStallGpuSeconds += gpuSeconds;
     state.bytesLeft = 0;
@@ -1119,12 +1172,22 @@ StorageDataLoading::DropCheckpoint(uint64_t id)
     JobInfo& info = m_jobInfo[id];
     if (info.writing)
     {
-        // Left while writing (preempted): the write is abandoned, its stall counted.
+        // Left while writing or loading (preempted): the transfer is abandoned, its stall
+        // counted.
         double gpuSeconds = (Simulator::Now().GetSeconds() - it->second.start) * info.gpus;
-        info.checkpointGpuSeconds += gpuSeconds;
-        m_totals.checkpointStallGpuSeconds += gpuSeconds;
+        if (it->second.kind == CHECKPOINT_WRITE)
+        {
+            info.checkpointGpuSeconds += gpuSeconds;
+            m_totals.checkpointStallGpuSeconds += gpuSeconds;
+        }
+        else
+        {
+            info.loadGpuSeconds += gpuSeconds;
+            m_totals.modelLoadStallGpuSeconds += gpuSeconds;
+        }
         info.writing = false;
         --m_writers;
+        m_remoteTransfers -= it->second.kind == LOAD_CACHE ? 0 : 1;
     }
     m_checkpointState.erase(it);
 }
@@ -1146,7 +1209,13 @@ StorageDataLoading::SettleWrites()
         double written = std::min(state.bytesLeft, state.rate * (now - state.last));
         state.bytesLeft -= written;
         state.last = now;
-        m_totals.checkpointBytes += written;
+        if (state.kind == LOAD_CACHE)
+        {
+            m_totals.modelLoadBytesCached += written;
+            continue;
+        }
+        (state.kind == CHECKPOINT_WRITE ? m_totals.checkpointBytes
+                                        : m_totals.modelLoadBytesRemote) += written;
         m_totals.bandwidthCost += m_backend->BandwidthPricePerByte() * written;
     }
 }
@@ -1159,23 +1228,26 @@ StorageDataLoading::RateWriters()
         return;
     }
     SettleWrites();
-    // The writers split what the reads' plan leaves of the aggregate bandwidth, each at least
-    // an equal share of it among the running jobs (as FillExtras' filling readers) and at most
-    // the per-client cap.
+    // The remote transfers (checkpoint writes, weight loads) split what the reads' plan leaves
+    // of the aggregate bandwidth, each at least an equal share of it among the running jobs
+    // (as FillExtras' filling readers) and at most the per-client cap. Loads from the cache
+    // tier go at its read bandwidth.
     double aggregate = m_backend->AggregateBandwidth();
     double cap = m_backend->ClientBandwidth() > 0 ? m_backend->ClientBandwidth()
                                                   : std::numeric_limits<double>::infinity();
     double left = std::max(0.0, aggregate - m_sumBandwidth);
     double floor = aggregate / double(std::max<size_t>(1, m_jobs.size()));
-    double rate = std::min(cap, std::max(left / m_writers, floor));
-    if (!(rate > 0))
+    double remote = std::min(cap, std::max(left / std::max<uint32_t>(1, m_remoteTransfers), floor));
+    if (m_remoteTransfers > 0 && !(remote > 0))
     {
-        NS_FATAL_ERROR("storage: a checkpoint write got no remote bandwidth (aggregate "
+        NS_FATAL_ERROR("storage: a checkpoint write or weights load got no remote bandwidth "
+                       "(aggregate "
                        << aggregate << " B/s): set ns3::StorageBackend::AggregateBandwidth > 0");
     }
     double now = Simulator::Now().GetSeconds();
     for (auto& [id, state] : m_checkpointState)
     {
+        double rate = state.kind == LOAD_CACHE ? m_weightsCacheRate.GetBitRate() / 8.0 : remote;
         if (!m_jobInfo[id].writing || rate == state.rate)
         {
             continue;
@@ -1195,6 +1267,151 @@ StorageDataLoading::EffectiveCache(const std::string& name) const
 {
     auto it = m_index.find(name);
     return it == m_index.end() ? 0.0 : m_caches[it->second].effective;
+}
+
+} // namespace ns3
+
+namespace ns3
+{
+
+// ---- Model loading at start ----------------------------------------------------------------
+
+double
+StorageDataLoading::WeightBytesOf(const ClusterJob& job) const
+{
+    if (!m_modelLoading || !job.profile || !job.profile->loadsWeights)
+    {
+        return 0;
+    }
+    return job.profile->parameters * m_weightBytesPerParameter;
+}
+
+bool
+StorageDataLoading::StartLoad(uint32_t j)
+{
+    const Ptr<ClusterJob>& job = m_jobs[j];
+    double bytes = WeightBytesOf(*job);
+    if (!(bytes > 0))
+    {
+        return false;
+    }
+    NS_LOG_FUNCTION(this << job->record.id << bytes);
+    if (!(m_weightsCacheRate.GetBitRate() > 0))
+    {
+        throw std::invalid_argument(
+            "ns3::StorageDataLoading::WeightsCacheBandwidth: expected a positive data rate, "
+            "got 0bps");
+    }
+    uint64_t id = job->record.id;
+    double now = Simulator::Now().GetSeconds();
+    CheckpointState& state = m_checkpointState[id];
+    Simulator::Remove(state.event);
+    state.bytesLeft = bytes;
+    state.rate = 0; // RateWriters (in the solve that follows its start) schedules its end
+    state.last = now;
+    state.start = now;
+    state.stopped = kStoppedHorizon / std::max(1.0, job->RemainingIterationsAt(now));
+    auto cached = m_weights.find(job->profile->name);
+    if (cached != m_weights.end() && m_policy->UsesCache())
+    {
+        state.kind = LOAD_CACHE;
+        cached->second.lastUse = now;
+    }
+    else
+    {
+        state.kind = LOAD_REMOTE;
+        ++m_remoteTransfers;
+    }
+    JobInfo& info = m_jobInfo[id];
+    info.writing = true;
+    ++m_writers;
+    // Called while the engine evaluates it: its stopped term goes back through Evaluate.
+    m_seconds[j] = state.stopped;
+    m_pacedWork[j] = 0;
+    return true;
+}
+
+void
+StorageDataLoading::OnLoadDone(uint64_t id)
+{
+    NS_LOG_FUNCTION(this << id);
+    Settle();
+    JobInfo& info = m_jobInfo[id];
+    CheckpointState& state = m_checkpointState[id];
+    uint32_t j = uint32_t(info.slot);
+    const Ptr<ClusterJob>& job = m_jobs[j];
+    double now = Simulator::Now().GetSeconds();
+    double gpuSeconds = (now - state.start) * info.gpus;
+    info.writing = false;
+    info.loadGpuSeconds += gpuSeconds;
+    --m_writers;
+    ++m_totals.modelLoads;
+    m_totals.modelLoadStallGpuSeconds += gpuSeconds;
+    if (state.kind == LOAD_CACHE)
+    {
+        ++m_totals.modelLoadsFromCache;
+        m_weights[job->profile->name].lastUse = now;
+    }
+    else
+    {
+        --m_remoteTransfers;
+        if (m_policy->UsesCache())
+        {
+            CacheWeights(job->profile->name, WeightBytesOf(*job));
+        }
+    }
+    state.bytesLeft = 0;
+    state.rate = 0;
+    state.kind = CHECKPOINT_WRITE; // its next transfer, if any
+    m_seconds[j] = -1;             // the engine has the stopped term: SetTerm reports the read term
+    m_pacedWork[j] = 0;
+    SetTerm(j, m_atLevel[m_entryOf[j]]);
+    ScheduleCheckpoint(*job);
+    RateWriters();
+    NotifyJobsChanged();
+}
+
+void
+StorageDataLoading::CacheWeights(const std::string& key, double bytes)
+{
+    double now = Simulator::Now().GetSeconds();
+    auto it = m_weights.find(key);
+    if (it != m_weights.end())
+    {
+        it->second.lastUse = now; // another job loaded them meanwhile
+        return;
+    }
+    double room = m_cacheTier->Capacity() - m_sumCache; // what the reads' plan leaves
+    if (!(bytes <= room))
+    {
+        return; // they do not fit even with every other model's weights evicted
+    }
+    m_weights[key] = CachedWeights{bytes, now};
+    m_weightsBytes += bytes;
+    FitWeights(); // least recently used first
+}
+
+void
+StorageDataLoading::FitWeights()
+{
+    double room = std::max(0.0, m_cacheTier->Capacity() - m_sumCache);
+    while (m_weightsBytes > room && !m_weights.empty())
+    {
+        auto oldest = m_weights.begin();
+        for (auto it = m_weights.begin(); it != m_weights.end(); ++it)
+        {
+            if (it->second.lastUse < oldest->second.lastUse)
+            {
+                oldest = it;
+            }
+        }
+        m_weightsBytes -= oldest->second.bytes;
+        m_weights.erase(oldest);
+    }
+    if (m_weights.empty())
+    {
+        m_weightsBytes = 0; // no rounding residue
+    }
 }
 
 } // namespace ns3

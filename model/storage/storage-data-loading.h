@@ -64,6 +64,14 @@ struct StorageTotals
     uint64_t checkpoints{0};             //!< checkpoints written to the end
     double checkpointBytes{0};           //!< bytes written by checkpoints (charged) [bytes]
     double checkpointStallGpuSeconds{0}; //!< GPU time stopped while writing them [GPU-s]
+
+    // Model-weight loads at job start (StorageDataLoading's "ModelLoading").
+    uint64_t modelLoads{0};             //!< loads finished
+    uint64_t modelLoadsFromCache{0};    //!< of which from the cache tier
+    double modelLoadBytesRemote{0};     //!< weights read from remote storage (charged) [bytes]
+    double modelLoadBytesCached{0};     //!< weights read from the cache tier [bytes]
+    double modelLoadStallGpuSeconds{0}; //!< GPU time stopped while loading [GPU-s]
+    double weightsCacheByteSeconds{0};  //!< integral of cached weights (charged) [byte-s]
 };
 
 /**
@@ -105,6 +113,17 @@ struct StorageTotals
  * B / n of the running jobs (as a filling reader) and at most the per-client
  * cap. A write is re-timed whenever that share moves; its bytes are charged at
  * the bandwidth price. Caching more reads (CBA) leaves more for the writes.
+ *
+ * Model loading (attribute ModelLoading, doc/llm.md): a job whose workload starts
+ * from trained weights (WorkloadProfile::loadsWeights: fine-tuning, evaluation)
+ * reads parameters x WeightBytesPerParameter bytes before its first iteration,
+ * at every start and resume, stopped until they are read. From the remote
+ * storage they go at a checkpoint writer's share (the remote transfers split what
+ * the reads' plan leaves, each at least B / n, at most the per-client cap),
+ * charged; a policy that keeps a cache (every policy but none) then keeps the
+ * weights in the cache tier, in the space its plan leaves free (least recently
+ * used weights go first; charged at the cache price), and the next job of the same
+ * workload reads them from there at WeightsCacheBandwidth.
  */
 class StorageDataLoading : public IterationTermModel
 {
@@ -245,6 +264,15 @@ class StorageDataLoading : public IterationTermModel
         int64_t slot{-1};               //!< index in m_jobs while running, else -1
         bool writing{false};            //!< stopped, writing a checkpoint
         double checkpointGpuSeconds{0}; //!< GPU time it stopped for checkpoints [GPU-s]
+        double loadGpuSeconds{0};       //!< GPU time it stopped loading weights [GPU-s]
+    };
+
+    /** What a stopped job's transfer is. */
+    enum TransferKind : uint8_t
+    {
+        CHECKPOINT_WRITE, //!< a checkpoint, written to the remote storage
+        LOAD_REMOTE,      //!< model weights, read from the remote storage
+        LOAD_CACHE,       //!< model weights, read from the cache tier
     };
 
     /** A running job's checkpoint writes: the next one, or the one under way. */
@@ -256,6 +284,14 @@ class StorageDataLoading : public IterationTermModel
         double start{0};     //!< time [s] the write under way started
         double stopped{0};   //!< the term that stops the job [s per iteration]
         EventId event;       //!< the next write's start, or the write's end
+        TransferKind kind{CHECKPOINT_WRITE}; //!< what the transfer under way is
+    };
+
+    /** Model weights kept in the cache tier. */
+    struct CachedWeights
+    {
+        double bytes{0};   //!< their size [bytes]
+        double lastUse{0}; //!< when a load last started or ended on them [s]
     };
 
     /**
@@ -321,6 +357,20 @@ class StorageDataLoading : public IterationTermModel
     void SettleWrites();
     /** Give every write under way its share of the remote bandwidth now; re-time its end. */
     void RateWriters();
+    // Model loading at start (uses the transfer machinery of the checkpoint writes).
+    /** \return the bytes of weights the job loads at start (0: none) */
+    double WeightBytesOf(const ClusterJob& job) const;
+    /**
+     * Start the weights load of a job just added at slot j (stopped until done).
+     * \return false if it loads none
+     */
+    bool StartLoad(uint32_t j);
+    /** A weights load has ended: cache the weights (if remote), the job computes. */
+    void OnLoadDone(uint64_t id);
+    /** Keep weights in the cache tier (evicting least recently used ones) if they fit. */
+    void CacheWeights(const std::string& key, double bytes);
+    /** Evict least recently used weights until they fit beside the plan's cache. */
+    void FitWeights();
 
     /** Copy this model's capacities and prices (backend, cache tier) into the problem. */
     void SetCapacities(StorageProblem& problem) const;
@@ -336,6 +386,12 @@ class StorageDataLoading : public IterationTermModel
     DataRate m_prefetchRate;
     bool m_checkpoints{true};
     Time m_checkpointInterval;
+    bool m_modelLoading{true};
+    double m_weightBytesPerParameter{2};
+    DataRate m_weightsCacheRate;
+    uint32_t m_remoteTransfers{0};                         //!< writes and remote loads under way
+    std::map<std::string, CachedWeights> m_weights;        //!< per workload: its cached weights
+    double m_weightsBytes{0};                              //!< bytes of m_weights
     std::map<uint64_t, CheckpointState> m_checkpointState; //!< per running job that checkpoints
     uint32_t m_writers{0};                                 //!< writes under way
 

@@ -97,6 +97,12 @@ StorageAllocationPolicy::IsLru() const
     return false;
 }
 
+bool
+StorageAllocationPolicy::UsesCache() const
+{
+    return true;
+}
+
 std::string
 StorageAllocationPolicy::TypeNameOf(const std::string& name)
 {
@@ -215,6 +221,12 @@ std::string
 NoCachePolicy::Name() const
 {
     return "none";
+}
+
+bool
+NoCachePolicy::UsesCache() const
+{
+    return false;
 }
 
 // ---- CacheAllPolicy -----------------------------------------------------------------------

@@ -40,6 +40,12 @@ class StorageAllocationPolicy : public Object
      */
     virtual bool IsLru() const;
 
+    /**
+     * \return true if the policy keeps a compute-side cache at all (then it also keeps loaded
+     *         model weights there, StorageDataLoading's ModelLoading); false for none
+     */
+    virtual bool UsesCache() const;
+
     /** \return the policy's short name */
     virtual std::string Name() const = 0;
 
@@ -82,6 +88,7 @@ class NoCachePolicy : public StorageAllocationPolicy
     static TypeId GetTypeId();
     StorageAllocation Allocate(const StorageProblem& problem) override;
     std::string Name() const override;
+    bool UsesCache() const override;
 };
 
 /**

@@ -232,7 +232,8 @@ const std::set<std::string> kFields = {"name",
                                        "checkpointBytes",
                                        "checkpointIntervalSeconds",
                                        "jobTypes",
-                                       "inference"};
+                                       "inference",
+                                       "loadsWeights"};
 
 /** The dataset name of workloads that read no stored data (e.g. reinforcement learning). */
 const std::string kNoDataset = "none";
@@ -286,6 +287,21 @@ ParseLlmFields(const CatalogParser& p, const Json& entry, WorkloadProfile& w)
         p.Fail(name,
                "checkpointIntervalSeconds",
                "expected checkpointBytes and checkpointIntervalSeconds both > 0 or both 0");
+    }
+    if (entry.contains("loadsWeights"))
+    {
+        const Json& v = entry.at("loadsWeights");
+        if (!v.is_boolean())
+        {
+            p.Fail(name, "loadsWeights", "expected true or false, got " + v.dump());
+        }
+        w.loadsWeights = v.get<bool>();
+        if (w.loadsWeights && !(w.parameters > 0))
+        {
+            p.Fail(name,
+                   "loadsWeights",
+                   "expected parameters > 0 for a workload that loads weights");
+        }
     }
     if (entry.contains("jobTypes"))
     {

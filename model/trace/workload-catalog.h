@@ -58,6 +58,13 @@ struct WorkloadProfile
     double checkpointInterval{0}; //!< time between checkpoints at compute speed [s] (0 = none)
     std::vector<std::string> jobTypes; //!< trace job types (Acme) the annotator maps to it
     bool inference{false};             //!< forward passes only: no gradients (gradientBytes 0)
+    /**
+     * The job starts from trained weights (fine-tuning, evaluation) that it loads from the
+     * storage before its first iteration: `parameters` x
+     * ns3::StorageDataLoading::WeightBytesPerParameter bytes (doc/llm.md). False: it starts
+     * from random weights (pre-training) or loads nothing worth modelling.
+     */
+    bool loadsWeights{false};
 
     /**
      * \param gpus GPUs the job runs on (>= 1)
