@@ -71,12 +71,20 @@ InaParameterServer::GetTypeId()
     return tid;
 }
 
-InaParameterServer::InaParameterServer() = default;
-InaParameterServer::~InaParameterServer() = default;
+InaParameterServer::InaParameterServer()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+InaParameterServer::~InaParameterServer()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 InaParameterServer::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_policy = nullptr;
     m_device = nullptr;
     m_chunks.clear();
@@ -86,6 +94,7 @@ InaParameterServer::DoDispose()
 void
 InaParameterServer::SetPolicy(Ptr<InaAllocationPolicy> policy, const InaJobSlots& slots)
 {
+    NS_LOG_FUNCTION(this << policy << slots.poolSize << slots.window << slots.partitionBase);
     m_policy = policy;
     m_slots = slots;
 }
@@ -93,12 +102,14 @@ InaParameterServer::SetPolicy(Ptr<InaAllocationPolicy> policy, const InaJobSlots
 void
 InaParameterServer::SetDevice(Ptr<NetDevice> device)
 {
+    NS_LOG_FUNCTION(this << device);
     m_device = device;
 }
 
 void
 InaParameterServer::StartApplication()
 {
+    NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(!m_policy || !m_device, "InaParameterServer: SetPolicy and SetDevice first");
     uint32_t fixed = InaHeader::FixedSize() + 2;
     m_pad = m_overhead > fixed ? m_overhead - fixed : 0;
@@ -120,6 +131,7 @@ InaParameterServer::StartApplication()
 void
 InaParameterServer::StopApplication()
 {
+    NS_LOG_FUNCTION(this);
 }
 
 void
@@ -130,6 +142,7 @@ InaParameterServer::Receive(Ptr<NetDevice> /*device*/,
                             const Address& /*to*/,
                             NetDevice::PacketType /*type*/)
 {
+    NS_LOG_FUNCTION(this << packet);
     InaHeader h;
     packet->PeekHeader(h);
     if (h.job != m_job || h.Has(InaHeader::FLAG_RESULT))
@@ -148,6 +161,7 @@ InaParameterServer::Receive(Ptr<NetDevice> /*device*/,
     }
     if (h.seq < m_pruned)
     {
+        NS_LOG_LOGIC("seq " << h.seq << " below the pruned mark " << m_pruned << ": ignored");
         return; // older than anything a worker can still be waiting for
     }
     if (!m_declared.empty() && h.aggIndex < m_declared.size())
@@ -159,6 +173,7 @@ InaParameterServer::Receive(Ptr<NetDevice> /*device*/,
     {
         if (!h.Has(InaHeader::FLAG_AGGREGATE))
         {
+            NS_LOG_LOGIC("seq " << h.seq << " done: result sent again to " << h.src);
             SendResult(h.seq, c, h.src); // the worker lost the result
         }
         return;
@@ -175,11 +190,16 @@ InaParameterServer::Receive(Ptr<NetDevice> /*device*/,
     if (h.Has(InaHeader::FLAG_AGGREGATE))
     {
         m_evicted += h.Has(InaHeader::FLAG_EVICTED) ? 1 : 0;
+        NS_LOG_LOGIC("seq " << h.seq << ": aggregate of workers 0x" << std::hex << h.bitmap
+                            << std::dec << (h.Has(InaHeader::FLAG_EVICTED) ? " (evicted)" : ""));
         Merge(c, h);
     }
     else
     {
         uint32_t bit = 1u << h.worker;
+        NS_LOG_LOGIC("seq " << h.seq << ": fallback packet of worker " << +h.worker
+                            << (h.Has(InaHeader::FLAG_COLLISION) ? " (collision)" : "")
+                            << (h.Has(InaHeader::FLAG_OVERFLOW) ? " (float32)" : ""));
         c.fallback = true;
         if ((c.indivBits & bit) == 0)
         {
@@ -202,14 +222,17 @@ InaParameterServer::Receive(Ptr<NetDevice> /*device*/,
 void
 InaParameterServer::Merge(Chunk& c, const InaHeader& h)
 {
+    NS_LOG_FUNCTION(this << c.index << h);
     if ((h.bitmap & ~c.aggBits) == 0)
     {
+        NS_LOG_LOGIC("aggregate adds no worker: dropped");
         return; // no new worker: the same allocation emitted twice, or a part of one merged
     }
     for (const auto& a : c.aggs)
     {
         if ((a.bits & h.bitmap) != 0 && (a.bits & ~h.bitmap) != 0)
         {
+            NS_LOG_LOGIC("aggregate straddles a merged one: dropped");
             return; // straddles a merged aggregate: not separable; the workers' resends cover it
         }
     }
@@ -234,6 +257,7 @@ InaParameterServer::Merge(Chunk& c, const InaHeader& h)
 void
 InaParameterServer::Complete(uint32_t seq, Chunk& c)
 {
+    NS_LOG_FUNCTION(this << seq << c.index);
     std::vector<int64_t> isum(m_valuesPerPacket, 0);
     for (const auto& a : c.aggs)
     {
@@ -296,6 +320,7 @@ InaParameterServer::Complete(uint32_t seq, Chunk& c)
                 m_nextIndex[c.index] = next;
                 c.remap = next;
                 ++m_rehashes;
+                NS_LOG_LOGIC("collided index " << c.index << " rehashed to " << next);
             }
         }
     }
@@ -305,6 +330,8 @@ InaParameterServer::Complete(uint32_t seq, Chunk& c)
     c.indiv.clear();
     ++m_completed;
     m_fallbackChunks += c.fallback ? 1 : 0;
+    NS_LOG_LOGIC("seq " << seq << " complete" << (c.fallback ? " (fallback)" : "")
+                        << ", result multicast, remap " << c.remap);
     SendResult(seq, c, InaHeader::MULTICAST_JOB);
     Prune(seq);
 }
@@ -312,6 +339,7 @@ InaParameterServer::Complete(uint32_t seq, Chunk& c)
 void
 InaParameterServer::SendResult(uint32_t seq, const Chunk& c, uint16_t dst)
 {
+    NS_LOG_FUNCTION(this << seq << c.index << dst);
     InaHeader h;
     h.src = m_addr;
     h.dst = dst;
@@ -332,6 +360,7 @@ InaParameterServer::SendResult(uint32_t seq, const Chunk& c, uint16_t dst)
 void
 InaParameterServer::Prune(uint32_t seq)
 {
+    NS_LOG_FUNCTION(this << seq);
     // Workers are never more than one iteration apart, so results two iterations old are dead.
     uint64_t horizon = 2 * m_chunksPerIteration;
     if (seq < horizon)
@@ -346,6 +375,7 @@ InaParameterServer::Prune(uint32_t seq)
 uint32_t
 InaParameterServer::NextFreeIndex()
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t n = m_slots.poolSize;
     while (m_freePos < n)
     {
@@ -378,48 +408,56 @@ InaParameterServer::NextFreeIndex()
 uint64_t
 InaParameterServer::GetRehashes() const
 {
+    NS_LOG_FUNCTION(this);
     return m_rehashes;
 }
 
 uint64_t
 InaParameterServer::GetPacketsReceived() const
 {
+    NS_LOG_FUNCTION(this);
     return m_rxPackets;
 }
 
 uint64_t
 InaParameterServer::GetBytesReceived() const
 {
+    NS_LOG_FUNCTION(this);
     return m_rxBytes;
 }
 
 uint64_t
 InaParameterServer::GetFallbackBytesReceived() const
 {
+    NS_LOG_FUNCTION(this);
     return m_fallbackBytes;
 }
 
 uint64_t
 InaParameterServer::GetFallbackPacketsReceived() const
 {
+    NS_LOG_FUNCTION(this);
     return m_fallbackPackets;
 }
 
 uint64_t
 InaParameterServer::GetChunksCompleted() const
 {
+    NS_LOG_FUNCTION(this);
     return m_completed;
 }
 
 uint64_t
 InaParameterServer::GetFallbackChunks() const
 {
+    NS_LOG_FUNCTION(this);
     return m_fallbackChunks;
 }
 
 uint64_t
 InaParameterServer::GetEvictedReceived() const
 {
+    NS_LOG_FUNCTION(this);
     return m_evicted;
 }
 

@@ -98,12 +98,20 @@ InaSwitch::GetTypeId()
     return tid;
 }
 
-InaSwitch::InaSwitch() = default;
-InaSwitch::~InaSwitch() = default;
+InaSwitch::InaSwitch()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+InaSwitch::~InaSwitch()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 InaSwitch::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_routes.clear();
     m_defaultRoute = nullptr;
     m_policy = nullptr;
@@ -113,18 +121,21 @@ InaSwitch::DoDispose()
 void
 InaSwitch::SetPolicy(Ptr<InaAllocationPolicy> policy)
 {
+    NS_LOG_FUNCTION(this << policy);
     m_policy = policy;
 }
 
 Ptr<InaAllocationPolicy>
 InaSwitch::GetPolicy() const
 {
+    NS_LOG_FUNCTION(this);
     return m_policy;
 }
 
 void
 InaSwitch::Install(Ptr<Node> node)
 {
+    NS_LOG_FUNCTION(this << node);
     NS_ABORT_MSG_IF(!m_policy, "InaSwitch: set a Policy before Install");
     m_pool = std::make_unique<InaAggregatorPool>(m_poolSize, m_valuesPerPacket);
     for (uint32_t i = 0; i < node->GetNDevices(); ++i)
@@ -139,6 +150,7 @@ InaSwitch::Install(Ptr<Node> node)
 void
 InaSwitch::AddRoute(uint16_t addr, Ptr<NetDevice> device)
 {
+    NS_LOG_FUNCTION(this << addr << device);
     if (m_routes.size() <= addr)
     {
         m_routes.resize(addr + 1);
@@ -149,6 +161,7 @@ InaSwitch::AddRoute(uint16_t addr, Ptr<NetDevice> device)
 void
 InaSwitch::AddJob(uint16_t job, uint16_t psAddr, const std::vector<uint16_t>& workerAddrs)
 {
+    NS_LOG_FUNCTION(this << job << psAddr << workerAddrs);
     NS_ABORT_MSG_IF(workerAddrs.empty() || workerAddrs.size() > 32,
                     "InaSwitch: job " << job << " has " << workerAddrs.size()
                                       << " workers; expected 1 to 32 (bitmap width)");
@@ -163,6 +176,7 @@ InaSwitch::AddJob(uint16_t job, uint16_t psAddr, const std::vector<uint16_t>& wo
 void
 InaSwitch::AddTransitJob(uint16_t job, const std::vector<uint16_t>& workerAddrs)
 {
+    NS_LOG_FUNCTION(this << job << workerAddrs);
     JobEntry e;
     e.role = TRANSIT;
     e.workers = workerAddrs;
@@ -176,6 +190,8 @@ InaSwitch::AddFirstLevelJob(uint16_t job,
                             uint8_t rackBit,
                             const InaJobSlots& slots)
 {
+    NS_LOG_FUNCTION(this << job << psAddr << localWorkers << rackBit << slots.poolSize
+                         << slots.window << slots.partitionBase);
     NS_ABORT_MSG_IF(localWorkers.empty() || localWorkers.size() > 32 || rackBit >= 32,
                     "InaSwitch: job " << job << " has " << localWorkers.size()
                                       << " local workers and rack bit " << unsigned(rackBit)
@@ -197,6 +213,8 @@ InaSwitch::AddSecondLevelJob(uint16_t job,
                              uint8_t racks,
                              const InaJobSlots& slots)
 {
+    NS_LOG_FUNCTION(this << job << psAddr << workerAddrs << racks << slots.poolSize << slots.window
+                         << slots.partitionBase);
     NS_ABORT_MSG_IF(workerAddrs.empty() || workerAddrs.size() > 32 || racks < 1 || racks > 32,
                     "InaSwitch: job " << job << " has " << workerAddrs.size() << " workers in "
                                       << unsigned(racks)
@@ -213,48 +231,56 @@ InaSwitch::AddSecondLevelJob(uint16_t job,
 void
 InaSwitch::SetDefaultRoute(Ptr<NetDevice> device)
 {
+    NS_LOG_FUNCTION(this << device);
     m_defaultRoute = device;
 }
 
 const InaSwitchStats&
 InaSwitch::GetStats() const
 {
+    NS_LOG_FUNCTION(this);
     return m_stats;
 }
 
 uint32_t
 InaSwitch::GetPoolSize() const
 {
+    NS_LOG_FUNCTION(this);
     return m_poolSize;
 }
 
 uint32_t
 InaSwitch::GetInUse() const
 {
+    NS_LOG_FUNCTION(this);
     return m_pool ? m_pool->InUse() : 0;
 }
 
 double
 InaSwitch::GetBusyAggregatorSeconds() const
 {
+    NS_LOG_FUNCTION(this);
     return m_pool ? m_pool->BusySeconds(Simulator::Now()) : 0;
 }
 
 double
 InaSwitch::GetBusyAggregatorSeconds(Time until) const
 {
+    NS_LOG_FUNCTION(this << until);
     return m_pool ? m_pool->BusySeconds(until) : 0;
 }
 
 double
 InaSwitch::GetUsefulAggregatorSeconds() const
 {
+    NS_LOG_FUNCTION(this);
     return m_pool ? m_pool->UsefulSeconds() : 0;
 }
 
 const InaSwitch::JobEntry&
 InaSwitch::Job(uint16_t job) const
 {
+    NS_LOG_FUNCTION(this << job);
     auto it = m_jobs.find(job);
     NS_ABORT_MSG_IF(it == m_jobs.end(), "InaSwitch: packet of undeclared job " << job);
     return it->second;
@@ -268,6 +294,7 @@ InaSwitch::Receive(Ptr<NetDevice> /*device*/,
                    const Address& /*to*/,
                    NetDevice::PacketType /*type*/)
 {
+    NS_LOG_FUNCTION(this << packet);
     ++m_stats.packetsIn;
     InaHeader h;
     packet->PeekHeader(h);
@@ -306,6 +333,7 @@ InaSwitch::Receive(Ptr<NetDevice> /*device*/,
 void
 InaSwitch::Forward(Ptr<const Packet> packet, const InaHeader& h)
 {
+    NS_LOG_FUNCTION(this << packet << h);
     if (h.Has(InaHeader::FLAG_RESULT) && h.dst == InaHeader::MULTICAST_JOB)
     {
         Replicate(packet, h.job);
@@ -323,6 +351,7 @@ InaSwitch::Forward(Ptr<const Packet> packet, const InaHeader& h)
 uint32_t
 InaSwitch::IndexOf(const InaHeader& h, const JobEntry& e) const
 {
+    NS_LOG_FUNCTION(this << h << e.psAddr);
     // At one level the packet carries this switch's index; two levels may lay the job out
     // differently (SwitchML partitions), so the policy maps the chunk to this level.
     uint32_t i =
@@ -336,6 +365,7 @@ InaSwitch::MovesToPs(const InaHeader& h,
                      bool holds,
                      const JobEntry& e) const
 {
+    NS_LOG_FUNCTION(this << h << a.seq << holds << e.psAddr);
     if (h.Has(InaHeader::FLAG_OVERFLOW))
     {
         return true;
@@ -359,6 +389,7 @@ InaSwitch::MovesToPs(const InaHeader& h,
 void
 InaSwitch::Delegate(const InaHeader& h, uint32_t pad, const JobEntry& e)
 {
+    NS_LOG_FUNCTION(this << h << pad << e.psAddr);
     const uint32_t index = IndexOf(h, e);
     InaAggregator& a = m_pool->At(index);
     if (a.Holds(h.job, h.seq))
@@ -367,9 +398,14 @@ InaSwitch::Delegate(const InaHeader& h, uint32_t pad, const JobEntry& e)
         // still in flight follow it to the PS.
         if (!a.delegated && a.count > 0)
         {
+            NS_LOG_LOGIC("aggregator " << index << ": flushing job " << a.job << " seq " << a.seq
+                                       << " (" << +a.count << "/" << +a.fanIn
+                                       << " contributions) to the PS");
             EmitAggregate(a, index, 0, pad);
             ++m_stats.flushes;
         }
+        NS_LOG_LOGIC("aggregator " << index << ": job " << h.job << " seq " << h.seq
+                                   << " delegated to the PS");
         a.delegated = true;
         return;
     }
@@ -378,22 +414,32 @@ InaSwitch::Delegate(const InaHeader& h, uint32_t pad, const JobEntry& e)
     auto d = m_policy->Decide(a, h);
     if (d == InaAllocationPolicy::COLLIDE)
     {
+        NS_LOG_LOGIC("aggregator " << index << " busy with job " << a.job << " seq " << a.seq
+                                   << ": job " << h.job << " seq " << h.seq
+                                   << " not reserved for the PS");
         return;
     }
     if (d == InaAllocationPolicy::PREEMPT && a.count > 0 && !a.complete && !a.delegated)
     {
+        NS_LOG_LOGIC("aggregator " << index << ": job " << h.job << " seq " << h.seq
+                                   << " preempts job " << a.job << " seq " << a.seq
+                                   << ", evicted partial to its PS");
         EmitAggregate(a, index, InaHeader::FLAG_EVICTED, pad);
         ++m_stats.evictedPartials;
     }
     InaAggregator& n =
         m_pool->Allocate(index, h.job, h.seq, e.fanIn, h.priority, e.psAddr, Simulator::Now());
+    NS_LOG_LOGIC("aggregator " << index << " reserved for job " << h.job << " seq " << h.seq
+                               << ", delegated to the PS");
     n.delegated = true;
 }
 
 void
 InaSwitch::OnBypass(InaHeader& h, uint32_t pad, const JobEntry& e)
 {
+    NS_LOG_FUNCTION(this << h << pad << e.psAddr);
     // A rack's contribution that the rack's ToR could not aggregate.
+    NS_LOG_LOGIC("bypass from rack: job " << h.job << " seq " << h.seq << " worker " << +h.worker);
     ++m_stats.bypassed;
     const uint32_t index = IndexOf(h, e);
     InaAggregator& a = m_pool->At(index);
@@ -423,6 +469,7 @@ InaSwitch::OnBypass(InaHeader& h, uint32_t pad, const JobEntry& e)
 void
 InaSwitch::OnGradient(InaHeader& h, uint32_t pad, const JobEntry& e)
 {
+    NS_LOG_FUNCTION(this << h << pad << e.psAddr);
     const uint32_t index = IndexOf(h, e);
     InaAggregator& a = m_pool->At(index);
     const bool holds = a.Holds(h.job, h.seq);
@@ -442,6 +489,8 @@ InaSwitch::OnGradient(InaHeader& h, uint32_t pad, const JobEntry& e)
                     EmitAggregate(a, index, 0, pad);
                     ++m_stats.flushes;
                 }
+                NS_LOG_LOGIC("aggregator " << index << ": resend of job " << h.job << " seq "
+                                           << h.seq << " flushes and frees it");
                 m_pool->Release(index, Simulator::Now());
                 ++m_stats.resendFrees;
             }
@@ -450,6 +499,9 @@ InaSwitch::OnGradient(InaHeader& h, uint32_t pad, const JobEntry& e)
         {
             Delegate(h, pad, e);
         }
+        NS_LOG_LOGIC("job " << h.job << " seq " << h.seq << " worker " << +h.worker
+                            << (h.Has(InaHeader::FLAG_OVERFLOW) ? " overflow" : " resend")
+                            << ": to the PS");
         ToPs(h, pad, e);
         return;
     }
@@ -474,12 +526,19 @@ InaSwitch::OnGradient(InaHeader& h, uint32_t pad, const JobEntry& e)
     switch (m_policy->Decide(a, h))
     {
     case InaAllocationPolicy::COLLIDE:
+        NS_LOG_LOGIC("collision at aggregator " << index << " (job " << a.job << " seq " << a.seq
+                                                << "): job " << h.job << " seq " << h.seq
+                                                << " goes to the PS");
         h.flags |= InaHeader::FLAG_COLLISION;
         ++m_stats.collisions;
         m_collisionTrace(h.job, h.seq);
         ToPs(h, pad, e);
         return;
     case InaAllocationPolicy::PREEMPT:
+        NS_LOG_LOGIC("preemption at aggregator "
+                     << index << ": job " << h.job << " seq " << h.seq << " (priority "
+                     << h.priority << ") evicts job " << a.job << " seq " << a.seq << " (priority "
+                     << a.priority << ", " << +a.count << "/" << +a.fanIn << " in)");
         ++m_stats.preemptions;
         m_preemptTrace(a.job, a.seq, h.job, h.seq);
         if (a.count > 0 && !a.complete && !a.delegated)
@@ -498,6 +557,8 @@ InaSwitch::OnGradient(InaHeader& h, uint32_t pad, const JobEntry& e)
     }
     InaAggregator& n =
         m_pool->Allocate(index, h.job, h.seq, e.fanIn, h.priority, e.psAddr, Simulator::Now());
+    NS_LOG_LOGIC("aggregator " << index << " allocated to job " << h.job << " seq " << h.seq
+                               << " (fan-in " << +e.fanIn << ")");
     ++m_stats.allocations;
     Accumulate(n, index, h, pad, e);
 }
@@ -509,6 +570,7 @@ InaSwitch::Accumulate(InaAggregator& a,
                       uint32_t pad,
                       const JobEntry& e)
 {
+    NS_LOG_FUNCTION(this << a.job << a.seq << index << h << pad << e.psAddr);
     const size_t n = std::min(a.sums.size(), h.values.size());
     for (size_t i = 0; i < n; ++i)
     {
@@ -526,6 +588,8 @@ InaSwitch::Accumulate(InaAggregator& a,
     {
         return;
     }
+    NS_LOG_LOGIC("aggregator " << index << ": job " << a.job << " seq " << a.seq << " complete ("
+                               << +a.count << " contributions)");
     m_pool->MarkComplete(index, Simulator::Now());
     ++m_stats.completions;
     m_completeTrace(a.job, a.seq);
@@ -547,6 +611,7 @@ InaSwitch::Accumulate(InaAggregator& a,
 void
 InaSwitch::EmitPartial(const InaAggregator& a, const InaHeader& h, uint32_t pad, const JobEntry& e)
 {
+    NS_LOG_FUNCTION(this << a.job << a.seq << h << pad << e.psAddr);
     InaHeader out;
     out.job = a.job;
     out.seq = a.seq;
@@ -566,12 +631,15 @@ InaSwitch::EmitPartial(const InaAggregator& a, const InaHeader& h, uint32_t pad,
 void
 InaSwitch::OnResult(InaHeader& h, uint32_t pad, const JobEntry& e)
 {
+    NS_LOG_FUNCTION(this << h << pad << e.psAddr);
     const uint32_t index = IndexOf(h, e);
     InaAggregator& a = m_pool->At(index);
     if (a.Holds(h.job, h.seq))
     {
         if (m_policy->GetCompletion() == InaAllocationPolicy::TO_PS)
         {
+            NS_LOG_LOGIC("aggregator " << index << " released: result of job " << h.job << " seq "
+                                       << h.seq << " passes back");
             m_pool->Release(index, Simulator::Now()); // ATP: freed as the PS result passes back
         }
         else if (e.role == FIRST_LEVEL && !a.delegated && !h.Has(InaHeader::FLAG_OVERFLOW))
@@ -596,6 +664,7 @@ InaSwitch::OnResult(InaHeader& h, uint32_t pad, const JobEntry& e)
 void
 InaSwitch::Multicast(const InaHeader& h, uint32_t pad)
 {
+    NS_LOG_FUNCTION(this << h << pad);
     // Serialize once; the copies share the buffer (copy-on-write), as a replication engine.
     Ptr<Packet> p = Create<Packet>(pad);
     p->AddHeader(h);
@@ -605,6 +674,7 @@ InaSwitch::Multicast(const InaHeader& h, uint32_t pad)
 void
 InaSwitch::Replicate(Ptr<const Packet> p, uint16_t job)
 {
+    NS_LOG_FUNCTION(this << p << job);
     // One copy per egress port that leads to members: a switch further down replicates again.
     std::vector<Ptr<NetDevice>> done;
     for (uint16_t w : Job(job).workers)
@@ -621,6 +691,7 @@ InaSwitch::Replicate(Ptr<const Packet> p, uint16_t job)
 void
 InaSwitch::EmitAggregate(const InaAggregator& a, uint32_t index, uint8_t extraFlags, uint32_t pad)
 {
+    NS_LOG_FUNCTION(this << a.job << a.seq << index << extraFlags << pad);
     InaHeader out;
     out.job = a.job;
     out.seq = a.seq;
@@ -639,6 +710,7 @@ InaSwitch::EmitAggregate(const InaAggregator& a, uint32_t index, uint8_t extraFl
 void
 InaSwitch::EmitResult(const InaAggregator& a, uint32_t index, uint16_t dst, uint32_t pad)
 {
+    NS_LOG_FUNCTION(this << a.job << a.seq << index << dst << pad);
     InaHeader out;
     out.job = a.job;
     out.seq = a.seq;
@@ -662,6 +734,7 @@ InaSwitch::EmitResult(const InaAggregator& a, uint32_t index, uint16_t dst, uint
 void
 InaSwitch::ToPs(InaHeader& h, uint32_t pad, const JobEntry& e)
 {
+    NS_LOG_FUNCTION(this << h << pad << e.psAddr);
     ++m_stats.fallbackPackets;
     ++m_stats.toPsPackets;
     m_stats.toPsBytes += h.GetSerializedSize() + pad;
@@ -672,6 +745,7 @@ InaSwitch::ToPs(InaHeader& h, uint32_t pad, const JobEntry& e)
 void
 InaSwitch::Emit(const InaHeader& h, uint32_t pad, uint16_t dst)
 {
+    NS_LOG_FUNCTION(this << h << pad << dst);
     Ptr<Packet> p = Create<Packet>(pad);
     p->AddHeader(h);
     SendTo(p, dst);
@@ -680,6 +754,7 @@ InaSwitch::Emit(const InaHeader& h, uint32_t pad, uint16_t dst)
 Ptr<NetDevice>
 InaSwitch::RouteTo(uint16_t dst) const
 {
+    NS_LOG_FUNCTION(this << dst);
     if (dst < m_routes.size() && m_routes[dst])
     {
         return m_routes[dst];
@@ -691,12 +766,14 @@ InaSwitch::RouteTo(uint16_t dst) const
 void
 InaSwitch::SendTo(Ptr<Packet> p, uint16_t dst)
 {
+    NS_LOG_FUNCTION(this << p << dst);
     SendVia(RouteTo(dst), p);
 }
 
 void
 InaSwitch::SendVia(Ptr<NetDevice> dev, Ptr<Packet> p)
 {
+    NS_LOG_FUNCTION(this << dev << p);
     Time delay = m_passLatency * static_cast<int64_t>(m_passes);
     if (delay.IsZero())
     {
@@ -711,6 +788,7 @@ InaSwitch::SendVia(Ptr<NetDevice> dev, Ptr<Packet> p)
 void
 InaSwitch::Transmit(Ptr<NetDevice> dev, Ptr<Packet> p)
 {
+    NS_LOG_FUNCTION(this << dev << p);
     ++m_stats.packetsOut;
     if (dev == m_defaultRoute)
     {

@@ -233,11 +233,13 @@ InaWorker::GetTypeId()
 InaWorker::InaWorker()
     : m_jitterRng(CreateObject<UniformRandomVariable>())
 {
+    NS_LOG_FUNCTION(this);
 }
 
 int64_t
 InaWorker::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     m_jitterRng->SetStream(stream);
     return 1;
 }
@@ -245,6 +247,7 @@ InaWorker::AssignStreams(int64_t stream)
 Time
 InaWorker::ComputePhase()
 {
+    NS_LOG_FUNCTION(this);
     if (m_jitter.IsZero())
     {
         return m_computeTime;
@@ -252,11 +255,15 @@ InaWorker::ComputePhase()
     return m_computeTime + Seconds(m_jitterRng->GetValue(0, m_jitter.GetSeconds()));
 }
 
-InaWorker::~InaWorker() = default;
+InaWorker::~InaWorker()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 InaWorker::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_policy = nullptr;
     m_device = nullptr;
     Application::DoDispose();
@@ -265,6 +272,7 @@ InaWorker::DoDispose()
 void
 InaWorker::SetPolicy(Ptr<InaAllocationPolicy> policy, const InaJobSlots& slots)
 {
+    NS_LOG_FUNCTION(this << policy << slots.poolSize << slots.window << slots.partitionBase);
     m_policy = policy;
     m_slots = slots;
 }
@@ -272,12 +280,14 @@ InaWorker::SetPolicy(Ptr<InaAllocationPolicy> policy, const InaJobSlots& slots)
 void
 InaWorker::SetDevice(Ptr<NetDevice> device)
 {
+    NS_LOG_FUNCTION(this << device);
     m_device = device;
 }
 
 void
 InaWorker::StartApplication()
 {
+    NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(!m_policy || !m_device, "InaWorker: SetPolicy and SetDevice before start");
     NS_ABORT_MSG_IF(m_rank >= m_fanIn,
                     "InaWorker: Rank " << m_rank << " must be below FanIn " << m_fanIn);
@@ -297,6 +307,7 @@ InaWorker::StartApplication()
 void
 InaWorker::StopApplication()
 {
+    NS_LOG_FUNCTION(this);
     Simulator::Remove(m_timer); // not Cancel: a cancelled event still advances the clock
     ClearSlotTimers();
     m_computeEvent.Cancel();
@@ -305,6 +316,7 @@ InaWorker::StopApplication()
 void
 InaWorker::ClearSlotTimers()
 {
+    NS_LOG_FUNCTION(this);
     for (auto& t : m_slotTimers)
     {
         Simulator::Remove(t);
@@ -314,6 +326,7 @@ InaWorker::ClearSlotTimers()
 void
 InaWorker::StartIteration()
 {
+    NS_LOG_FUNCTION(this);
     m_acked.assign(m_chunks, 0);
     m_lastAck = 0;
     m_next = 0;
@@ -360,6 +373,7 @@ InaWorker::AdjustCongestionWindow(uint64_t& cwndBytes,
 void
 InaWorker::SendMore()
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t window = m_cc && m_retransmit == WINDOW ? m_ccWindow : m_window;
     while (m_next < m_chunks && m_next < m_lastAck + window)
     {
@@ -383,6 +397,7 @@ InaWorker::Gradient(uint32_t worker, uint64_t element) const
 uint32_t
 InaWorker::IndexOf(uint32_t seq) const
 {
+    NS_LOG_FUNCTION(this << seq);
     uint32_t slot = seq % m_window;
     if (m_policy->FollowsRemap() && m_remap[slot] != NO_REMAP)
     {
@@ -394,6 +409,7 @@ InaWorker::IndexOf(uint32_t seq) const
 void
 InaWorker::SendChunk(uint32_t chunk, bool resend)
 {
+    NS_LOG_FUNCTION(this << chunk << resend);
     InaHeader h;
     h.src = m_addr;
     h.dst = m_psAddr;
@@ -421,6 +437,8 @@ InaWorker::SendChunk(uint32_t chunk, bool resend)
     }
     if (overflow)
     {
+        NS_LOG_LOGIC("chunk " << chunk << " seq " << h.seq
+                              << ": a value exceeds the int32 sum bound, sent as float32");
         for (uint32_t i = 0; i < m_valuesPerPacket; ++i)
         {
             float f = first + i < m_values ? static_cast<float>(Gradient(m_rank, first + i)) : 0.f;
@@ -432,6 +450,8 @@ InaWorker::SendChunk(uint32_t chunk, bool resend)
     {
         h.flags |= InaHeader::FLAG_RESEND;
         ++m_resends;
+        NS_LOG_LOGIC("job " << m_job << " worker " << m_rank << " resends chunk " << chunk
+                            << " seq " << h.seq << " at aggregator " << h.aggIndex);
     }
     else
     {
@@ -466,17 +486,21 @@ InaWorker::SendChunk(uint32_t chunk, bool resend)
 void
 InaWorker::Transmit(Ptr<Packet> p)
 {
+    NS_LOG_FUNCTION(this << p);
     m_device->Send(p, m_device->GetBroadcast(), IPV4_PROTOCOL);
 }
 
 void
 InaWorker::OnSlotTimer(uint32_t seq)
 {
+    NS_LOG_FUNCTION(this << seq);
     const uint64_t base = static_cast<uint64_t>(m_iter) * m_chunks;
     if (!m_inSync || seq < base || seq >= base + m_chunks || m_acked[seq - base])
     {
         return;
     }
+    NS_LOG_DEBUG("job " << m_job << " worker " << m_rank << ": slot timer of seq " << seq
+                        << " expired without a result");
     SendChunk(static_cast<uint32_t>(seq - base), true); // re-arms the slot's timer
 }
 
@@ -488,6 +512,7 @@ InaWorker::Receive(Ptr<NetDevice> /*device*/,
                    const Address& /*to*/,
                    NetDevice::PacketType /*type*/)
 {
+    NS_LOG_FUNCTION(this << packet);
     InaHeader h;
     packet->PeekHeader(h);
     if (!h.Has(InaHeader::FLAG_RESULT) || h.job != m_job || !m_inSync)
@@ -514,9 +539,13 @@ InaWorker::Receive(Ptr<NetDevice> /*device*/,
     }
     if (m_acked[chunk])
     {
+        NS_LOG_LOGIC("duplicate result for seq " << h.seq << " ignored");
         return;
     }
     m_acked[chunk] = 1;
+    NS_LOG_LOGIC("job " << m_job << " worker " << m_rank << ": result for seq " << h.seq
+                        << (h.Has(InaHeader::FLAG_COLLISION) ? " (from the PS, collision)" : "")
+                        << ", remap " << h.remap);
     if (m_verify)
     {
         Check(h, chunk);
@@ -567,6 +596,8 @@ InaWorker::Receive(Ptr<NetDevice> /*device*/,
         return;
     }
     // Iteration done.
+    NS_LOG_INFO("job " << m_job << " worker " << m_rank << " finished iteration " << m_iter << " ("
+                       << m_chunks << " chunks, " << m_resends << " resends so far)");
     m_inSync = false;
     Simulator::Remove(m_timer); // not Cancel: a cancelled event still advances the clock
     ClearSlotTimers();
@@ -586,6 +617,7 @@ InaWorker::Receive(Ptr<NetDevice> /*device*/,
 void
 InaWorker::Check(const InaHeader& h, uint32_t chunk)
 {
+    NS_LOG_FUNCTION(this << h << chunk);
     const uint64_t first = static_cast<uint64_t>(chunk) * m_valuesPerPacket;
     const bool isFloat = h.Has(InaHeader::FLAG_OVERFLOW);
     for (uint32_t i = 0; i < m_valuesPerPacket && first + i < m_values; ++i)
@@ -621,6 +653,7 @@ InaWorker::Check(const InaHeader& h, uint32_t chunk)
 void
 InaWorker::OnTimer()
 {
+    NS_LOG_FUNCTION(this);
     if (!m_inSync)
     {
         return;
@@ -632,6 +665,9 @@ InaWorker::OnTimer()
         m_timer = Simulator::Schedule(timeout - idle, &InaWorker::OnTimer, this);
         return;
     }
+    NS_LOG_DEBUG("job " << m_job << " worker " << m_rank << ": timeout after " << idle.As(Time::US)
+                        << " idle, resending unacknowledged chunks " << m_lastAck << ".."
+                        << m_next);
     for (uint32_t c = m_lastAck; c < m_next; ++c)
     {
         if (!m_acked[c])
@@ -646,66 +682,77 @@ InaWorker::OnTimer()
 uint32_t
 InaWorker::GetIterationsDone() const
 {
+    NS_LOG_FUNCTION(this);
     return static_cast<uint32_t>(m_iterationEnds.size());
 }
 
 Time
 InaWorker::GetFinishTime() const
 {
+    NS_LOG_FUNCTION(this);
     return m_finish;
 }
 
 Time
 InaWorker::GetStartTime() const
 {
+    NS_LOG_FUNCTION(this);
     return m_start;
 }
 
 uint64_t
 InaWorker::GetValuesChecked() const
 {
+    NS_LOG_FUNCTION(this);
     return m_checked;
 }
 
 uint64_t
 InaWorker::GetValuesWrong() const
 {
+    NS_LOG_FUNCTION(this);
     return m_wrong;
 }
 
 double
 InaWorker::GetMaxErrorRatio() const
 {
+    NS_LOG_FUNCTION(this);
     return m_maxErrRatio;
 }
 
 uint64_t
 InaWorker::GetChunksSent() const
 {
+    NS_LOG_FUNCTION(this);
     return m_sent;
 }
 
 uint64_t
 InaWorker::GetResends() const
 {
+    NS_LOG_FUNCTION(this);
     return m_resends;
 }
 
 uint64_t
 InaWorker::GetFallbackResults() const
 {
+    NS_LOG_FUNCTION(this);
     return m_fallbacks;
 }
 
 uint64_t
 InaWorker::GetOverflowChunks() const
 {
+    NS_LOG_FUNCTION(this);
     return m_overflows;
 }
 
 const std::vector<Time>&
 InaWorker::GetIterationEnds() const
 {
+    NS_LOG_FUNCTION(this);
     return m_iterationEnds;
 }
 

@@ -33,11 +33,15 @@ LosslessChannel::GetTypeId()
     return tid;
 }
 
-LosslessChannel::LosslessChannel() = default;
+LosslessChannel::LosslessChannel()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 LosslessChannel::Attach(Ptr<LosslessNetDevice> device)
 {
+    NS_LOG_FUNCTION(this << device);
     NS_ABORT_MSG_IF(m_devices[1], "LosslessChannel: already has two devices");
     m_devices[m_devices[0] ? 1 : 0] = device;
 }
@@ -45,6 +49,7 @@ LosslessChannel::Attach(Ptr<LosslessNetDevice> device)
 void
 LosslessChannel::Transmit(Ptr<Packet> p, LosslessNetDevice* from, Time txTime)
 {
+    NS_LOG_FUNCTION(this << p << from << txTime);
     LosslessNetDevice* to =
         PeekPointer(m_devices[0]) == from ? PeekPointer(m_devices[1]) : PeekPointer(m_devices[0]);
     Simulator::ScheduleWithContext(to->GetNode()->GetId(),
@@ -57,12 +62,14 @@ LosslessChannel::Transmit(Ptr<Packet> p, LosslessNetDevice* from, Time txTime)
 std::size_t
 LosslessChannel::GetNDevices() const
 {
+    NS_LOG_FUNCTION(this);
     return m_devices[1] ? 2 : (m_devices[0] ? 1 : 0);
 }
 
 Ptr<NetDevice>
 LosslessChannel::GetDevice(std::size_t i) const
 {
+    NS_LOG_FUNCTION(this << i);
     return m_devices[i];
 }
 
@@ -150,13 +157,18 @@ LosslessNetDevice::GetTypeId()
 LosslessNetDevice::LosslessNetDevice()
     : m_uniform(CreateObject<UniformRandomVariable>())
 {
+    NS_LOG_FUNCTION(this);
 }
 
-LosslessNetDevice::~LosslessNetDevice() = default;
+LosslessNetDevice::~LosslessNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 LosslessNetDevice::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_node = nullptr;
     m_channel = nullptr;
     m_peer = nullptr;
@@ -173,6 +185,7 @@ LosslessNetDevice::DoDispose()
 void
 LosslessNetDevice::Attach(Ptr<LosslessChannel> ch)
 {
+    NS_LOG_FUNCTION(this << ch);
     m_channel = ch;
     ch->Attach(this);
     if (ch->GetNDevices() == 2)
@@ -187,42 +200,49 @@ LosslessNetDevice::Attach(Ptr<LosslessChannel> ch)
 void
 LosslessNetDevice::SetReceiveHandler(ReceiveHandler handler)
 {
+    NS_LOG_FUNCTION(this);
     m_handler = std::move(handler);
 }
 
 void
 LosslessNetDevice::SetPullSource(PullSource source)
 {
+    NS_LOG_FUNCTION(this);
     m_pull = std::move(source);
 }
 
 void
 LosslessNetDevice::SetDataRate(DataRate rate)
 {
+    NS_LOG_FUNCTION(this << rate);
     m_rate = rate;
 }
 
 void
 LosslessNetDevice::SetPfcXoff(uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << bytes);
     m_xoff = bytes;
 }
 
 void
 LosslessNetDevice::SetEcnEnabled(bool enabled)
 {
+    NS_LOG_FUNCTION(this << enabled);
     m_ecnEnabled = enabled;
 }
 
 void
 LosslessNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> em)
 {
+    NS_LOG_FUNCTION(this << em);
     m_errorModel = em;
 }
 
 int64_t
 LosslessNetDevice::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     m_uniform->SetStream(stream);
     return 1;
 }
@@ -230,6 +250,7 @@ LosslessNetDevice::AssignStreams(int64_t stream)
 uint64_t
 LosslessNetDevice::GetPfcHeadroom() const
 {
+    NS_LOG_FUNCTION(this);
     double bytesInFlight =
         m_rate.GetBitRate() / 8.0 * (m_channel ? m_channel->GetDelay().GetSeconds() : 0.0);
     return static_cast<uint64_t>(2 * bytesInFlight) + 2 * m_mtu + kPfcFrameBytes;
@@ -238,6 +259,7 @@ LosslessNetDevice::GetPfcHeadroom() const
 uint64_t
 LosslessNetDevice::GetQueueBytes() const
 {
+    NS_LOG_FUNCTION(this);
     uint64_t sum = 0;
     for (uint64_t b : m_queueBytes)
     {
@@ -249,6 +271,7 @@ LosslessNetDevice::GetQueueBytes() const
 Time
 LosslessNetDevice::GetPausedTime() const
 {
+    NS_LOG_FUNCTION(this);
     Time total(0);
     for (uint32_t p = 0; p < kPriorities; ++p)
     {
@@ -264,6 +287,7 @@ LosslessNetDevice::GetPausedTime() const
 bool
 LosslessNetDevice::MarkEcn(uint8_t prio)
 {
+    NS_LOG_FUNCTION(this << prio);
     uint64_t q = m_queueBytes[prio];
     if (q <= m_kmin)
     {
@@ -280,6 +304,7 @@ LosslessNetDevice::MarkEcn(uint8_t prio)
 void
 LosslessNetDevice::Enqueue(Ptr<Packet> p, const RdmaHeader& h, LosslessNetDevice* ingress)
 {
+    NS_LOG_FUNCTION(this << p << h << ingress);
     uint8_t prio = h.priority % kPriorities;
     uint32_t size = p->GetSize();
     if (m_ecnEnabled && h.type == RdmaHeader::DATA && !(h.flags & RdmaHeader::CE) && MarkEcn(prio))
@@ -290,6 +315,10 @@ LosslessNetDevice::Enqueue(Ptr<Packet> p, const RdmaHeader& h, LosslessNetDevice
         marked.flags |= RdmaHeader::CE;
         p->AddHeader(marked);
         ++m_ecnMarks;
+        NS_LOG_LOGIC("ECN: marked CE on qp " << h.qp << " psn " << h.psn << ", priority " << +prio
+                                             << " egress queue " << m_queueBytes[prio]
+                                             << " bytes (Kmin " << m_kmin << ", Kmax " << m_kmax
+                                             << ")");
     }
     if (ingress != nullptr)
     {
@@ -305,6 +334,7 @@ LosslessNetDevice::Enqueue(Ptr<Packet> p, const RdmaHeader& h, LosslessNetDevice
 void
 LosslessNetDevice::TryTransmit()
 {
+    NS_LOG_FUNCTION(this);
     if (m_busy || m_peer == nullptr)
     {
         return;
@@ -320,6 +350,8 @@ LosslessNetDevice::TryTransmit()
         h.flags = pause ? RdmaHeader::PAUSE : 0;
         Ptr<Packet> p = Create<Packet>(kPfcFrameBytes - RdmaHeader::kWireSize);
         p->AddHeader(h);
+        NS_LOG_LOGIC("PFC: transmitting " << (pause ? "PAUSE" : "RESUME") << " for priority "
+                                          << +prio);
         m_pfcTxTrace(prio, pause);
         StartTransmission(p);
         return;
@@ -354,6 +386,7 @@ LosslessNetDevice::TryTransmit()
 void
 LosslessNetDevice::StartTransmission(Ptr<Packet> p)
 {
+    NS_LOG_FUNCTION(this << p);
     m_busy = true;
     uint32_t size = p->GetSize();
     m_txBytes += size;
@@ -375,6 +408,7 @@ LosslessNetDevice::StartTransmission(Ptr<Packet> p)
 void
 LosslessNetDevice::TransmitComplete()
 {
+    NS_LOG_FUNCTION(this);
     m_busy = false;
     TryTransmit();
 }
@@ -382,6 +416,7 @@ LosslessNetDevice::TransmitComplete()
 void
 LosslessNetDevice::Receive(Ptr<Packet> p)
 {
+    NS_LOG_FUNCTION(this << p);
     RdmaHeader h;
     p->PeekHeader(h);
     if (h.type == RdmaHeader::PFC)
@@ -393,6 +428,8 @@ LosslessNetDevice::Receive(Ptr<Packet> p)
     }
     if (m_errorModel && m_errorModel->IsCorrupt(p))
     {
+        NS_LOG_LOGIC("drop: error model corrupted type " << +h.type << " qp " << h.qp << " psn "
+                                                         << h.psn);
         ++m_errorDrops;
         m_errorDropTrace(p);
         return;
@@ -406,6 +443,7 @@ LosslessNetDevice::Receive(Ptr<Packet> p)
 void
 LosslessNetDevice::HandlePfc(const RdmaHeader& h)
 {
+    NS_LOG_FUNCTION(this << h);
     uint8_t prio = h.priority % kPriorities;
     uint8_t bit = static_cast<uint8_t>(1u << prio);
     bool pause = (h.flags & RdmaHeader::PAUSE) != 0;
@@ -414,11 +452,16 @@ LosslessNetDevice::HandlePfc(const RdmaHeader& h)
         m_pausedMask |= bit;
         m_pausedSince[prio] = Simulator::Now();
         ++m_pausesReceived;
+        NS_LOG_LOGIC("PFC: priority " << +prio << " paused by the peer, " << m_queueBytes[prio]
+                                      << " bytes queued");
     }
     else if (!pause && (m_pausedMask & bit))
     {
         m_pausedMask &= static_cast<uint8_t>(~bit);
         m_pausedTotal[prio] += Simulator::Now() - m_pausedSince[prio];
+        NS_LOG_LOGIC("PFC: priority " << +prio << " resumed after "
+                                      << (Simulator::Now() - m_pausedSince[prio]).As(Time::US)
+                                      << ", " << m_queueBytes[prio] << " bytes queued");
         TryTransmit();
     }
 }
@@ -426,15 +469,21 @@ LosslessNetDevice::HandlePfc(const RdmaHeader& h)
 void
 LosslessNetDevice::IngressAdd(uint8_t prio, uint32_t bytes)
 {
+    NS_LOG_FUNCTION(this << prio << bytes);
     uint64_t& b = m_ingressBytes[prio];
     b += bytes;
     m_maxIngress = std::max(m_maxIngress, b);
     if (b > m_xoff + GetPfcHeadroom())
     {
+        NS_LOG_DEBUG("PFC headroom exceeded on priority "
+                     << +prio << ": " << b << " ingress bytes > XOFF " << m_xoff << " + headroom "
+                     << GetPfcHeadroom());
         ++m_headroomViolations;
     }
     if (m_pfcEnabled && !m_pauseSent[prio] && b > m_xoff)
     {
+        NS_LOG_LOGIC("PFC: ingress priority " << +prio << " at " << b << " bytes > XOFF " << m_xoff
+                                              << ": pausing the upstream");
         SendPfc(prio, true);
     }
 }
@@ -442,10 +491,13 @@ LosslessNetDevice::IngressAdd(uint8_t prio, uint32_t bytes)
 void
 LosslessNetDevice::IngressRelease(uint8_t prio, uint32_t bytes)
 {
+    NS_LOG_FUNCTION(this << prio << bytes);
     uint64_t& b = m_ingressBytes[prio];
     b -= bytes;
     if (m_pauseSent[prio] && b + m_xonOffset <= m_xoff)
     {
+        NS_LOG_LOGIC("PFC: ingress priority " << +prio << " down to " << b << " bytes <= XON "
+                                              << m_xoff - m_xonOffset << ": resuming the upstream");
         SendPfc(prio, false);
     }
 }
@@ -453,6 +505,7 @@ LosslessNetDevice::IngressRelease(uint8_t prio, uint32_t bytes)
 void
 LosslessNetDevice::SendPfc(uint8_t prio, bool pause)
 {
+    NS_LOG_FUNCTION(this << prio << pause);
     m_pauseSent[prio] = pause;
     if (pause)
     {
@@ -467,36 +520,42 @@ LosslessNetDevice::SendPfc(uint8_t prio, bool pause)
 void
 LosslessNetDevice::SetIfIndex(const uint32_t index)
 {
+    NS_LOG_FUNCTION(this << index);
     m_ifIndex = index;
 }
 
 uint32_t
 LosslessNetDevice::GetIfIndex() const
 {
+    NS_LOG_FUNCTION(this);
     return m_ifIndex;
 }
 
 Ptr<Channel>
 LosslessNetDevice::GetChannel() const
 {
+    NS_LOG_FUNCTION(this);
     return m_channel;
 }
 
 void
 LosslessNetDevice::SetAddress(Address address)
 {
+    NS_LOG_FUNCTION(this << address);
     m_address = Mac48Address::ConvertFrom(address);
 }
 
 Address
 LosslessNetDevice::GetAddress() const
 {
+    NS_LOG_FUNCTION(this);
     return m_address;
 }
 
 bool
 LosslessNetDevice::SetMtu(const uint16_t mtu)
 {
+    NS_LOG_FUNCTION(this << mtu);
     m_mtu = mtu;
     return true;
 }
@@ -504,70 +563,82 @@ LosslessNetDevice::SetMtu(const uint16_t mtu)
 uint16_t
 LosslessNetDevice::GetMtu() const
 {
+    NS_LOG_FUNCTION(this);
     return m_mtu;
 }
 
 bool
 LosslessNetDevice::IsLinkUp() const
 {
+    NS_LOG_FUNCTION(this);
     return m_peer != nullptr;
 }
 
 void
 LosslessNetDevice::AddLinkChangeCallback(Callback<void>)
 {
+    NS_LOG_FUNCTION(this);
     // Links never change state in this model.
 }
 
 bool
 LosslessNetDevice::IsBroadcast() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
 Address
 LosslessNetDevice::GetBroadcast() const
 {
+    NS_LOG_FUNCTION(this);
     return Mac48Address::GetBroadcast();
 }
 
 bool
 LosslessNetDevice::IsMulticast() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
 Address
 LosslessNetDevice::GetMulticast(Ipv4Address) const
 {
+    NS_LOG_FUNCTION(this);
     return Mac48Address::GetMulticast(Ipv4Address("224.0.0.0"));
 }
 
 Address
 LosslessNetDevice::GetMulticast(Ipv6Address addr) const
 {
+    NS_LOG_FUNCTION(this << addr);
     return Mac48Address::GetMulticast(addr);
 }
 
 bool
 LosslessNetDevice::IsBridge() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
 bool
 LosslessNetDevice::IsPointToPoint() const
 {
+    NS_LOG_FUNCTION(this);
     return true;
 }
 
 bool
 LosslessNetDevice::Send(Ptr<Packet> packet, const Address&, uint16_t)
 {
+    NS_LOG_FUNCTION(this << packet);
     // Accepts packets that already carry an RdmaHeader; its priority selects the queue.
     RdmaHeader h;
     if (packet->GetSize() < RdmaHeader::kWireSize)
     {
+        NS_LOG_LOGIC("refused: " << packet->GetSize() << " bytes carry no RdmaHeader");
         return false;
     }
     packet->PeekHeader(h);
@@ -578,41 +649,48 @@ LosslessNetDevice::Send(Ptr<Packet> packet, const Address&, uint16_t)
 bool
 LosslessNetDevice::SendFrom(Ptr<Packet> packet, const Address&, const Address& dest, uint16_t proto)
 {
+    NS_LOG_FUNCTION(this << packet << dest << proto);
     return Send(packet, dest, proto);
 }
 
 Ptr<Node>
 LosslessNetDevice::GetNode() const
 {
+    NS_LOG_FUNCTION(this);
     return m_node;
 }
 
 void
 LosslessNetDevice::SetNode(Ptr<Node> node)
 {
+    NS_LOG_FUNCTION(this << node);
     m_node = node;
 }
 
 bool
 LosslessNetDevice::NeedsArp() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
 void
 LosslessNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback)
 {
+    NS_LOG_FUNCTION(this);
     // Packets go to the receive handler (switch or RDMA endpoint), not to an L3 stack.
 }
 
 void
 LosslessNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 bool
 LosslessNetDevice::SupportsSendFrom() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 

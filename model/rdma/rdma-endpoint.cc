@@ -145,11 +145,15 @@ RdmaEndpoint::GetTypeId()
     return tid;
 }
 
-RdmaEndpoint::RdmaEndpoint() = default;
+RdmaEndpoint::RdmaEndpoint()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 RdmaEndpoint::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_wake.Cancel();
     for (auto& [id, q] : m_send)
     {
@@ -173,6 +177,7 @@ RdmaEndpoint::DoDispose()
 void
 RdmaEndpoint::Setup(uint32_t vertex, Ptr<LosslessNetDevice> device)
 {
+    NS_LOG_FUNCTION(this << vertex << device);
     m_vertex = vertex;
     m_device = device;
     device->SetReceiveHandler(
@@ -183,6 +188,7 @@ RdmaEndpoint::Setup(uint32_t vertex, Ptr<LosslessNetDevice> device)
 void
 RdmaEndpoint::SetHooks(DeliveredHook delivered, AckedHook acked)
 {
+    NS_LOG_FUNCTION(this);
     m_deliveredHook = std::move(delivered);
     m_ackedHook = std::move(acked);
 }
@@ -190,18 +196,21 @@ RdmaEndpoint::SetHooks(DeliveredHook delivered, AckedHook acked)
 void
 RdmaEndpoint::SetReadResponseRate(std::function<double(uint32_t, uint32_t)> lineRate)
 {
+    NS_LOG_FUNCTION(this);
     m_readRate = std::move(lineRate);
 }
 
 double
 RdmaEndpoint::WireBytes(uint32_t payload) const
 {
+    NS_LOG_FUNCTION(this << payload);
     return static_cast<double>(payload + RdmaHeader::kWireSize);
 }
 
 double
 RdmaEndpoint::GetQpRate(uint32_t qp) const
 {
+    NS_LOG_FUNCTION(this << qp);
     auto it = m_send.find(qp);
     return it == m_send.end() ? 0.0 : it->second->rate;
 }
@@ -209,6 +218,8 @@ RdmaEndpoint::GetQpRate(uint32_t qp) const
 void
 RdmaEndpoint::StartSend(const RdmaSendSpec& spec)
 {
+    NS_LOG_FUNCTION(this << spec.qp << spec.dst << spec.srcNic << spec.dstNic << spec.bytes
+                         << spec.lineRate << spec.readResponse);
     NS_ABORT_MSG_IF(spec.bytes == 0 || spec.lineRate <= 0, "RdmaEndpoint: empty message");
     NS_ABORT_MSG_IF(m_send.count(spec.qp), "RdmaEndpoint: qp " << spec.qp << " already sending");
     auto q = std::make_unique<SendQp>();
@@ -217,6 +228,9 @@ RdmaEndpoint::StartSend(const RdmaSendSpec& spec)
     q->rate = q->target = spec.lineRate;
     q->nextAvail = Simulator::Now();
     q->lastProgress = Simulator::Now();
+    NS_LOG_LOGIC("qp " << spec.qp << " starts sending " << spec.bytes << " bytes in " << q->packets
+                       << " packets to " << spec.dst << " at " << spec.lineRate << " bytes/s"
+                       << (spec.readResponse ? " (READ response)" : ""));
     m_active.push_back(q.get());
     m_send.emplace(spec.qp, std::move(q));
     m_device->TryTransmit();
@@ -225,6 +239,8 @@ RdmaEndpoint::StartSend(const RdmaSendSpec& spec)
 void
 RdmaEndpoint::StartRead(const RdmaSendSpec& spec)
 {
+    NS_LOG_FUNCTION(this << spec.qp << spec.dst << spec.srcNic << spec.dstNic << spec.bytes
+                         << spec.lineRate << spec.readResponse);
     PendingRead& r = m_reads[spec.qp];
     r.spec = spec;
     SendControl(RdmaHeader::READ_REQ,
@@ -241,12 +257,15 @@ RdmaEndpoint::StartRead(const RdmaSendSpec& spec)
 void
 RdmaEndpoint::ReadTimeout(uint32_t qp)
 {
+    NS_LOG_FUNCTION(this << qp);
     auto it = m_reads.find(qp);
     if (it == m_reads.end() || it->second.dataSeen)
     {
         return; // once data flows, the responder's queue pair makes it reliable
     }
     const RdmaSendSpec& s = it->second.spec;
+    NS_LOG_DEBUG("qp " << qp << " READ request timed out after " << m_rto.As(Time::US)
+                       << " without data: asking " << s.dst << " again");
     SendControl(RdmaHeader::READ_REQ, qp, 0, s.dst, s.dstNic, s.srcNic, false, s.bytes);
     it->second.timer = Simulator::Schedule(m_rto, &RdmaEndpoint::ReadTimeout, this, qp);
 }
@@ -254,6 +273,7 @@ RdmaEndpoint::ReadTimeout(uint32_t qp)
 Ptr<Packet>
 RdmaEndpoint::Pull(uint8_t pausedMask, uint8_t* prio)
 {
+    NS_LOG_FUNCTION(this << pausedMask);
     if (m_active.empty() || (pausedMask & (1u << m_dataPriority)))
     {
         return nullptr; // a RESUME restarts the device, which pulls again
@@ -293,6 +313,8 @@ RdmaEndpoint::Pull(uint8_t pausedMask, uint8_t* prio)
         p->AddHeader(h);
         if (q.sndNxt < q.highestSent)
         {
+            NS_LOG_LOGIC("qp " << q.spec.qp << " retransmits psn " << q.sndNxt << " (highest sent "
+                               << q.highestSent << ")");
             ++m_retransmitted;
         }
         ++q.sndNxt;
@@ -327,6 +349,7 @@ RdmaEndpoint::Pull(uint8_t pausedMask, uint8_t* prio)
 void
 RdmaEndpoint::ScheduleWake(Time at)
 {
+    NS_LOG_FUNCTION(this << at);
     if (!m_wake.IsExpired() && m_wake.GetTs() <= static_cast<uint64_t>(at.GetTimeStep()))
     {
         return;
@@ -338,12 +361,14 @@ RdmaEndpoint::ScheduleWake(Time at)
 void
 RdmaEndpoint::Wake()
 {
+    NS_LOG_FUNCTION(this);
     m_device->TryTransmit();
 }
 
 void
 RdmaEndpoint::Receive(LosslessNetDevice*, Ptr<Packet>, const RdmaHeader& h)
 {
+    NS_LOG_FUNCTION(this << h);
     NS_ABORT_MSG_IF(h.dst != m_vertex,
                     "RdmaEndpoint " << m_vertex << ": misrouted packet for " << h.dst);
     switch (h.type)
@@ -373,6 +398,7 @@ RdmaEndpoint::SendControl(uint8_t type,
                           bool ece,
                           uint64_t length)
 {
+    NS_LOG_FUNCTION(this << type << qp << psn << to << toNic << fromNic << ece << length);
     RdmaHeader h;
     h.type = type;
     h.flags = ece ? RdmaHeader::ECE : 0;
@@ -392,6 +418,7 @@ RdmaEndpoint::SendControl(uint8_t type,
 void
 RdmaEndpoint::ReceiveData(const RdmaHeader& h)
 {
+    NS_LOG_FUNCTION(this << h);
     RecvQp& r = m_recv[h.qp];
     r.length = h.length;
     if (h.flags & RdmaHeader::READ_RESP)
@@ -409,12 +436,16 @@ RdmaEndpoint::ReceiveData(const RdmaHeader& h)
     if (r.done || h.psn < r.expected)
     {
         // Duplicate (a retransmission after a lost ACK): re-acknowledge.
+        NS_LOG_LOGIC("qp " << h.qp << " duplicate psn " << h.psn << " (expected " << r.expected
+                           << "): re-acknowledging");
         SendControl(RdmaHeader::ACK, h.qp, r.expected, h.src, h.srcNic, h.dstNic, EchoCe(r), 0);
         return;
     }
     if (h.psn > r.expected)
     {
         // Go-back-N receiver: drop out-of-order data, NACK the gap once.
+        NS_LOG_LOGIC("qp " << h.qp << " out-of-order psn " << h.psn << " (expected " << r.expected
+                           << "): dropped" << (r.nackSent ? "" : ", NACK sent"));
         if (!r.nackSent)
         {
             SendControl(RdmaHeader::NACK,
@@ -440,6 +471,7 @@ RdmaEndpoint::ReceiveData(const RdmaHeader& h)
     }
     if (last)
     {
+        NS_LOG_LOGIC("qp " << h.qp << " delivered all " << r.length << " bytes from " << h.src);
         r.done = true;
         auto it = m_reads.find(h.qp);
         if (it != m_reads.end())
@@ -457,6 +489,7 @@ RdmaEndpoint::ReceiveData(const RdmaHeader& h)
 bool
 RdmaEndpoint::EchoCe(RecvQp& r)
 {
+    NS_LOG_FUNCTION(this << r.cePending << r.lastCnp);
     // Notification point: a pending CE mark rides the next ACK as ECE (the CNP), at most one
     // per CnpInterval per queue pair; marks in between are covered by that notification.
     if (!r.cePending)
@@ -468,6 +501,7 @@ RdmaEndpoint::EchoCe(RecvQp& r)
     {
         return false; // stays pending: echoed by the first ACK after the interval
     }
+    NS_LOG_LOGIC("CE mark echoed as ECE (CNP)");
     r.lastCnp = now;
     r.cePending = false;
     return true;
@@ -476,9 +510,11 @@ RdmaEndpoint::EchoCe(RecvQp& r)
 void
 RdmaEndpoint::ReceiveAck(const RdmaHeader& h)
 {
+    NS_LOG_FUNCTION(this << h);
     auto it = m_send.find(h.qp);
     if (it == m_send.end())
     {
+        NS_LOG_LOGIC("qp " << h.qp << " late ACK/NACK psn " << h.psn << " ignored");
         return; // late ACK of a finished queue pair
     }
     SendQp& q = *it->second;
@@ -499,6 +535,7 @@ RdmaEndpoint::ReceiveAck(const RdmaHeader& h)
     }
     if (h.type == RdmaHeader::NACK && h.psn < q.sndNxt)
     {
+        NS_LOG_LOGIC("qp " << h.qp << " NACK psn " << h.psn << ": going back from " << q.sndNxt);
         q.sndNxt = h.psn; // go back N
         m_device->TryTransmit();
     }
@@ -507,8 +544,10 @@ RdmaEndpoint::ReceiveAck(const RdmaHeader& h)
 void
 RdmaEndpoint::ReceiveReadRequest(const RdmaHeader& h)
 {
+    NS_LOG_FUNCTION(this << h);
     if (!m_readsServed.insert(h.qp).second)
     {
+        NS_LOG_LOGIC("qp " << h.qp << " duplicate READ request from " << h.src << " ignored");
         return; // duplicate request, already answering
     }
     RdmaSendSpec spec;
@@ -520,12 +559,15 @@ RdmaEndpoint::ReceiveReadRequest(const RdmaHeader& h)
     spec.readResponse = true;
     NS_ABORT_MSG_IF(!m_readRate, "RdmaEndpoint: no READ response rate configured");
     spec.lineRate = m_readRate(h.src, h.dstNic);
+    NS_LOG_LOGIC("qp " << h.qp << " READ request from " << h.src << " for " << h.length
+                       << " bytes");
     StartSend(spec);
 }
 
 void
 RdmaEndpoint::CheckRto(uint32_t qp)
 {
+    NS_LOG_FUNCTION(this << qp);
     auto it = m_send.find(qp);
     if (it == m_send.end())
     {
@@ -553,6 +595,7 @@ RdmaEndpoint::CheckRto(uint32_t qp)
 void
 RdmaEndpoint::FinishSend(uint32_t qp)
 {
+    NS_LOG_FUNCTION(this << qp);
     auto it = m_send.find(qp);
     SendQp* q = it->second.get();
     q->rtoEvent.Cancel();
@@ -560,6 +603,7 @@ RdmaEndpoint::FinishSend(uint32_t qp)
     q->increaseEvent.Cancel();
     m_active.erase(std::find(m_active.begin(), m_active.end(), q));
     m_send.erase(it);
+    NS_LOG_LOGIC("qp " << qp << " fully acknowledged");
     if (m_ackedHook)
     {
         m_ackedHook(qp);
@@ -571,6 +615,7 @@ RdmaEndpoint::FinishSend(uint32_t qp)
 void
 RdmaEndpoint::OnCongestionNotification(SendQp& q)
 {
+    NS_LOG_FUNCTION(this << q.spec.qp);
     if (!m_dcqcn)
     {
         return;
@@ -587,6 +632,7 @@ RdmaEndpoint::OnCongestionNotification(SendQp& q)
         q.rate = std::max(m_minRate.GetBitRate() / 8.0, q.rate * m_rateOnFirstCnp);
         q.target = q.rate;
         q.decreasePending = true;
+        NS_LOG_LOGIC("DCQCN: qp " << q.spec.qp << " first CNP, rate " << q.rate << " bytes/s");
         q.decreaseEvent =
             Simulator::Schedule(m_decreaseInterval, &RdmaEndpoint::DecreaseCheck, this, q.spec.qp);
         return;
@@ -607,6 +653,7 @@ RdmaEndpoint::OnCongestionNotification(SendQp& q)
 void
 RdmaEndpoint::AdvanceAlpha(SendQp& q)
 {
+    NS_LOG_FUNCTION(this << q.spec.qp);
     // Equivalent to HPCC's alpha timer firing every AlphaResumeInterval since the first CNP,
     // computed on demand instead of with one event per interval.
     int64_t w = (Simulator::Now() - q.cnpEpoch).GetTimeStep() / m_alphaInterval.GetTimeStep();
@@ -627,6 +674,7 @@ RdmaEndpoint::AdvanceAlpha(SendQp& q)
 void
 RdmaEndpoint::DecreaseCheck(uint32_t qp)
 {
+    NS_LOG_FUNCTION(this << qp);
     auto it = m_send.find(qp);
     if (it == m_send.end())
     {
@@ -651,6 +699,8 @@ RdmaEndpoint::DecreaseCheck(uint32_t qp)
     q.limited = true;
     q.decreasePending = false;
     ++m_rateDecreases;
+    NS_LOG_LOGIC("DCQCN: qp " << qp << " rate cut to " << q.rate << " bytes/s (alpha " << q.alpha
+                              << ", target " << q.target << ")");
     m_rateTrace(qp, q.rate);
     q.increaseEvent.Cancel();
     q.increaseEvent =
@@ -660,6 +710,7 @@ RdmaEndpoint::DecreaseCheck(uint32_t qp)
 void
 RdmaEndpoint::IncreaseTimer(uint32_t qp)
 {
+    NS_LOG_FUNCTION(this << qp);
     auto it = m_send.find(qp);
     if (it == m_send.end())
     {
@@ -678,6 +729,7 @@ RdmaEndpoint::IncreaseTimer(uint32_t qp)
 void
 RdmaEndpoint::RateIncrease(SendQp& q)
 {
+    NS_LOG_FUNCTION(this << q.spec.qp);
     // DCQCN reaction point (SIGCOMM'15, Fig. 5): after a cut the timer (T) and the byte
     // counter (BC) count expiries; both at most F: fast recovery towards the target; either
     // beyond F: additive increase of the target; both beyond F: hyper increase. Every event
@@ -707,6 +759,8 @@ RdmaEndpoint::RateIncrease(SendQp& q)
         q.limited = false;
         q.increaseEvent.Cancel();
     }
+    NS_LOG_LOGIC("DCQCN: qp " << q.spec.qp << " rate up to " << q.rate << " bytes/s (target "
+                              << q.target << ", T " << t << ", BC " << bc << ")");
     m_rateTrace(q.spec.qp, q.rate);
 }
 

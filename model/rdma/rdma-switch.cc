@@ -21,11 +21,15 @@ RdmaSwitch::GetTypeId()
     return tid;
 }
 
-RdmaSwitch::RdmaSwitch() = default;
+RdmaSwitch::RdmaSwitch()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 RdmaSwitch::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_ports.clear();
     m_portOfLink.clear();
     m_routes.clear();
@@ -35,6 +39,7 @@ RdmaSwitch::DoDispose()
 void
 RdmaSwitch::Setup(const RailTopology* topology, uint32_t vertex)
 {
+    NS_LOG_FUNCTION(this << topology << vertex);
     m_topology = topology;
     m_vertex = vertex;
 }
@@ -42,6 +47,7 @@ RdmaSwitch::Setup(const RailTopology* topology, uint32_t vertex)
 void
 RdmaSwitch::AddPort(uint32_t link, Ptr<LosslessNetDevice> device)
 {
+    NS_LOG_FUNCTION(this << link << device);
     m_ports.push_back(device);
     m_portOfLink[link] = PeekPointer(device);
     device->SetReceiveHandler(
@@ -51,6 +57,7 @@ RdmaSwitch::AddPort(uint32_t link, Ptr<LosslessNetDevice> device)
 const std::vector<LosslessNetDevice*>&
 RdmaSwitch::Route(uint32_t target)
 {
+    NS_LOG_FUNCTION(this << target);
     auto it = m_routes.find(target);
     if (it != m_routes.end())
     {
@@ -61,12 +68,15 @@ RdmaSwitch::Route(uint32_t target)
     {
         out.push_back(m_portOfLink.at(link));
     }
+    NS_LOG_LOGIC("switch " << m_vertex << ": route to " << target << " over " << out.size()
+                           << " port(s)");
     return m_routes.emplace(target, std::move(out)).first->second;
 }
 
 void
 RdmaSwitch::Receive(LosslessNetDevice* in, Ptr<Packet> p, const RdmaHeader& h)
 {
+    NS_LOG_FUNCTION(this << in << p << h);
     uint32_t target = m_topology->Waypoint(m_vertex, h.dst, h.srcNic, h.dstNic);
     const std::vector<LosslessNetDevice*>& ports = Route(target);
     std::size_t n = ports.size();

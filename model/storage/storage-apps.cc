@@ -47,13 +47,18 @@ StorageServerApp::GetTypeId()
 StorageServerApp::StorageServerApp()
     : m_port(9100)
 {
+    NS_LOG_FUNCTION(this);
 }
 
-StorageServerApp::~StorageServerApp() = default;
+StorageServerApp::~StorageServerApp()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 StorageServerApp::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_listener = nullptr;
     m_connections.clear();
     Application::DoDispose();
@@ -62,12 +67,14 @@ StorageServerApp::DoDispose()
 uint64_t
 StorageServerApp::BytesServed() const
 {
+    NS_LOG_FUNCTION(this);
     return m_served;
 }
 
 void
 StorageServerApp::StartApplication()
 {
+    NS_LOG_FUNCTION(this);
     m_listener = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
     m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
     m_listener->Listen();
@@ -78,6 +85,7 @@ StorageServerApp::StartApplication()
 void
 StorageServerApp::StopApplication()
 {
+    NS_LOG_FUNCTION(this);
     for (auto& [socket, connection] : m_connections)
     {
         socket->Close();
@@ -91,6 +99,7 @@ StorageServerApp::StopApplication()
 void
 StorageServerApp::OnAccept(Ptr<Socket> socket, const Address& /* from */)
 {
+    NS_LOG_FUNCTION(this << socket);
     m_connections[socket] = Connection();
     socket->SetRecvCallback(MakeCallback(&StorageServerApp::OnRead, this));
     socket->SetSendCallback(MakeCallback(&StorageServerApp::OnSendSpace, this));
@@ -99,6 +108,7 @@ StorageServerApp::OnAccept(Ptr<Socket> socket, const Address& /* from */)
 void
 StorageServerApp::OnRead(Ptr<Socket> socket)
 {
+    NS_LOG_FUNCTION(this << socket);
     Connection& c = m_connections[socket];
     while (Ptr<Packet> packet = socket->Recv())
     {
@@ -115,6 +125,8 @@ StorageServerApp::OnRead(Ptr<Socket> socket)
             }
             c.owed += count;
             used += kRequestBytes;
+            NS_LOG_LOGIC("request for " << count << " bytes on " << socket << ", " << c.owed
+                                        << " bytes owed");
         }
         c.partial.erase(c.partial.begin(), c.partial.begin() + used);
     }
@@ -124,12 +136,14 @@ StorageServerApp::OnRead(Ptr<Socket> socket)
 void
 StorageServerApp::OnSendSpace(Ptr<Socket> socket, uint32_t /* available */)
 {
+    NS_LOG_FUNCTION(this << socket);
     Pump(socket);
 }
 
 void
 StorageServerApp::Pump(Ptr<Socket> socket)
 {
+    NS_LOG_FUNCTION(this << socket);
     Connection& c = m_connections[socket];
     while (c.owed > 0)
     {
@@ -137,13 +151,17 @@ StorageServerApp::Pump(Ptr<Socket> socket)
         uint32_t n = uint32_t(std::min<uint64_t>({c.owed, room, kChunk}));
         if (n == 0)
         {
+            NS_LOG_LOGIC("send buffer full on " << socket << ", " << c.owed << " bytes owed");
             return; // resumes from the send callback
         }
         int sent = socket->Send(Create<Packet>(n));
         if (sent <= 0)
         {
+            NS_LOG_LOGIC("send of " << n << " bytes refused on " << socket << " (" << sent << ")");
             return;
         }
+        NS_LOG_LOGIC("response: sent " << sent << " bytes on " << socket << ", " << c.owed - sent
+                                       << " bytes still owed");
         c.owed -= sent;
         m_served += sent;
     }
@@ -201,13 +219,18 @@ StorageClientApp::StorageClientApp()
       m_window(32),
       m_seed(1)
 {
+    NS_LOG_FUNCTION(this);
 }
 
-StorageClientApp::~StorageClientApp() = default;
+StorageClientApp::~StorageClientApp()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 StorageClientApp::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_socket = nullptr;
     Application::DoDispose();
 }
@@ -215,18 +238,21 @@ StorageClientApp::DoDispose()
 void
 StorageClientApp::SetServer(const Address& server)
 {
+    NS_LOG_FUNCTION(this << server);
     m_server = server;
 }
 
 uint64_t
 StorageClientApp::SamplesConsumed() const
 {
+    NS_LOG_FUNCTION(this);
     return m_consumed;
 }
 
 uint64_t
 StorageClientApp::SamplesConsumedBy(double t) const
 {
+    NS_LOG_FUNCTION(this << t);
     return std::upper_bound(m_consumeTimes.begin(), m_consumeTimes.end(), t) -
            m_consumeTimes.begin();
 }
@@ -234,17 +260,22 @@ StorageClientApp::SamplesConsumedBy(double t) const
 uint64_t
 StorageClientApp::BytesReceived() const
 {
+    NS_LOG_FUNCTION(this);
     return m_bytesReceived;
 }
 
 void
 StorageClientApp::StartApplication()
 {
+    NS_LOG_FUNCTION(this);
     m_rng.seed(m_seed);
     NextEpoch();
     NextEpoch();
     m_socket = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
     m_socket->Bind();
+    NS_LOG_INFO("client: " << m_datasetSamples << " samples of " << m_sampleBytes << " bytes, "
+                           << m_cachedSamples << " cached, window " << m_window
+                           << ", connecting to " << m_server);
     m_socket->SetConnectCallback(MakeCallback(&StorageClientApp::OnConnected, this),
                                  MakeNullCallback<void, Ptr<Socket>>());
     m_socket->SetRecvCallback(MakeCallback(&StorageClientApp::OnRead, this));
@@ -255,6 +286,7 @@ StorageClientApp::StartApplication()
 void
 StorageClientApp::StopApplication()
 {
+    NS_LOG_FUNCTION(this);
     Simulator::Cancel(m_consumeEvent);
     if (m_socket)
     {
@@ -265,6 +297,7 @@ StorageClientApp::StopApplication()
 void
 StorageClientApp::NextEpoch()
 {
+    NS_LOG_FUNCTION(this);
     std::vector<uint32_t> order(m_datasetSamples);
     std::iota(order.begin(), order.end(), 0);
     for (size_t i = order.size() - 1; i > 0; --i)
@@ -283,12 +316,14 @@ StorageClientApp::NextEpoch()
 void
 StorageClientApp::OnConnected(Ptr<Socket> /* socket */)
 {
+    NS_LOG_FUNCTION(this);
     RequestMore();
 }
 
 void
 StorageClientApp::RequestMore()
 {
+    NS_LOG_FUNCTION(this);
     if (!m_socket)
     {
         return;
@@ -302,19 +337,27 @@ StorageClientApp::RequestMore()
         }
         if (m_socket->Send(Create<Packet>(request, kRequestBytes)) <= 0)
         {
+            NS_LOG_LOGIC("request not sent (not connected yet), " << m_remoteQueued
+                                                                  << " remote samples queued");
             return; // not connected yet: OnConnected asks again
         }
         ++m_remoteRequested;
         --m_remoteQueued;
+        NS_LOG_LOGIC("requested a sample of " << m_sampleBytes << " bytes, "
+                                              << m_remoteRequested - m_remoteConsumed
+                                              << " outstanding (window " << m_window << ")");
     }
 }
 
 void
 StorageClientApp::OnRead(Ptr<Socket> socket)
 {
+    NS_LOG_FUNCTION(this << socket);
     while (Ptr<Packet> packet = socket->Recv())
     {
         m_bytesReceived += packet->GetSize();
+        NS_LOG_LOGIC("received " << packet->GetSize() << " bytes, " << m_bytesReceived
+                                 << " in total");
     }
     TryConsume();
 }
@@ -322,6 +365,7 @@ StorageClientApp::OnRead(Ptr<Socket> socket)
 bool
 StorageClientApp::NextAvailable() const
 {
+    NS_LOG_FUNCTION(this);
     if (!m_remote.front())
     {
         return true;
@@ -332,11 +376,16 @@ StorageClientApp::NextAvailable() const
 void
 StorageClientApp::TryConsume()
 {
+    NS_LOG_FUNCTION(this);
     if (m_busy || m_order.empty() || !NextAvailable())
     {
+        NS_LOG_LOGIC((m_busy ? "GPU busy" : "waiting for data")
+                     << ", " << m_bytesReceived << " bytes received");
         return; // the GPU is busy, or it waits for data (OnRead calls again)
     }
     bool remote = m_remote.front();
+    NS_LOG_LOGIC("consuming sample " << m_order.front() << (remote ? " (remote)" : " (cached)")
+                                     << ", " << m_consumed + 1 << " consumed");
     m_order.pop_front();
     m_remote.pop_front();
     if (m_order.size() < m_datasetSamples)

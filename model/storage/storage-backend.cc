@@ -49,35 +49,43 @@ StorageBackend::GetTypeId()
     return tid;
 }
 
-StorageBackend::StorageBackend() = default;
+StorageBackend::StorageBackend()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 double
 StorageBackend::AggregateBandwidth() const
 {
+    NS_LOG_FUNCTION(this);
     return m_aggregate.GetBitRate() / 8.0;
 }
 
 double
 StorageBackend::ClientBandwidth() const
 {
+    NS_LOG_FUNCTION(this);
     return m_client.GetBitRate() / 8.0;
 }
 
 double
 StorageBackend::RequestLatency() const
 {
+    NS_LOG_FUNCTION(this);
     return m_latency.GetSeconds();
 }
 
 double
 StorageBackend::BandwidthPricePerByte() const
 {
+    NS_LOG_FUNCTION(this);
     return m_pricePerGbpsHour / 1e9 / 3600.0;
 }
 
 double
 StorageBackend::ClientThroughput(double requestBytes, uint32_t outstanding) const
 {
+    NS_LOG_FUNCTION(this << requestBytes << outstanding);
     double cap = ClientBandwidth() > 0 ? ClientBandwidth() : AggregateBandwidth();
     double perRequest = RequestLatency() + requestBytes / cap;
     return std::min(cap, std::max<uint32_t>(1, outstanding) * requestBytes / perRequest);
@@ -86,6 +94,7 @@ StorageBackend::ClientThroughput(double requestBytes, uint32_t outstanding) cons
 double
 StorageBackend::BandwidthCost(double bandwidth, double seconds) const
 {
+    NS_LOG_FUNCTION(this << bandwidth << seconds);
     return BandwidthPricePerByte() * bandwidth * seconds;
 }
 
