@@ -528,7 +528,7 @@ InaSwitch::OnGradient(InaHeader& h, uint32_t pad, const JobEntry& e)
     case InaAllocationPolicy::COLLIDE:
         NS_LOG_LOGIC("collision at aggregator " << index << " (job " << a.job << " seq " << a.seq
                                                 << "): job " << h.job << " seq " << h.seq
-                                                << " goes to the PS");
+                                                << " worker " << +h.worker << " goes to the PS");
         h.flags |= InaHeader::FLAG_COLLISION;
         ++m_stats.collisions;
         m_collisionTrace(h.job, h.seq);
