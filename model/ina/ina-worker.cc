@@ -355,6 +355,7 @@ InaWorker::AdjustCongestionWindow(uint64_t& cwndBytes,
                                   uint32_t increaseBytes,
                                   uint32_t maxPackets)
 {
+    NS_LOG_FUNCTION(cwndBytes << ecn << packetBytes << increaseBytes << maxPackets);
     if (ecn)
     {
         cwndBytes /= 2;
@@ -759,12 +760,14 @@ InaWorker::GetIterationEnds() const
 uint64_t
 InaWorker::GetEcnDecreases() const
 {
+    NS_LOG_FUNCTION(this);
     return m_ecnDecreases;
 }
 
 uint64_t
 InaWorker::GetWindowAdjustments() const
 {
+    NS_LOG_FUNCTION(this);
     return m_adjustments;
 }
 
