@@ -19,7 +19,7 @@
  *
  *   ./ns3 run philly-replay-bench
  *   ./ns3 run "philly-replay-bench --configs=sched,esa --policy=fifo --runs=5"
- *   ./ns3 run "philly-replay-bench --tenfold=1 --configs=all-on"
+ *   ./ns3 run "philly-replay-bench --tenfold=1 --configs=sched --tenfold-configs=all-on"
  *
  * A configuration is a name from the table below or "name:options" with trace-replay options
  * (e.g. "big:--storage-policy=cba --cache-bytes=5e12"); a configuration the scenario rejects
@@ -112,6 +112,9 @@ ConfigOptions(const std::string& config)
          "--ina=ideal --provisioning=ideal --storage-policy=cba --dataset-rule=job "
          "--cache-bytes=2e12"},
         {"cba-0.01tb", "--ina=ideal --provisioning=ideal --storage-policy=cba --cache-bytes=1e10"},
+        {"cba-job", "--ina=ideal --provisioning=ideal --storage-policy=cba --dataset-rule=job"},
+        // Every component but provisioning (for the tenfold trace while its solves are slow).
+        {"esa-cba", "--ina=esa --provisioning=ideal --storage-policy=cba"},
         {"all-on", "--ina=esa --provisioning=kspeed --storage-policy=cba"},
     };
     auto it = known.find(config);
@@ -328,7 +331,7 @@ struct Target
 Target
 TargetOf(const std::string& config, bool tenfold)
 {
-    if (ConfigLabel(config) == "all-on")
+    if (ConfigLabel(config) == "all-on" || ConfigLabel(config) == "esa-cba")
     {
         return tenfold ? Target{60, 4096} : Target{5, 500};
     }
@@ -445,14 +448,15 @@ main(int argc, char* argv[])
     int timeoutSeconds = 20;
     int tenfoldTimeoutSeconds = 120;
     bool tenfold = true;
-    std::string tenfoldConfigs = "sched,all-on";
+    // all-on (provisioning too) belongs here once the provisioning solves are fast enough.
+    std::string tenfoldConfigs = "sched,esa-cba";
     CommandLine cmd(__FILE__);
     cmd.AddValue("trace", "Philly job CSV", trace);
     cmd.AddValue("policy", "Policies, comma separated", policies);
     cmd.AddValue("configs",
                  "Configurations, comma separated: sched, esa, atp, switchml, local, dpp, "
-                 "alluxio, kspeed, cba, cba-vc-10tb, cba-job-0.5tb, cba-job-2tb, cba-0.01tb, "
-                 "all-on, or name:trace-replay options",
+                 "alluxio, kspeed, cba, cba-vc-10tb, cba-job, cba-job-0.5tb, cba-job-2tb, "
+                 "cba-0.01tb, esa-cba, all-on, or name:trace-replay options",
                  configs);
     cmd.AddValue("nodes", "Nodes (8 GPUs each)", nodes);
     cmd.AddValue("runs", "Runs per row; the row shows medians", runs);
@@ -529,7 +533,7 @@ main(int argc, char* argv[])
             {
                 std::cout << "; fifo/sched end to end " << it->second.totalSeconds
                           << " s = " << std::setprecision(2) << it->second.totalSeconds / py
-                          << "x the anchor's time";
+                          << "x the anchor's time (target <= 0.5x)";
             }
             std::cout << std::endl;
         }

@@ -157,6 +157,41 @@ AttributesJson(Ptr<const Object> object)
     return json;
 }
 
+/**
+ * \brief Writes value as std::to_chars(first, last, value) does (the shortest form that
+ * reads back to the same double, fixed notation unless scientific is strictly shorter), with
+ * a short cut for whole numbers below 2^53, most fields of a job line.
+ * \param out at least 32 characters
+ * \param value the number
+ * \return one past the last character written
+ */
+char*
+NumberChars(char* out, double value)
+{
+    if (value >= 1 && value < 9007199254740992.0)
+    {
+        auto whole = static_cast<uint64_t>(value);
+        if (static_cast<double>(whole) == value)
+        {
+            char* end = std::to_chars(out, out + 24, whole).ptr;
+            // Scientific form: the significant digits, a point if more than one, "e+XX".
+            int digits = static_cast<int>(end - out);
+            int zeros = 0;
+            while (zeros < digits - 1 && out[digits - 1 - zeros] == '0')
+            {
+                ++zeros;
+            }
+            int significant = digits - zeros;
+            int scientific = significant + (significant > 1 ? 1 : 0) + 4;
+            if (digits <= scientific)
+            {
+                return end;
+            }
+        }
+    }
+    return std::to_chars(out, out + 32, value).ptr;
+}
+
 /// Builds one CSV line; numbers in shortest round-trip form (std::to_chars: exact and fast).
 class CsvLine
 {
@@ -164,13 +199,43 @@ class CsvLine
     CsvLine& Number(double value)
     {
         char buffer[32];
-        auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
-        return Field(std::string_view(buffer, result.ptr - buffer));
+        return Field(std::string_view(buffer, NumberChars(buffer, value) - buffer));
+    }
+
+    /**
+     * \brief A placement as JobPlacement::ToString() writes it ("n3:8 n4:8"), built here
+     * digit by digit rather than through a string stream per job.
+     * \param placement the job's placement
+     * \return this line
+     */
+    CsvLine& Placement(const JobPlacement& placement)
+    {
+        Field(std::string_view());
+        char buffer[24];
+        for (size_t i = 0; i < placement.gpusOnNode.size(); ++i)
+        {
+            if (i > 0)
+            {
+                m_line += ' ';
+            }
+            m_line += 'n';
+            auto r = std::to_chars(buffer, buffer + sizeof(buffer), placement.gpusOnNode[i].first);
+            m_line.append(buffer, r.ptr - buffer);
+            m_line += ':';
+            r = std::to_chars(buffer, buffer + sizeof(buffer), placement.gpusOnNode[i].second);
+            m_line.append(buffer, r.ptr - buffer);
+        }
+        return *this;
     }
 
     CsvLine& Text(const std::string& value)
     {
-        if (value.find_first_of(",\"\n") == std::string::npos)
+        bool plain = true;
+        for (char c : value)
+        {
+            plain = plain && c != ',' && c != '"' && c != '\n';
+        }
+        if (plain)
         {
             return Field(value);
         }
@@ -261,7 +326,7 @@ WriteJobs(const std::string& path, const ClusterEngine& engine)
             .Text(job->bound)
             .Number(job->stallData)
             .Number(job->stallSync)
-            .Text(job->placement.ToString())
+            .Placement(job->placement)
             .Text(r.source);
         line.End();
         Flush(out, buffer, false);

@@ -119,6 +119,7 @@ RdmaRateFabric::Build(const RailClusterConfig& config)
         }
     }
     m_upstream.assign(m_dcqcn ? m_kmin.size() : 0, {});
+    m_marking.assign(m_upstream.size(), -1);
     m_solver = std::make_unique<MaxMinSolver>(caps);
     m_solver->SetMergeIdenticalFlows(m_mergeIdentical);
 }
@@ -298,6 +299,7 @@ RdmaRateFabric::CountUpstream(const std::vector<uint32_t>& path, int delta)
     {
         if (m_kmin[path[i]] > 0)
         {
+            m_marking[path[i]] = -1; // its ingress set may change: computed anew when asked
             uint32_t& n = m_upstream[path[i]][path[i - 1]];
             n = static_cast<uint32_t>(static_cast<int>(n) + delta);
             if (n == 0)
@@ -321,12 +323,18 @@ RdmaRateFabric::DcqcnFactor(uint32_t sid) const
     {
         if (!marking && m_kmin[d] > 0)
         {
-            double held = 0;
-            for (const auto& [in, n] : m_upstream[d])
+            // Depends on the link's ingress set only: summed once per change of that set,
+            // not once per flow and reallocation.
+            if (m_marking[d] < 0)
             {
-                held += static_cast<double>(links[in / 2].xoff);
+                double held = 0;
+                for (const auto& [in, n] : m_upstream[d])
+                {
+                    held += static_cast<double>(links[in / 2].xoff);
+                }
+                m_marking[d] = held > m_kmin[d] ? 1 : 0;
             }
-            marking = held > m_kmin[d];
+            marking = m_marking[d] == 1;
         }
         if (marking && m_solver->GetLoad(d) >= links[d / 2].bytesPerSec * (1 - 1e-6))
         {

@@ -161,6 +161,9 @@ class RdmaRateFabric : public RdmaFabric
     std::vector<double> m_kmin;     //!< per directed link: ECN Kmin bytes (0: no marking)
     /** per ECN-marking directed link: flows per upstream (ingress) link */
     std::vector<std::unordered_map<uint32_t, uint32_t>> m_upstream;
+    /// per directed link: whether its ingress XOFF exceeds Kmin (see DcqcnFactor), kept
+    /// between reallocations; -1 = to be computed (its upstream counts changed)
+    mutable std::vector<int8_t> m_marking;
 };
 
 } // namespace ns3

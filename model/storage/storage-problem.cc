@@ -299,18 +299,25 @@ CbaSolver::DensityOrder(const StorageProblem& problem,
                         std::vector<double>& rho,
                         std::vector<size_t>& order)
 {
-    // Divided once per dataset, not per comparison.
+    // Divided once per dataset, not per comparison; sorted as (-density, index) pairs held
+    // side by side (Denser's strict order: the same unique order, fewer cache misses).
+    static thread_local std::vector<std::pair<double, size_t>> keyed;
     rho.assign(loads.demand.size(), 0.0);
-    order.clear();
+    keyed.clear();
     for (size_t k = 0; k < loads.demand.size(); ++k)
     {
         if (problem.datasetBytes[k] > 0 && loads.demand[k] > 0)
         {
             rho[k] = loads.demand[k] / problem.datasetBytes[k];
-            order.push_back(k);
+            keyed.emplace_back(-rho[k], k);
         }
     }
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return Denser(rho, a, b); });
+    std::sort(keyed.begin(), keyed.end());
+    order.resize(keyed.size());
+    for (size_t i = 0; i < keyed.size(); ++i)
+    {
+        order[i] = keyed[i].second;
+    }
 }
 
 bool
@@ -318,7 +325,8 @@ CbaSolver::CacheFractions(const StorageProblem& problem,
                           const Loads& loads,
                           double alpha,
                           const std::vector<size_t>& sorted,
-                          std::vector<double>& x)
+                          std::vector<double>& x,
+                          bool outcomeOnly)
 {
     // Per dataset only: the jobs enter through R_k (their summed targets) and the largest
     // target, which sets the fraction the per-job cap u forces, l_k = 1 - u / max_j r_j.
@@ -339,6 +347,7 @@ CbaSolver::CacheFractions(const StorageProblem& problem,
         cacheLeft -= x[k] * d;
         excess += alpha * loads.demand[k] * (1 - x[k]);
     }
+    const double excessAllowed = kSolverSlack * problem.bandwidthCapacity;
     if (cacheLeft < -kSolverSlack * problem.cacheCapacity - 1e-9)
     {
         return false;
@@ -346,6 +355,16 @@ CbaSolver::CacheFractions(const StorageProblem& problem,
     cacheLeft = std::max(0.0, cacheLeft);
     for (size_t k : sorted)
     {
+        if (cacheLeft == 0)
+        {
+            // Every later take is min(..., 0) = 0 and leaves x, the cache and the excess as
+            // they are (a full cache with a long paying prefix was most of a small-cache solve).
+            break;
+        }
+        if (outcomeOnly && excess <= excessAllowed)
+        {
+            break; // takes only lower the excess: feasible whatever the rest of the loop does
+        }
         double d = problem.datasetBytes[k];
         double rho = alpha * loads.demand[k] / d;
         bool pays = problem.bandwidthPrice * rho > problem.cachePrice;
@@ -360,7 +379,7 @@ CbaSolver::CacheFractions(const StorageProblem& problem,
         cacheLeft -= take;
         excess -= rho * take;
     }
-    return excess <= kSolverSlack * problem.bandwidthCapacity;
+    return excess <= excessAllowed;
 }
 
 double
@@ -418,11 +437,12 @@ CbaSolver::ScaleOf(const StorageProblem& problem,
 {
     // Scaling every demand by alpha scales every R_k and density by alpha: one order serves
     // every alpha, so each attempt costs the datasets only.
-    auto attempt = [&](double alpha) {
-        return CacheFractions(problem, loads, alpha, sorted, x) &&
+    auto attempt = [&](double alpha, bool outcomeOnly) {
+        // Without a budget a step needs the feasibility only, not the fractions.
+        return CacheFractions(problem, loads, alpha, sorted, x, outcomeOnly && budget <= 0) &&
                (budget <= 0 || CostRate(problem, loads, alpha, x) <= budget * (1 + kSolverSlack));
     };
-    if (attempt(1.0))
+    if (attempt(1.0, false))
     {
         return 1.0;
     }
@@ -433,9 +453,9 @@ CbaSolver::ScaleOf(const StorageProblem& problem,
     for (int i = 0; i < 50; ++i)
     {
         double mid = 0.5 * (lo + hi);
-        (attempt(mid) ? lo : hi) = mid;
+        (attempt(mid, true) ? lo : hi) = mid;
     }
-    attempt(lo);
+    attempt(lo, false);
     return lo;
 }
 

@@ -323,13 +323,16 @@ class CbaSolver
                              std::vector<size_t>& order);
     /**
      * \brief Minimum-cost cached fractions x_k for the loads scaled by alpha.
+     * \param outcomeOnly only the return value is wanted (a bisection step without a
+     *        budget): it returns as soon as the answer is certain, leaving x incomplete
      * \return false if the capacities cannot serve them
      */
     static bool CacheFractions(const StorageProblem& problem,
                                const Loads& loads,
                                double alpha,
                                const std::vector<size_t>& sorted,
-                               std::vector<double>& x);
+                               std::vector<double>& x,
+                               bool outcomeOnly = false);
     /**
      * \brief The largest feasible (and affordable) alpha in [0, 1] for the loads.
      * \param x its cached fractions

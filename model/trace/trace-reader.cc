@@ -204,11 +204,35 @@ Select(std::vector<JobRecord>&& jobs,
     }
     std::sort(order.begin(), order.end());
     const double origin = (shift && !order.empty()) ? order.front().first : 0.0;
-    std::vector<JobRecord> kept;
-    kept.reserve(jobs.size());
-    for (const auto& entry : order)
+    // The records are put in that order in place (one cycle walk, each record moved about
+    // once) and filtered in place: no second and third copy of a large trace in memory.
+    std::vector<size_t> where(jobs.size()); // where[i]: the slot holding record i now
+    std::vector<size_t> holds(jobs.size()); // holds[s]: the record in slot s
+    for (size_t i = 0; i < jobs.size(); ++i)
     {
-        JobRecord& job = jobs[entry.second];
+        where[i] = holds[i] = i;
+    }
+    for (size_t slot = 0; slot < order.size(); ++slot)
+    {
+        size_t wanted = order[slot].second; // the record that belongs in this slot
+        size_t from = where[wanted];
+        if (from != slot)
+        {
+            std::swap(jobs[slot], jobs[from]);
+            size_t displaced = holds[slot];
+            holds[from] = displaced;
+            where[displaced] = from;
+            holds[slot] = wanted;
+            where[wanted] = slot;
+        }
+    }
+    std::vector<size_t>().swap(where);
+    std::vector<size_t>().swap(holds);
+    std::vector<JobRecord>& kept = jobs;
+    size_t n = 0;
+    for (size_t i = 0; i < kept.size(); ++i)
+    {
+        JobRecord& job = kept[i];
         job.submitTime -= origin;
         if (!options.vcs.empty() && options.vcs.count(job.vc) == 0)
         {
@@ -220,9 +244,14 @@ Select(std::vector<JobRecord>&& jobs,
         }
         else
         {
-            kept.push_back(std::move(job));
+            if (n != i)
+            {
+                kept[n] = std::move(job);
+            }
+            ++n;
         }
     }
+    kept.resize(n);
     if (options.loadScale != 1.0 && !kept.empty())
     {
         // Dividing every inter-arrival gap by s = compressing time around the first job.
@@ -233,10 +262,10 @@ Select(std::vector<JobRecord>&& jobs,
         }
     }
     // ns-3's clock ends at 9.2e9 s: every submit time must stay well inside it.
-    std::vector<JobRecord> inRange;
-    inRange.reserve(kept.size());
-    for (auto& job : kept)
+    n = 0;
+    for (size_t i = 0; i < kept.size(); ++i)
     {
+        JobRecord& job = kept[i];
         if (job.submitTime > strict::TRACE_TIME_LIMIT_SECONDS)
         {
             size_t colon = job.source.rfind(':');
@@ -260,9 +289,13 @@ Select(std::vector<JobRecord>&& jobs,
             }
             continue;
         }
-        inRange.push_back(std::move(job));
+        if (n != i)
+        {
+            kept[n] = std::move(job);
+        }
+        ++n;
     }
-    kept.swap(inRange);
+    kept.resize(n);
     if (options.maxJobs > 0 && kept.size() > options.maxJobs)
     {
         report.overMaxJobs += kept.size() - options.maxJobs;
@@ -273,7 +306,7 @@ Select(std::vector<JobRecord>&& jobs,
         kept[i].id = i;
     }
     report.kept = kept.size();
-    return kept;
+    return std::move(kept);
 }
 
 /** Writes a number in the shortest form that reads back to the same double. */
