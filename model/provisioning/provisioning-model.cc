@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <set>
 #include <stdexcept>
 
@@ -39,6 +40,15 @@ double
 Finite(double x)
 {
     return std::isfinite(x) ? std::min(x, kUnbounded) : kUnbounded;
+}
+
+/// \param d a number \return its bits
+uint64_t
+Bits(double d)
+{
+    uint64_t b;
+    std::memcpy(&b, &d, sizeof b);
+    return b;
 }
 
 /// Samples in a workload's dataset.
@@ -292,6 +302,16 @@ ProvisioningModel::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&ProvisioningModel::m_reuseUsages),
                           MakeBooleanChecker())
+            .AddAttribute("SkipFeasibleSolves",
+                          "When no resource's demand (every flow at its GPUs' pace) exceeds its "
+                          "capacity, give every flow its demand without building the max-min "
+                          "solver: the loads are the demands, summed in the solver's order, so "
+                          "rates, bottlenecks, utilisation and rail loads are bit-identical to a "
+                          "solve. Flows with identical usages (which the solver merges) or a "
+                          "resource over capacity take the solver.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&ProvisioningModel::m_skipFeasible),
+                          MakeBooleanChecker())
             .AddAttribute(
                 "Fairness",
                 "How GPUs of jobs that contend for a resource share it: DominantShare (max-min "
@@ -391,7 +411,7 @@ ProvisioningModel::Storage() const
 const ProvisioningUtilization&
 ProvisioningModel::GetUtilization() const
 {
-    if (!m_utilValid && m_solver)
+    if (!m_utilValid && m_solved)
     {
         ComputeUtilization();
     }
@@ -711,79 +731,77 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
         }
     }
     SizeClients();
-    // The solver holds only the resources some flow uses, renumbered in ascending id order:
-    // every order the fill depends on (ties between resources, component walks) is the same
-    // as over all resources, so are the rates, and the solver's size follows the running jobs.
-    for (uint32_t r : m_used)
-    {
-        m_localOf[r] = kUnused;
-    }
-    m_used.clear();
-    m_localOf.resize(m_caps.size(), kUnused);
-    for (const auto& usage : usageOf)
-    {
-        for (const auto& [r, w] : usage)
-        {
-            if (m_localOf[r] == kUnused)
-            {
-                m_localOf[r] = 0; // marked; numbered below
-                m_used.push_back(r);
-            }
-        }
-    }
-    std::sort(m_used.begin(), m_used.end());
-    std::vector<double> usedCaps(m_used.size());
-    for (uint32_t i = 0; i < m_used.size(); ++i)
-    {
-        m_localOf[m_used[i]] = i;
-        usedCaps[i] = m_caps[m_used[i]];
-    }
-    m_solver = std::make_unique<MaxMinSolver>(usedCaps);
-    // Every flow rises in units x of its own: one GPU of it receives x * unit[f] samples/s.
-    // The unit sets the fairness between unlike jobs: 1 sample/s (Samples), the GPU's demand
-    // (DemandFraction) or the samples/s that take all of its dominant resource
-    // (DominantShare: x is the dominant share, DRF's progressive filling).
+    m_solved = false;
+    m_fast = m_skipFeasible && SolveFeasible(usageOf, jobOf, groupSize, demand, jobs);
+    m_nFast += m_fast ? 1 : 0;
     std::vector<int64_t> solverId(usageOf.size(), -1); //!< -1: uses no resource
     std::vector<double> unit(usageOf.size(), 1.0);
-    for (size_t f = 0; f < usageOf.size(); ++f)
+    if (!m_fast)
     {
-        uint32_t k = jobOf[f];
-        const auto& usage = usageOf[f];
-        if (usage.empty())
+        // The solver holds only the resources some flow uses, renumbered in ascending id
+        // order: every order the fill depends on (ties between resources, component walks) is
+        // the same as over all resources, so are the rates, and the solver's size follows the
+        // running jobs.
+        for (uint32_t r : m_used)
         {
-            continue; // a sample that uses nothing (no data) is bounded by its GPU alone
+            m_localOf[r] = kUnused;
         }
-        double perGpu = 1.0;
-        if (m_fairness == DEMAND_FRACTION)
+        m_used.clear();
+        m_localOf.resize(m_caps.size(), kUnused);
+        for (const auto& usage : usageOf)
         {
-            const auto& j = jobs[k];
-            uint32_t g = std::max(1u, j.TotalGpus());
-            double ref = std::isfinite(demand[k]) && demand[k] > 0
-                             ? demand[k]
-                             : j.profile->SamplesPerSecond(g) / g;
-            perGpu = std::isfinite(ref) && ref > 0 ? ref : 1.0;
-        }
-        else if (m_fairness == DOMINANT_SHARE)
-        {
-            double share = 0; // of one GPU's sample: usages are summed over the flow's GPUs
-            for (const auto& [res, w] : usage)
+            for (const auto& [r, w] : usage)
             {
-                share = std::max(share, w / groupSize[f] / m_caps[res]);
+                if (m_localOf[r] == kUnused)
+                {
+                    m_localOf[r] = 0; // marked; numbered below
+                    m_used.push_back(r);
+                }
             }
-            perGpu = share > 0 ? 1.0 / share : 1.0;
         }
-        unit[f] = perGpu;
-        std::vector<MaxMinSolver::Usage> scaled = usage;
-        for (auto& [res, w] : scaled)
+        std::sort(m_used.begin(), m_used.end());
+        std::vector<double> usedCaps(m_used.size());
+        for (uint32_t i = 0; i < m_used.size(); ++i)
         {
-            w *= perGpu;
-            res = m_localOf[res];
+            m_localOf[m_used[i]] = i;
+            usedCaps[i] = m_caps[m_used[i]];
         }
-        solverId[f] = m_solver->AddFlow(scaled, Finite(demand[k] / perGpu));
+        m_solver = std::make_unique<MaxMinSolver>(usedCaps);
+        // No two flows alike (SolveFeasible's hashes differ): every flow makes a class of its
+        // own, in the same order, whether or not the solver looks for identical ones.
+        bool known = m_skipFeasible && m_flowUnit.size() == usageOf.size();
+        if (known && m_distinctFlows)
+        {
+            m_solver->SetMergeIdenticalFlows(false);
+        }
+        for (size_t f = 0; f < usageOf.size(); ++f)
+        {
+            uint32_t k = jobOf[f];
+            const auto& usage = usageOf[f];
+            if (usage.empty())
+            {
+                continue; // a sample that uses nothing (no data) is bounded by its GPU alone
+            }
+            double perGpu =
+                known ? m_flowUnit[f] : FlowUnit(usage, groupSize[f], demand[k], jobs[k]);
+            unit[f] = perGpu;
+            std::vector<MaxMinSolver::Usage> scaled = usage;
+            for (auto& [res, w] : scaled)
+            {
+                w *= perGpu;
+                res = m_localOf[res];
+            }
+            solverId[f] = m_solver->AddFlow(scaled, Finite(demand[k] / perGpu));
+        }
+        m_solver->SolveAll();
     }
-    m_solver->SolveAll();
+    // Without a solver every flow got its cap (SolveFeasible): the solver's rate is the cap.
     auto perGpuRate = [&](size_t f) {
-        return solverId[f] < 0 ? demand[jobOf[f]] : m_solver->GetRate(solverId[f]) * unit[f];
+        if (usageOf[f].empty())
+        {
+            return demand[jobOf[f]];
+        }
+        return m_fast ? m_flowCap[f] * m_flowUnit[f] : m_solver->GetRate(solverId[f]) * unit[f];
     };
     for (size_t f = 0; f < m_flows.size(); ++f)
     {
@@ -823,7 +841,7 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
             double worst = 0;
             for (const auto& [res, w] : usageOf.at(slowest))
             {
-                double util = m_solver->GetLoad(m_localOf[res]) / m_caps[res];
+                double util = LoadOf(res) / m_caps[res];
                 if (util > worst)
                 {
                     worst = util;
@@ -834,8 +852,119 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
         out.push_back(r);
     }
     m_utilValid = false; // computed when asked for
+    m_solved = true;
     m_jobs = nullptr;
     return out;
+}
+
+double
+ProvisioningModel::FlowUnit(const std::vector<MaxMinSolver::Usage>& usage,
+                            uint32_t groupSize,
+                            double demand,
+                            const ProvisioningJob& job) const
+{
+    // Every flow rises in units x of its own: one GPU of it receives x * unit samples/s. The
+    // unit sets the fairness between unlike jobs: 1 sample/s (Samples), the GPU's demand
+    // (DemandFraction) or the samples/s that take all of its dominant resource
+    // (DominantShare: x is the dominant share, DRF's progressive filling).
+    double perGpu = 1.0;
+    if (m_fairness == DEMAND_FRACTION)
+    {
+        uint32_t g = std::max(1u, job.TotalGpus());
+        double ref =
+            std::isfinite(demand) && demand > 0 ? demand : job.profile->SamplesPerSecond(g) / g;
+        perGpu = std::isfinite(ref) && ref > 0 ? ref : 1.0;
+    }
+    else if (m_fairness == DOMINANT_SHARE)
+    {
+        double share = 0; // of one GPU's sample: usages are summed over the flow's GPUs
+        for (const auto& [res, w] : usage)
+        {
+            share = std::max(share, w / groupSize / m_caps[res]);
+        }
+        perGpu = share > 0 ? 1.0 / share : 1.0;
+    }
+    return perGpu;
+}
+
+bool
+ProvisioningModel::SolveFeasible(const std::vector<std::vector<MaxMinSolver::Usage>>& usageOf,
+                                 const std::vector<uint32_t>& jobOf,
+                                 const std::vector<uint32_t>& groupSize,
+                                 const std::vector<double>& demand,
+                                 const std::vector<ProvisioningJob>& jobs)
+{
+    // Each resource's demand, sum of weight x cap over the flows in the order the solver adds
+    // them (MaxMinSolver::AddDemand): a fresh solver's demand, to the bit. When none exceeds
+    // its capacity (less the solver's margin) the solver gives every flow its cap, and a
+    // resource's load (weight x rate summed over the classes in creation order) is this same
+    // sum, provided no two flows merge into one class (a class adds weight x rate x members
+    // once): flows whose usages and caps hash alike take the solver.
+    if (m_fastLoad.size() < m_caps.size())
+    {
+        m_fastLoad.resize(m_caps.size(), 0.0);
+    }
+    for (uint32_t r : m_fastTouched)
+    {
+        m_fastLoad[r] = 0.0;
+    }
+    m_fastTouched.clear();
+    m_flowKeys.clear();
+    m_flowCap.assign(usageOf.size(), 0.0);
+    m_flowUnit.assign(usageOf.size(), 1.0);
+    bool ok = true;
+    m_distinctFlows = false;
+    for (size_t f = 0; f < usageOf.size() && ok; ++f)
+    {
+        const auto& usage = usageOf[f];
+        if (usage.empty())
+        {
+            continue;
+        }
+        uint32_t k = jobOf[f];
+        double perGpu = FlowUnit(usage, groupSize[f], demand[k], jobs[k]);
+        double cap = Finite(demand[k] / perGpu);
+        if (!(cap > 0))
+        {
+            return false; // the solver reports it
+        }
+        m_flowUnit[f] = perGpu;
+        m_flowCap[f] = cap;
+        uint64_t key = Bits(cap);
+        for (const auto& [r, w] : usage)
+        {
+            double scaled = w * perGpu;
+            if (r >= m_caps.size() || !(scaled > 0))
+            {
+                ok = false; // the solver reports it
+                break;
+            }
+            key = (key ^ r) * 0x9e3779b97f4a7c15ULL;
+            key = (key ^ Bits(scaled)) * 0xff51afd7ed558ccdULL;
+            double& load = m_fastLoad[r];
+            if (load == 0.0)
+            {
+                m_fastTouched.push_back(r);
+            }
+            load += scaled * cap;
+        }
+        m_flowKeys.push_back(key);
+    }
+    if (!ok)
+    {
+        m_flowUnit.clear(); // not all computed
+        return false;
+    }
+    std::sort(m_flowKeys.begin(), m_flowKeys.end());
+    m_distinctFlows = std::adjacent_find(m_flowKeys.begin(), m_flowKeys.end()) == m_flowKeys.end();
+    for (uint32_t r : m_fastTouched)
+    {
+        if (m_fastLoad[r] > m_caps[r] * (1 - 1e-9))
+        {
+            return false;
+        }
+    }
+    return m_distinctFlows;
 }
 
 std::size_t
@@ -936,7 +1065,7 @@ ProvisioningModel::RailLoads(std::vector<double>& out, std::vector<double>& in) 
 {
     out.assign(m_cluster.nodes, 0.0);
     in.assign(m_cluster.nodes, 0.0);
-    if (!m_solver || !m_topology)
+    if (!m_solved || !m_topology)
     {
         return;
     }
@@ -963,6 +1092,10 @@ ProvisioningModel::RailLoads(std::vector<double>& out, std::vector<double>& in) 
 double
 ProvisioningModel::LoadOf(uint32_t resource) const
 {
+    if (m_fast)
+    {
+        return resource < m_fastLoad.size() ? m_fastLoad[resource] : 0.0;
+    }
     // The solver holds the resources some flow uses; the others carry nothing.
     if (resource >= m_localOf.size() || m_localOf[resource] == kUnused)
     {
@@ -978,10 +1111,11 @@ ProvisioningModel::ComputeUtilization() const
     m_util = ProvisioningUtilization{};
     m_utilValid = true;
     auto up = [](double& slot, double v) { slot = std::max(slot, v); };
-    for (uint32_t i = 0; i < m_used.size(); ++i)
+    const std::vector<uint32_t>& used = m_fast ? m_fastTouched : m_used;
+    for (uint32_t i = 0; i < used.size(); ++i)
     {
-        uint32_t r = m_used[i];
-        double util = m_solver->GetLoad(i) / m_caps[r];
+        uint32_t r = used[i];
+        double util = (m_fast ? m_fastLoad[r] : m_solver->GetLoad(i)) / m_caps[r];
         switch (m_kinds[r])
         {
         case KIND_STORAGE:

@@ -247,6 +247,15 @@ class ProvisioningModel : public Object
     const ProvisioningUtilization& GetUtilization() const;
 
     /**
+     * \return Solves that gave every flow its demand without building the max-min solver,
+     *         because no resource was over capacity (SkipFeasibleSolves)
+     */
+    uint64_t GetNSkippedSolves() const
+    {
+        return m_nFast;
+    }
+
+    /**
      * \brief Bytes/s of every training node's rail links that other traffic (gradient sync,
      *        LinkShare) keeps: the next Solve gives each rail link of node n, each way, its
      *        rate less reserve[n] / NICs per node. Empty (default): the links' full rates.
@@ -429,6 +438,7 @@ class ProvisioningModel : public Object
     double m_cacheableFraction;    //!< share of preprocessing CPU that is deterministic (cacheable)
     bool m_aggregate;              //!< one flow per (job, node) instead of per GPU
     bool m_reuseUsages;            //!< keep (job, node) flows' usages between Solves
+    bool m_skipFeasible{true};     //!< no solver when every demand fits (SkipFeasibleSolves)
     Fairness m_fairness;           //!< how contending jobs share a resource
 
     /** A storage client of one job on one node. */
@@ -505,6 +515,38 @@ class ProvisioningModel : public Object
     /// rather than the cluster
     std::vector<uint32_t> m_localOf;
     std::vector<uint32_t> m_used; //!< resource ids of the solver's resources, ascending
+    /// The last Solve gave every flow its demand without a solver (SkipFeasibleSolves):
+    /// m_fastLoad holds the loads of the resources in m_fastTouched (0 elsewhere)
+    bool m_fast{false};
+    bool m_solved{false};                //!< a Solve has completed
+    uint64_t m_nFast{0};                 //!< Solves that took no solver
+    std::vector<double> m_fastLoad;      //!< per resource: demand = load when m_fast
+    std::vector<uint32_t> m_fastTouched; //!< resources with a load in m_fastLoad
+    std::vector<uint64_t> m_flowKeys;    //!< per flow: hash of its scaled usage and cap
+    std::vector<double> m_flowCap;       //!< per flow: its cap in the solver's units
+    std::vector<double> m_flowUnit;      //!< per flow: samples/s per unit of its solver rate
+    bool m_distinctFlows{false};         //!< no two flows of the last Solve alike
+    /**
+     * Feasibility test of SkipFeasibleSolves: sums every resource's demand in the solver's
+     * order and checks that no flows would merge into one class.
+     * \param usageOf per flow, its usage \param jobOf per flow, its job
+     * \param groupSize per flow, its GPUs \param demand per job, samples/s per GPU
+     * \param jobs the jobs
+     *
+eturn true if every flow gets its cap (results may be computed without a solver)
+     */
+    bool SolveFeasible(const std::vector<std::vector<MaxMinSolver::Usage>>& usageOf,
+                       const std::vector<uint32_t>& jobOf,
+                       const std::vector<uint32_t>& groupSize,
+                       const std::vector<double>& demand,
+                       const std::vector<ProvisioningJob>& jobs);
+    /** \param f flow \param usage its usage \param groupSize its GPUs \param demand its
+     * job's demand \param job its job
+eturn samples/s per GPU per unit of solver rate */
+    double FlowUnit(const std::vector<MaxMinSolver::Usage>& usage,
+                    uint32_t groupSize,
+                    double demand,
+                    const ProvisioningJob& job) const;
 
     /** A storage-client request (Client()) a loader made while building a flow's usage */
     struct ClientCall

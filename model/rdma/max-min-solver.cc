@@ -248,6 +248,13 @@ MaxMinSolver::WeightIndex(double w)
             return i;
         }
     }
+    if (m_weights.size() >= kWeightsIndexed)
+    {
+        // Many distinct weights (scaled per flow, as the provisioning model's): store each
+        // again rather than index them (only the value matters)
+        m_weights.push_back(w);
+        return static_cast<uint32_t>(m_weights.size() - 1);
+    }
     auto [it, added] = m_weightIndex.emplace(Bits(w), static_cast<uint32_t>(m_weights.size()));
     if (added)
     {

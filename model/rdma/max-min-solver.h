@@ -146,6 +146,8 @@ class MaxMinSolver
 
   private:
     static constexpr uint32_t kNone = 0xffffffffu;
+    /// distinct weights looked up in m_weightIndex; later ones are stored without lookup
+    static constexpr uint32_t kWeightsIndexed = 1024;
 
     struct FlowRec
     {
