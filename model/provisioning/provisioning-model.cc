@@ -344,6 +344,7 @@ ProvisioningModel::SetCluster(const RailClusterConfig& cluster, Ptr<StorageBacke
     cluster.Validate();
     m_cluster = cluster;
     m_topology.reset();
+    m_railLinkOf.clear();
     m_staticBuilt = false;
     m_paths.clear();
     m_usages.clear();
@@ -386,6 +387,7 @@ ProvisioningModel::EnsureTopology()
     if (!m_topology || m_topology->GetConfig().nodes != m_cluster.nodes + PoolNodes())
     {
         m_topology = std::make_unique<RailTopology>(FabricConfig());
+        m_railLinkOf.clear();
         m_staticBuilt = false;
         m_paths.clear();
         m_usages.clear();
@@ -766,7 +768,14 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
             m_localOf[m_used[i]] = i;
             usedCaps[i] = m_caps[m_used[i]];
         }
-        m_solver = std::make_unique<MaxMinSolver>(usedCaps);
+        if (m_solver)
+        {
+            m_solver->Reset(usedCaps); // as new, its buffers kept
+        }
+        else
+        {
+            m_solver = std::make_unique<MaxMinSolver>(usedCaps);
+        }
         // No two flows alike (SolveFeasible's hashes differ): every flow makes a class of its
         // own, in the same order, whether or not the solver looks for identical ones.
         bool known = m_skipFeasible && m_flowUnit.size() == usageOf.size();
@@ -1069,22 +1078,37 @@ ProvisioningModel::RailLoads(std::vector<double>& out, std::vector<double>& in) 
     {
         return;
     }
-    const RailTopology& t = Topology();
+    if (m_railLinkOf.size() != m_cluster.nodes + 1)
+    {
+        // Every node's rail uplinks (NIC to switch), in the order the sums below add them:
+        // the topology's, fixed until it changes.
+        const RailTopology& t = Topology();
+        m_railLinkOf.assign(1, 0);
+        m_railLinks.clear();
+        for (uint32_t n = 0; n < m_cluster.nodes; ++n)
+        {
+            for (uint32_t r = 0; r < m_cluster.node.nics; ++r)
+            {
+                uint32_t nic = t.Nic(n, r);
+                for (uint32_t l : t.GetAdjacentLinks(nic))
+                {
+                    if (t.GetLinks()[l].inNode)
+                    {
+                        continue; // its PCIe side
+                    }
+                    m_railLinks.push_back(t.DirectedLink(nic, l));
+                }
+            }
+            m_railLinkOf.push_back(static_cast<uint32_t>(m_railLinks.size()));
+        }
+    }
     for (uint32_t n = 0; n < m_cluster.nodes; ++n)
     {
-        for (uint32_t r = 0; r < m_cluster.node.nics; ++r)
+        for (uint32_t i = m_railLinkOf[n]; i < m_railLinkOf[n + 1]; ++i)
         {
-            uint32_t nic = t.Nic(n, r);
-            for (uint32_t l : t.GetAdjacentLinks(nic))
-            {
-                if (t.GetLinks()[l].inNode)
-                {
-                    continue; // its PCIe side
-                }
-                uint32_t up = t.DirectedLink(nic, l);
-                out[n] += LoadOf(up);
-                in[n] += LoadOf(up ^ 1u);
-            }
+            uint32_t up = m_railLinks[i];
+            out[n] += LoadOf(up);
+            in[n] += LoadOf(up ^ 1u);
         }
     }
 }

@@ -518,14 +518,16 @@ class ProvisioningModel : public Object
     /// The last Solve gave every flow its demand without a solver (SkipFeasibleSolves):
     /// m_fastLoad holds the loads of the resources in m_fastTouched (0 elsewhere)
     bool m_fast{false};
-    bool m_solved{false};                //!< a Solve has completed
-    uint64_t m_nFast{0};                 //!< Solves that took no solver
-    std::vector<double> m_fastLoad;      //!< per resource: demand = load when m_fast
-    std::vector<uint32_t> m_fastTouched; //!< resources with a load in m_fastLoad
-    std::vector<uint64_t> m_flowKeys;    //!< per flow: hash of its scaled usage and cap
-    std::vector<double> m_flowCap;       //!< per flow: its cap in the solver's units
-    std::vector<double> m_flowUnit;      //!< per flow: samples/s per unit of its solver rate
-    bool m_distinctFlows{false};         //!< no two flows of the last Solve alike
+    bool m_solved{false};                       //!< a Solve has completed
+    uint64_t m_nFast{0};                        //!< Solves that took no solver
+    std::vector<double> m_fastLoad;             //!< per resource: demand = load when m_fast
+    std::vector<uint32_t> m_fastTouched;        //!< resources with a load in m_fastLoad
+    std::vector<uint64_t> m_flowKeys;           //!< per flow: hash of its scaled usage and cap
+    std::vector<double> m_flowCap;              //!< per flow: its cap in the solver's units
+    std::vector<double> m_flowUnit;             //!< per flow: samples/s per unit of its solver rate
+    bool m_distinctFlows{false};                //!< no two flows of the last Solve alike
+    mutable std::vector<uint32_t> m_railLinks;  //!< directed rail uplinks, node by node
+    mutable std::vector<uint32_t> m_railLinkOf; //!< node -> first of its m_railLinks
     /**
      * Feasibility test of SkipFeasibleSolves: sums every resource's demand in the solver's
      * order and checks that no flows would merge into one class.

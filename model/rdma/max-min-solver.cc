@@ -87,6 +87,64 @@ MaxMinSolver::MaxMinSolver(std::vector<double> capacities)
 }
 
 void
+MaxMinSolver::Reset(const std::vector<double>& capacities)
+{
+    for (std::size_t r = 0; r < capacities.size(); ++r)
+    {
+        if (!(capacities[r] > 0))
+        {
+            throw std::invalid_argument("MaxMinSolver: capacity of resource " + std::to_string(r) +
+                                        " must be > 0");
+        }
+    }
+    // Every member as the constructor and the default initialisers leave it.
+    m_flows.clear();
+    m_freeFlows.clear();
+    m_classes.clear();
+    m_classStamp.clear();
+    m_freeClasses.clear();
+    m_byKey.clear();
+    m_pool.clear();
+    m_weights.clear();
+    m_weightIndex.clear();
+    m_poolDead = 0;
+    m_res.resize(capacities.size());
+    for (std::size_t r = 0; r < capacities.size(); ++r)
+    {
+        Resource& res = m_res[r];
+        res.cap = capacities[r];
+        res.classes.clear();
+        res.priorityClasses.clear();
+        res.demand = 0;
+        res.dirty = false;
+        res.over = false;
+    }
+    m_resStamp.assign(capacities.size(), 0);
+    m_dirty.clear();
+    m_component.clear();
+    m_componentClass.clear();
+    m_componentRes.clear();
+    m_stamp = 0;
+    m_active = 0;
+    m_liveClasses = 0;
+    m_merge = true;
+    m_skipFeasible = true;
+    m_overloaded = 0;
+    m_skippedFills = 0;
+    m_loads.clear();
+    m_loadsValid = false;
+    m_nonEmptyRes = 0;
+    m_left.assign(capacities.size(), 0.0);
+    m_weight.assign(capacities.size(), 0.0);
+    m_prioWeight.assign(capacities.size(), 0.0);
+    m_frozen.clear();
+    m_stack.clear();
+    m_saturated.clear();
+    m_capHeap.clear();
+    m_heap.clear();
+}
+
+void
 MaxMinSolver::SetMergeIdenticalFlows(bool merge)
 {
     if (m_active > 0)

@@ -43,6 +43,13 @@ class MaxMinSolver
     explicit MaxMinSolver(std::vector<double> capacities);
 
     /**
+     * Start again as a solver constructed with these capacities (no flows, default
+     * settings), keeping the buffers it has allocated: same results as a new one.
+     * \param capacities per resource, units per second (> 0)
+     */
+    void Reset(const std::vector<double>& capacities);
+
+    /**
      * Add a flow (rates are updated by the next Solve()).
      * \param usage resources and weights (weights > 0) that constrain the flow
      * \param cap rate cap (> 0)
