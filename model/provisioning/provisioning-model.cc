@@ -794,13 +794,13 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
             double perGpu =
                 known ? m_flowUnit[f] : FlowUnit(usage, groupSize[f], demand[k], jobs[k]);
             unit[f] = perGpu;
-            std::vector<MaxMinSolver::Usage> scaled = usage;
-            for (auto& [res, w] : scaled)
+            m_scaled.assign(usage.begin(), usage.end());
+            for (auto& [res, w] : m_scaled)
             {
                 w *= perGpu;
                 res = m_localOf[res];
             }
-            solverId[f] = m_solver->AddFlow(scaled, Finite(demand[k] / perGpu));
+            solverId[f] = m_solver->AddFlow(m_scaled, Finite(demand[k] / perGpu));
         }
         m_solver->SolveAll();
     }

@@ -526,6 +526,7 @@ class ProvisioningModel : public Object
     std::vector<double> m_flowCap;              //!< per flow: its cap in the solver's units
     std::vector<double> m_flowUnit;             //!< per flow: samples/s per unit of its solver rate
     bool m_distinctFlows{false};                //!< no two flows of the last Solve alike
+    std::vector<MaxMinSolver::Usage> m_scaled;  //!< a flow's usage in the solver's units
     mutable std::vector<uint32_t> m_railLinks;  //!< directed rail uplinks, node by node
     mutable std::vector<uint32_t> m_railLinkOf; //!< node -> first of its m_railLinks
     /**

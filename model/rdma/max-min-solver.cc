@@ -223,18 +223,19 @@ MaxMinSolver::FindOrCreateClass(const std::vector<Usage>& usage,
                                 const std::vector<Usage>& priority,
                                 double cap)
 {
-    uint64_t key = Bits(cap);
-    for (const auto& [r, w] : usage)
-    {
-        key = Mix(Mix(key, r), Bits(w));
-    }
-    key = Mix(key, 0xffffffffffffULL); // separates usages from priority usages
-    for (const auto& [r, w] : priority)
-    {
-        key = Mix(Mix(key, r), Bits(w));
-    }
+    uint64_t key = 0; // only classes that may merge are looked up by key
     if (m_merge)
     {
+        key = Bits(cap);
+        for (const auto& [r, w] : usage)
+        {
+            key = Mix(Mix(key, r), Bits(w));
+        }
+        key = Mix(key, 0xffffffffffffULL); // separates usages from priority usages
+        for (const auto& [r, w] : priority)
+        {
+            key = Mix(Mix(key, r), Bits(w));
+        }
         auto [lo, hi] = m_byKey.equal_range(key);
         for (auto it = lo; it != hi; ++it)
         {
