@@ -452,7 +452,7 @@ StrictCommandLine::AddValue(const std::string& name, const std::string& help, bo
     CommandLine::AddValue(
         name,
         help,
-        ns3::Callback<bool, std::string>([name, target](std::string text) -> bool {
+        ns3::AiclusterCommandLineCallback([name, target](std::string text) -> bool {
             if (!BoolText(text, *target))
             {
                 throw UsageError("--" + name + ": expected true or false, got " + Quoted(text));
@@ -497,7 +497,7 @@ StrictCommandLine::AddInteger(const std::string& name,
     };
     CommandLine::AddValue(name,
                           WithRange(help, IntegerRange(min, max, unit)),
-                          ns3::Callback<bool, std::string>(parse),
+                          ns3::AiclusterCommandLineCallback(parse),
                           std::to_string(value));
 }
 
@@ -557,7 +557,7 @@ StrictCommandLine::AddValue(const std::string& name,
     double* target = &value;
     CommandLine::AddValue(name,
                           WithRange(help, RealRange(min, max, unit)),
-                          ns3::Callback<bool, std::string>([=](std::string text) -> bool {
+                          ns3::AiclusterCommandLineCallback([=](std::string text) -> bool {
                               *target = strictopt::Real("--" + name, text, min, max, unit);
                               return true;
                           }),
@@ -571,7 +571,7 @@ StrictCommandLine::AddValue(const std::string& name, const std::string& help, st
     std::string* target = &value;
     CommandLine::AddValue(name,
                           help,
-                          ns3::Callback<bool, std::string>([target](std::string text) -> bool {
+                          ns3::AiclusterCommandLineCallback([target](std::string text) -> bool {
                               *target = text;
                               return true;
                           }),
@@ -588,7 +588,7 @@ StrictCommandLine::AddChoice(const std::string& name,
     std::string* target = &value;
     CommandLine::AddValue(name,
                           help + " {" + JoinWords(choices, "|") + "}",
-                          ns3::Callback<bool, std::string>([=](std::string text) -> bool {
+                          ns3::AiclusterCommandLineCallback([=](std::string text) -> bool {
                               strictopt::Choice("--" + name, text, choices);
                               *target = text;
                               return true;
@@ -599,7 +599,7 @@ StrictCommandLine::AddChoice(const std::string& name,
 void
 StrictCommandLine::AddValue(const std::string& name,
                             const std::string& help,
-                            ns3::Callback<bool, std::string> callback,
+                            ns3::AiclusterCommandLineCallback callback,
                             const std::string& defaultValue)
 {
     Register(name);

@@ -5,6 +5,7 @@
 #define AICLUSTER_STRICT_OPTIONS_H
 
 #include "ns3/command-line.h"
+#include "ns3/ns3-compat.h"
 #include "ns3/strict-parse.h"
 
 #include <cstdint>
@@ -143,7 +144,7 @@ class StrictCommandLine : public CommandLine
      */
     void AddValue(const std::string& name,
                   const std::string& help,
-                  ns3::Callback<bool, std::string> callback,
+                  ns3::AiclusterCommandLineCallback callback,
                   const std::string& defaultValue = "");
 
     /**

@@ -21,7 +21,8 @@
 # its build (incremental); EXAMPLE_ARGS (default "trace-replay --quiet");
 # NS3_GIT (a git URL or a local git directory: take the tree from there instead of
 # apt-get source), NS3_REF (the commit, branch or tag of NS3_GIT, default HEAD);
-# NS3_PROFILE (ns-3's build profile, default "default"); TESTS=0 skips test.py.
+# NS3_PROFILE (ns-3's build profile, default "default"); TESTS=0 skips test.py;
+# KEEP_GOING=1 builds on past a compile error, to see every error in one run.
 
 set -euo pipefail
 
@@ -150,8 +151,19 @@ fetch_ns3_git() {
             done < <(git --git-dir="$gitdir" ls-tree -r "$NS3_REF" |
                 grep -F -f <(printf '%s\n' "${missing[@]}") | cut -f2)
         fi
-        git --git-dir="$gitdir" archive --format=tar "$NS3_REF" -- . ${exclude[@]+"${exclude[@]}"} |
-            tar -C "$dest" -xf - || die "git archive $NS3_REF of $gitdir failed"
+        # git archive still says "error: invalid object" for an excluded missing blob (and exits
+        # 0): keep its other messages only.
+        git --git-dir="$gitdir" archive --format=tar "$NS3_REF" -- . ${exclude[@]+"${exclude[@]}"} \
+            2>"$WORK/archive.err" |
+            tar -C "$dest" -xf - || {
+            cat "$WORK/archive.err" >&2
+            die "git archive $NS3_REF of $gitdir failed"
+        }
+        if [ ${#missing[@]} -gt 0 ]; then
+            grep -v -F -f <(printf '%s\n' "${missing[@]}") "$WORK/archive.err" >&2 || true
+        else
+            cat "$WORK/archive.err" >&2
+        fi
         git --git-dir="$gitdir" describe --tags --always "$NS3_REF" >"$WORK/ns3-describe" 2>/dev/null || true
     else
         say "ns-3 from $NS3_GIT ($NS3_REF), shallow clone"
@@ -231,7 +243,16 @@ build_and_run() {
     say "building (-j$JOBS)"
     local t0=$SECONDS
     # What `./ns3 build` runs; called directly because ns-3.37's script caps -j at nproc - 1.
-    cmake --build cmake-cache -j "$JOBS" >"$WORK/build.log" 2>&1 ||
+    # KEEP_GOING=1: build everything that can be built past a failure (lists every error at once).
+    local keep=()
+    if [ "${KEEP_GOING:-0}" = 1 ]; then
+        if grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja' cmake-cache/CMakeCache.txt; then
+            keep=(-- -k 0)
+        else
+            keep=(-- -k)
+        fi
+    fi
+    cmake --build cmake-cache -j "$JOBS" ${keep[@]+"${keep[@]}"} >"$WORK/build.log" 2>&1 ||
         {
             grep -E 'error|Error' -A5 "$WORK/build.log" | head -n 60
             die "ns-3 build failed (full log: $WORK/build.log)"

@@ -15,7 +15,8 @@
 #             https://gitlab.com/nsnam/ns-3-dev.git, shallow clone) or a local git directory,
 #             e.g. a mirror of github.com/nsnam/ns-3-dev-git (read with git archive)
 #   NS3_REF   commit, branch or tag (default HEAD)
-#   JOBS, KEEP_SOURCE, NS3_PROFILE, TESTS, EXAMPLE_ARGS: as in utils/check-in-tree-build.sh
+#   JOBS, KEEP_SOURCE, KEEP_GOING, NS3_PROFILE, TESTS, EXAMPLE_ARGS: as in
+#   utils/check-in-tree-build.sh
 # Slow: about 470 build steps (ns-3 modules, their tests and aicluster); 30 minutes or more on
 # 2 cores.
 

@@ -10,13 +10,18 @@
  * \ingroup aicluster
  * The few ns-3 APIs that changed between ns-3.37 and ns-3-dev, spelled once for both.
  *
+ * ns-3.38 changed CommandLine::AddValue's parser callback from Callback<bool, std::string> to
+ * Callback<bool, const std::string&>;
  * ns-3.41 made EnumValue a class template (EnumValue<T>) and MakeEnumAccessor take the
  * enum type as a template argument; EventId::IsRunning() is gone since ns-3.46 (use
  * !IsExpired(), which every release has). AICLUSTER_NS3_MINOR comes from the generated
  * ns3/aicluster-ns3-version.h (CMakeLists.txt).
  */
 
+#include "ns3/callback.h"
 #include "ns3/enum.h"
+
+#include <string>
 
 // The CMake builds generate this header; waf-era trees (ns-3.35 and older, wscript) do
 // not, and have the old API.
@@ -28,6 +33,14 @@
 
 namespace ns3
 {
+
+#if AICLUSTER_NS3_MINOR >= 38
+/// The parser callback CommandLine::AddValue takes (ns-3.38 and later: a const reference).
+using AiclusterCommandLineCallback = Callback<bool, const std::string&>;
+#else
+/// The parser callback CommandLine::AddValue takes (before ns-3.38: the string by value).
+using AiclusterCommandLineCallback = Callback<bool, std::string>;
+#endif
 
 #if AICLUSTER_NS3_MINOR >= 41
 /// The EnumValue that holds an E (ns-3.41 and later: EnumValue<E>).

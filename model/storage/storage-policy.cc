@@ -6,6 +6,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/ns3-compat.h"
 
 #include <algorithm>
 #include <cmath>
@@ -540,7 +541,7 @@ CbaPolicy::GetTypeId()
                 "for those rates) or Common (the largest common fraction of every "
                 "demand at least cost).",
                 EnumValue(CbaPolicy::THROUGHPUT),
-                MakeEnumAccessor(&CbaPolicy::m_scarcity),
+                MakeAiclusterEnumAccessor(&CbaPolicy::m_scarcity),
                 MakeEnumChecker(CbaPolicy::THROUGHPUT, "Throughput", CbaPolicy::COMMON, "Common"));
     return tid;
 }
