@@ -461,6 +461,7 @@ ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog&
     m_storageModel = nullptr;
     m_provisioningModel = nullptr;
     m_links = nullptr;
+    m_ina = nullptr;
 
     Ptr<ClusterEngine> engine = CreateObject<ClusterEngine>();
     engine->SetTopology(GetTopology());
@@ -487,6 +488,7 @@ ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog&
         syncFactory.Set("PoolSize", UintegerValue(m_inaPoolSize));
     }
     Ptr<IterationTermModel> syncModel = syncFactory.Create<IterationTermModel>();
+    m_ina = DynamicCast<InaGradientSync>(syncModel);
     engine->SetGradientSyncModel(syncModel);
     engine->SetDataLoadingModel(CreateObject<IdealDataLoading>());
     engine->SetJobs(jobs, catalog);
@@ -558,6 +560,11 @@ ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog&
             "Solved",
             MakeCallback(&ClusterBuilder::OnProvisioningSolved, this));
     }
+    if (m_ina)
+    {
+        m_ina->TraceConnectWithoutContext("PoolOccupancy",
+                                          MakeCallback(&ClusterBuilder::OnPoolOccupancy, this));
+    }
     return engine;
 }
 
@@ -592,6 +599,12 @@ ClusterBuilder::OnProvisioningSolved(const std::vector<ProvisioningJobResult>& /
 {
     ++m_provisioningSolves;
     NewSample().provisioning = m_provisioningModel->GetModel()->GetUtilization();
+}
+
+void
+ClusterBuilder::OnPoolOccupancy()
+{
+    NewSample().pools = m_ina->PoolOccupancy(GetTopology().NumRacks());
 }
 
 std::map<std::string, std::map<std::string, double>>
@@ -701,13 +714,25 @@ ClusterBuilder::WriteComponentSeries(const std::string& dir) const
     out << std::setprecision(12);
     out << "time_s,storage_bandwidth_Bps,storage_cache_bytes,storage_cost_per_s,"
            "provisioning_cpu_share,provisioning_storage_share,provisioning_rail_share,"
-           "provisioning_pcie_uplink_share,provisioning_host_memory_share\n";
+           "provisioning_pcie_uplink_share,provisioning_host_memory_share";
+    // With INA: the aggregators held at each pool, ToRs by rack, then the spine.
+    const uint32_t racks = m_ina ? GetTopology().NumRacks() : 0;
+    for (uint32_t r = 0; r < racks; ++r)
+    {
+        out << ",ina_tor" << r << "_aggregators";
+    }
+    out << (m_ina ? ",ina_spine_aggregators\n" : "\n");
     for (const auto& s : m_series)
     {
         out << s.time << ',' << s.storageBandwidth << ',' << s.storageCache << ','
             << s.storageCostRate << ',' << s.provisioning.cpu << ',' << s.provisioning.storage
             << ',' << s.provisioning.rail << ',' << s.provisioning.pcieUplink << ','
-            << s.provisioning.hostMemory << '\n';
+            << s.provisioning.hostMemory;
+        for (uint32_t p = 0; m_ina && p <= racks; ++p)
+        {
+            out << ',' << (p < s.pools.size() ? s.pools[p] : 0.0);
+        }
+        out << '\n';
     }
 }
 

@@ -5,6 +5,7 @@
 #define AICLUSTER_CLUSTER_BUILDER_H
 
 #include "ns3/cluster-engine.h"
+#include "ns3/ina-gradient-sync.h"
 #include "ns3/object.h"
 #include "ns3/provisioning-data-loading.h"
 #include "ns3/rail-topology.h"
@@ -124,7 +125,8 @@ class ClusterBuilder : public Object
     /**
      * \brief Write the components' time series of the last run into dir/components.csv: at
      *        every change of a component's state, the storage bandwidth bought and cache
-     *        reserved, and the provisioning tier's busiest CPU, storage, rail and PCIe shares.
+     *        reserved, the provisioning tier's busiest CPU, storage, rail and PCIe shares and,
+     *        with INA, the aggregators held at each ToR's and the spine's pool.
      * \param dir the result directory (exists)
      * \throws std::runtime_error naming the file if it cannot be written
      */
@@ -196,10 +198,12 @@ class ClusterBuilder : public Object
         double storageCache{0};               //!< cache reserved [bytes]
         double storageCostRate{0};            //!< IO cost rate [$/s]
         ProvisioningUtilization provisioning; //!< busiest share of each resource class
+        std::vector<double> pools; //!< INA: aggregators held per ToR (by rack), then spine
     };
 
     void OnStorageAllocation(double time, double costRate, double bandwidth, double cache);
     void OnProvisioningSolved(const std::vector<ProvisioningJobResult>& results);
+    void OnPoolOccupancy();
     /** \return a new sample at now, carrying the last values of both components */
     ComponentSample& NewSample();
 
@@ -209,6 +213,7 @@ class ClusterBuilder : public Object
     Ptr<StorageDataLoading> m_storageModel;
     Ptr<ProvisioningDataLoading> m_provisioningModel;
     Ptr<LinkShare> m_links;
+    Ptr<InaGradientSync> m_ina; //!< the INA sync model of the last Build(), if INA is on
 };
 
 } // namespace ns3

@@ -551,6 +551,8 @@ ClusterEngine::PreemptJob(ClusterJob* job)
     Track(job);
     SchedulePriorityEvent(job);
     NS_LOG_INFO("t=" << now << " preempt job " << job->record.id);
+    m_dataModel->JobStopped(*job);
+    m_syncModel->JobStopped(*job);
     m_preemptTrace(job);
 }
 
@@ -590,6 +592,8 @@ ClusterEngine::FinishJob(ClusterJob* job)
     job->finishTime = now;
     ++m_finished;
     NS_LOG_INFO("t=" << now << " finish job " << job->record.id);
+    m_dataModel->JobStopped(*job);
+    m_syncModel->JobStopped(*job);
     m_finishTrace(job);
     RequestPass();
 }

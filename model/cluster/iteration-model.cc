@@ -23,6 +23,11 @@ IterationTermModel::GetTypeId()
     return tid;
 }
 
+void
+IterationTermModel::JobStopped(const ClusterJob& /* job */)
+{
+}
+
 bool
 IterationTermModel::DependsOnOtherJobs() const
 {

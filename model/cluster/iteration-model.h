@@ -59,6 +59,14 @@ class IterationTermModel : public Object
                           std::vector<double>& seconds) = 0;
 
     /**
+     * \brief The job stopped running (finished or preempted): the engine calls this on both
+     *        models as the job leaves, before the next Evaluate(). A model that keeps per-job
+     *        state drops the job's here. Default: nothing.
+     * \param job the job, already WAITING (placement cleared) or FINISHED
+     */
+    virtual void JobStopped(const ClusterJob& job);
+
+    /**
      * \return true if a job's term depends on the other running jobs (contention). The engine
      *         then re-evaluates every running job whenever the running set changes; otherwise
      *         only jobs that just started are evaluated, which keeps big replays fast.

@@ -342,7 +342,11 @@ InaGradientSync::GetTypeId()
                           "ToR-to-spine link rate [bit/s]",
                           DataRateValue(DataRate("400Gbps")),
                           MakeDataRateAccessor(&InaGradientSync::m_uplinkRate),
-                          MakeDataRateChecker());
+                          MakeDataRateChecker())
+            .AddTraceSource("PoolOccupancy",
+                            "The aggregators held at the switches changed (PoolOccupancy())",
+                            MakeTraceSourceAccessor(&InaGradientSync::m_poolsTrace),
+                            "ns3::TracedCallback::Void");
     return tid;
 }
 
@@ -405,9 +409,10 @@ InaGradientSync::PipelineSeconds() const
 std::vector<double>
 InaGradientSync::SwitchSyncTimes(const std::vector<InaRateJob>& jobs,
                                  uint32_t extraHopsEachWay,
-                                 std::vector<double>* fallback) const
+                                 std::vector<double>* fallback,
+                                 std::vector<double>* held) const
 {
-    return SyncTimesWithFloor(jobs, extraHopsEachWay, {}, fallback, nullptr);
+    return SyncTimesWithFloor(jobs, extraHopsEachWay, {}, fallback, nullptr, held);
 }
 
 std::vector<double>
@@ -415,7 +420,8 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
                                     uint32_t extraHopsEachWay,
                                     const std::vector<double>& floor,
                                     std::vector<double>* fallback,
-                                    std::vector<double>* intervalOut) const
+                                    std::vector<double>* intervalOut,
+                                    std::vector<double>* heldOut) const
 {
     const size_t n = jobs.size();
     std::vector<double> out(n, 0.0);
@@ -478,7 +484,7 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
     }
     if (m_policy != SWITCHML)
     {
-        SolveSharedPool(jobs, tx, rtt, holds, spread, window, lower, interval, f, stall);
+        SolveSharedPool(jobs, tx, rtt, holds, spread, window, lower, interval, f, stall, heldOut);
     }
     else
     {
@@ -486,6 +492,15 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
         {
             double psLoad = tx * (f[j] * jobs[j].workers + (1 - f[j]));
             interval[j] = std::max(interval[j], psLoad);
+        }
+        if (heldOut)
+        {
+            heldOut->resize(n);
+            for (size_t j = 0; j < n; ++j) // a static slot keeps two aggregators (shadow copy)
+            {
+                double chunks = std::ceil(jobs[j].gradientBytes / (4.0 * values));
+                (*heldOut)[j] = 2 * std::min(window[j], chunks);
+            }
         }
     }
     for (size_t j = 0; j < n; ++j)
@@ -516,7 +531,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                                  const std::vector<double>& floor,
                                  std::vector<double>& interval,
                                  std::vector<double>& f,
-                                 std::vector<double>& stall) const
+                                 std::vector<double>& stall,
+                                 std::vector<double>* heldOut) const
 {
     const size_t n = jobs.size();
     const double pool = m_poolSize;
@@ -746,6 +762,10 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         beforeRate += levelRate;
         k = end;
     }
+    if (heldOut)
+    {
+        *heldOut = held;
+    }
 }
 
 bool
@@ -762,6 +782,7 @@ InaGradientSync::Evaluate(const ClusterTopology& topology,
     seconds.assign(running.size(), 0.0);
     std::vector<InaRateJob> jobs;
     std::vector<size_t> member; // running index of each rate job
+    bool changed = false;       // holdings changed (PoolOccupancy)
     for (size_t i = 0; i < running.size(); ++i)
     {
         const ClusterJob& job = *running[i];
@@ -772,6 +793,7 @@ InaGradientSync::Evaluate(const ClusterTopology& topology,
         if (job.placement.gpusOnNode.size() < 2)
         {
             m_bound.erase(job.record.id);
+            changed = m_held.erase(job.record.id) > 0 || changed;
             continue;
         }
         InaRateJob r;
@@ -812,10 +834,12 @@ InaGradientSync::Evaluate(const ClusterTopology& topology,
         member.push_back(i);
     }
     std::vector<double> fallback;
-    std::vector<double> t = RackSyncTimes(jobs, &fallback);
+    std::vector<PoolHoldings> held;
+    std::vector<double> t = RackSyncTimes(jobs, &fallback, &held);
     for (size_t k = 0; k < member.size(); ++k)
     {
         seconds[member[k]] += t[k];
+        m_held[jobs[k].id] = std::move(held[k]);
         // What bound it, for attribution: its pool when chunks fell back to the PS.
         const InaRateJob& r = jobs[k];
         std::string& bound = m_bound[r.id];
@@ -829,6 +853,34 @@ InaGradientSync::Evaluate(const ClusterTopology& topology,
             bound = "link:nic";
         }
     }
+    if (changed || !member.empty())
+    {
+        m_poolsTrace();
+    }
+}
+
+void
+InaGradientSync::JobStopped(const ClusterJob& job)
+{
+    NS_LOG_FUNCTION(this << job.record.id);
+    if (m_held.erase(job.record.id) > 0)
+    {
+        m_poolsTrace();
+    }
+}
+
+std::vector<double>
+InaGradientSync::PoolOccupancy(uint32_t racks) const
+{
+    std::vector<double> pools(racks + 1, 0.0);
+    for (const auto& [id, holdings] : m_held)
+    {
+        for (const auto& [rack, aggregators] : holdings)
+        {
+            pools[rack < 0 || rack >= racks ? racks : size_t(rack)] += aggregators;
+        }
+    }
+    return pools;
 }
 
 std::string
@@ -861,11 +913,13 @@ InaGradientSync::LinkTraffic(const ClusterJob& job, std::vector<SyncLinkTraffic>
 
 std::vector<double>
 InaGradientSync::RackSyncTimes(const std::vector<InaRateJob>& jobs,
-                               std::vector<double>* fallback) const
+                               std::vector<double>* fallback,
+                               std::vector<PoolHoldings>* held) const
 {
     const size_t n = jobs.size();
     std::vector<double> out(n, 0.0);
     std::vector<double> fb(n, 0.0);
+    std::vector<PoolHoldings> hd(n);
     // Rack-local jobs by rack (a job without racks on a switch of its own), cross-rack jobs.
     std::map<int64_t, std::vector<size_t>> local;
     std::vector<size_t> cross;
@@ -915,26 +969,47 @@ InaGradientSync::RackSyncTimes(const std::vector<InaRateJob>& jobs,
             continue;
         }
         std::vector<double> f;
-        std::vector<double> t = SwitchSyncTimes(subset(idx), 0, &f);
+        std::vector<double> h;
+        std::vector<double> t = SwitchSyncTimes(subset(idx), 0, &f, held ? &h : nullptr);
         scatter(idx, t, f);
+        for (size_t k = 0; k < h.size() && rack >= 0; ++k) // rack < 0: no rack given
+        {
+            hd[idx[k]] = {{rack, h[k]}};
+        }
     }
     if (!cross.empty())
     {
         std::vector<double> f;
-        std::vector<double> t =
-            twoLevel ? TwoLevelTimes(subset(component), f) : SpineOnlyTimes(subset(cross), f);
+        std::vector<PoolHoldings> h;
+        std::vector<double> spine;
+        std::vector<double> t = twoLevel
+                                    ? TwoLevelTimes(subset(component), f, held ? &h : nullptr)
+                                    : SpineOnlyTimes(subset(cross), f, held ? &spine : nullptr);
         scatter(component, t, f);
+        for (size_t k = 0; k < h.size(); ++k)
+        {
+            hd[component[k]] = std::move(h[k]);
+        }
+        for (size_t k = 0; k < spine.size(); ++k)
+        {
+            hd[cross[k]] = {{-1, spine[k]}};
+        }
     }
     if (fallback)
     {
         *fallback = fb;
+    }
+    if (held)
+    {
+        *held = std::move(hd);
     }
     return out;
 }
 
 std::vector<double>
 InaGradientSync::SpineOnlyTimes(const std::vector<InaRateJob>& jobs,
-                                std::vector<double>& fallback) const
+                                std::vector<double>& fallback,
+                                std::vector<double>* held) const
 {
     // Every worker packet crosses its rack's uplink (n_i per chunk); the spine's pool is the
     // single-switch model one hop further. The uplinks' max-min chunk rates bound the
@@ -961,7 +1036,7 @@ InaGradientSync::SpineOnlyTimes(const std::vector<InaRateJob>& jobs,
     for (int round = 0; round < ROUNDS; ++round)
     {
         std::vector<double> interval;
-        t = SyncTimesWithFloor(jobs, 1, floor, &fallback, &interval);
+        t = SyncTimesWithFloor(jobs, 1, floor, &fallback, &interval, held);
         own.resize(n, 0.0);
         for (size_t j = 0; j < n; ++j)
         {
@@ -1069,7 +1144,8 @@ InaGradientSync::ShareUplinks(std::vector<TieredJob>& tj,
 
 std::vector<double>
 InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
-                               std::vector<double>& fallback) const
+                               std::vector<double>& fallback,
+                               std::vector<PoolHoldings>* held) const
 {
     const size_t n = jobs.size();
     const double values = ValuesPerPacket();
@@ -1153,6 +1229,19 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
         out[j] = tj[j].rtt + (tj[j].chunks - 1) * tj[j].interval +
                  SkewSeconds(jobs[j].workers, tj[j].interval);
         fallback[j] = tj[j].f;
+    }
+    if (held)
+    {
+        held->assign(n, {});
+        for (size_t j = 0; j < n; ++j)
+        {
+            for (const Level& l : tj[j].levels) // SwitchML: two aggregators per window slot
+            {
+                (*held)[j].emplace_back(l.pool == spine ? -1 : int64_t(l.pool),
+                                        switchMl ? 2 * std::min(tj[j].window, tj[j].chunks)
+                                                 : l.held);
+            }
+        }
     }
     return out;
 }

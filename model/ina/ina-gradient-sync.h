@@ -7,6 +7,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/iteration-model.h"
 #include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
 
 #include <map>
 #include <string>
@@ -81,6 +82,10 @@ struct InaRateJob
 class InaGradientSync : public IterationTermModel
 {
   public:
+    /// Aggregators a job holds at each pool it uses: (rack of the ToR, or -1 for the spine,
+    /// aggregators held on average: Little's law for ATP/ESA, 2 per window slot for SwitchML)
+    using PoolHoldings = std::vector<std::pair<int64_t, double>>;
+
     /** Allocation policy. */
     enum Policy
     {
@@ -114,6 +119,15 @@ class InaGradientSync : public IterationTermModel
     std::string Bottleneck(const ClusterJob& job) const override;
     /** \return per node of a multi-node job: gradient bytes up (and down), at LinkRate */
     void LinkTraffic(const ClusterJob& job, std::vector<SyncLinkTraffic>& traffic) const override;
+    /** \brief Forget the job's holdings (its pools' occupancy drops at once). \param job it */
+    void JobStopped(const ClusterJob& job) override;
+
+    /**
+     * \param racks the cluster's racks
+     * \return aggregators held now at each ToR pool (index = rack) and at the spine's (index
+     *         racks), summed over the running jobs as their last evaluation left them
+     */
+    std::vector<double> PoolOccupancy(uint32_t racks) const;
 
     /**
      * \brief Per-iteration in-switch sync time of jobs sharing one switch.
@@ -121,11 +135,13 @@ class InaGradientSync : public IterationTermModel
      * \param extraHopsEachWay switch hops beyond one (spine: 1)
      * \param fallback if not null: set to the fraction of each job's chunks that fall back to
      *        its PS
+     * \param held if not null: set to the aggregators each job holds at the switch
      * \return seconds per iteration, per job
      */
     std::vector<double> SwitchSyncTimes(const std::vector<InaRateJob>& jobs,
                                         uint32_t extraHopsEachWay = 0,
-                                        std::vector<double>* fallback = nullptr) const;
+                                        std::vector<double>* fallback = nullptr,
+                                        std::vector<double>* held = nullptr) const;
 
     /**
      * \brief Per-iteration in-switch sync time of jobs placed over racks: jobs with fewer than
@@ -133,10 +149,12 @@ class InaGradientSync : public IterationTermModel
      *        (two-level, or at the spine only when Hierarchical is false).
      * \param jobs the jobs (a job with empty racks is treated as alone in its own rack)
      * \param fallback if not null: set to the fraction of each job's chunks completed at its PS
+     * \param held if not null: set to each job's holdings at the pools it uses
      * \return seconds per iteration, per job
      */
     std::vector<double> RackSyncTimes(const std::vector<InaRateJob>& jobs,
-                                      std::vector<double>* fallback = nullptr) const;
+                                      std::vector<double>* fallback = nullptr,
+                                      std::vector<PoolHoldings>* held = nullptr) const;
 
     /** \return values per packet in use (policy default when the attribute is 0) */
     uint32_t ValuesPerPacket() const;
@@ -190,30 +208,36 @@ class InaGradientSync : public IterationTermModel
     /**
      * \brief Two-level aggregation of cross-rack jobs with the local jobs of their racks.
      * \param jobs the component's jobs \param fallback out: fraction at the PS per job
+     * \param held out if not null: each job's holdings per pool
      * \return seconds per iteration, per job
      */
     std::vector<double> TwoLevelTimes(const std::vector<InaRateJob>& jobs,
-                                      std::vector<double>& fallback) const;
+                                      std::vector<double>& fallback,
+                                      std::vector<PoolHoldings>* held = nullptr) const;
     /**
      * \brief Cross-rack jobs aggregated at the spine only (the single-switch model with one
      *        more hop each way), their chunk interval at least what the shared uplinks leave.
      * \param jobs cross-rack jobs \param fallback out: fraction at the PS per job
+     * \param held out if not null: aggregators each job holds at the spine
      * \return seconds per iteration, per job
      */
     std::vector<double> SpineOnlyTimes(const std::vector<InaRateJob>& jobs,
-                                       std::vector<double>& fallback) const;
+                                       std::vector<double>& fallback,
+                                       std::vector<double>* held = nullptr) const;
     /**
      * \brief SwitchSyncTimes with a lower bound on each job's chunk interval.
      * \param jobs the jobs \param extraHopsEachWay as SwitchSyncTimes
      * \param floor per job (empty: none) [s] \param fallback out if not null
      * \param intervalOut out if not null: chunk interval per job [s]
+     * \param heldOut out if not null: aggregators each job holds
      * \return seconds per iteration, per job
      */
     std::vector<double> SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
                                            uint32_t extraHopsEachWay,
                                            const std::vector<double>& floor,
                                            std::vector<double>* fallback,
-                                           std::vector<double>* intervalOut) const;
+                                           std::vector<double>* intervalOut,
+                                           std::vector<double>* heldOut = nullptr) const;
 
     /// Another job a job meets: (its level, the other's level) at each pool they share.
     struct Shared
@@ -273,6 +297,7 @@ class InaGradientSync : public IterationTermModel
      * \param f in: start values, out: fallback fraction per job
      * \param stall out: per job, time an iteration waits for resend timeouts on keys split
      *        by skew [s]
+     * \param heldOut out if not null: aggregators each job holds (Little's law)
      */
     void SolveSharedPool(const std::vector<InaRateJob>& jobs,
                          double tx,
@@ -283,7 +308,8 @@ class InaGradientSync : public IterationTermModel
                          const std::vector<double>& floor,
                          std::vector<double>& interval,
                          std::vector<double>& f,
-                         std::vector<double>& stall) const;
+                         std::vector<double>& stall,
+                         std::vector<double>* heldOut = nullptr) const;
 
     Policy m_policy;
     Rule m_rule;
@@ -304,6 +330,8 @@ class InaGradientSync : public IterationTermModel
     bool m_hierarchical;
     DataRate m_uplinkRate;
     std::map<uint64_t, std::string> m_bound; //!< per job id: what bound its last evaluation
+    std::map<uint64_t, PoolHoldings> m_held; //!< per running multi-node job: its holdings
+    TracedCallback<> m_poolsTrace;           //!< the pools' occupancy changed
 };
 
 /**
