@@ -528,7 +528,6 @@ ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog&
             Ptr<StagedDataLoading> staged = CreateObject<StagedDataLoading>();
             staged->SetStages(m_storageModel, m_provisioningModel);
             engine->SetDataLoadingModel(staged);
-            staged->Attach(engine);
         }
         else
         {

@@ -180,7 +180,6 @@ HandWiredRun(const std::string& sync, const std::string& loader, const std::stri
             Ptr<StagedDataLoading> staged = CreateObject<StagedDataLoading>();
             staged->SetStages(st, dl);
             engine->SetDataLoadingModel(staged);
-            staged->Attach(engine);
         }
         else
         {

@@ -83,7 +83,6 @@ Replay(const std::vector<JobRecord>& jobs,
         configure(*run.storage);
     }
     run.engine->SetDataLoadingModel(run.storage);
-    run.storage->Attach(run.engine);
     run.engine->Run();
     run.storage->Settle();
     Simulator::Destroy();

@@ -151,7 +151,6 @@ LoneJobEngine(Ptr<StorageDataLoading> storage)
     Ptr<ClusterEngine> engine = UnitEngine({UnitJob(0, 0, 2, 400, "ds")});
     storage->AddDataset({"ds", 1e6, 1e3});
     engine->SetDataLoadingModel(storage);
-    storage->Attach(engine);
     return engine;
 }
 

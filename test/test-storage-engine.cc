@@ -62,7 +62,6 @@ Replay(const std::vector<JobRecord>& jobs,
         configure(*run.engine, *run.storage);
     }
     run.engine->SetDataLoadingModel(run.storage);
-    run.storage->Attach(run.engine);
     run.engine->Run();
     run.storage->Settle();
     Simulator::Destroy();

@@ -224,19 +224,11 @@ StagedDataLoading::GetLoaderStage() const
 }
 
 void
-StagedDataLoading::Attach(Ptr<ClusterEngine> engine)
+StagedDataLoading::JobStopped(const ClusterJob& job)
 {
-    engine->TraceConnectWithoutContext("JobFinished",
-                                       MakeCallback(&StagedDataLoading::OnJobLeft, this));
-    engine->TraceConnectWithoutContext("JobPreempted",
-                                       MakeCallback(&StagedDataLoading::OnJobLeft, this));
-}
-
-void
-StagedDataLoading::OnJobLeft(Ptr<const ClusterJob> job)
-{
-    NS_LOG_FUNCTION(this << job->record.id);
-    if (m_slots.erase(job->record.id) > 0)
+    NS_LOG_FUNCTION(this << job.record.id);
+    m_storage->JobStopped(job);
+    if (m_slots.erase(job.record.id) > 0)
     {
         m_runningChanged = true;
     }

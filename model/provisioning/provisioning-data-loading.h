@@ -110,16 +110,12 @@ class StagedDataLoading : public IterationTermModel
     /** \return the provisioning stage */
     Ptr<ProvisioningDataLoading> GetLoaderStage() const;
 
-    /**
-     * \brief Follow the engine's job finishes and preemptions (the running set).
-     * \param engine the engine this model is the data-loading model of
-     */
-    void Attach(Ptr<ClusterEngine> engine);
-
     void Evaluate(const ClusterTopology& topology,
                   const std::vector<Ptr<ClusterJob>>& running,
                   std::vector<double>& seconds) override;
     bool DependsOnOtherJobs() const override;
+    /** \brief The job left: the storage stage drops it, then this model. \param job it */
+    void JobStopped(const ClusterJob& job) override;
     bool ReportsChanges() const override;
     void TakeChanges(std::vector<TermChange>& changes) override;
     /** \return storage if the storage stage binds the job, else the loader's resource */
@@ -150,7 +146,6 @@ class StagedDataLoading : public IterationTermModel
         double reported{-1}; //!< data term the engine has [s]; -1 = none
     };
 
-    void OnJobLeft(Ptr<const ClusterJob> job);
     void OnStageChanged();
     void OnStageJobsChanged();
     /** \return the composed term of a slot */

@@ -239,15 +239,6 @@ StorageDataLoading::GetCacheTier() const
     return m_cacheTier;
 }
 
-void
-StorageDataLoading::Attach(Ptr<ClusterEngine> engine)
-{
-    engine->TraceConnectWithoutContext("JobFinished",
-                                       MakeCallback(&StorageDataLoading::OnJobLeft, this));
-    engine->TraceConnectWithoutContext("JobPreempted",
-                                       MakeCallback(&StorageDataLoading::OnJobLeft, this));
-}
-
 std::string
 StorageDataLoading::Bottleneck(const ClusterJob& job) const
 {
@@ -1019,15 +1010,15 @@ StorageDataLoading::TakePaceChanges(std::vector<PaceChange>& changes)
 }
 
 void
-StorageDataLoading::OnJobLeft(Ptr<const ClusterJob> job)
+StorageDataLoading::JobStopped(const ClusterJob& job)
 {
-    if (job->record.id >= m_jobInfo.size() || m_jobInfo[job->record.id].slot < 0)
+    if (job.record.id >= m_jobInfo.size() || m_jobInfo[job.record.id].slot < 0)
     {
         return;
     }
     Settle();
-    DropCheckpoint(job->record.id);
-    RemoveJob(uint32_t(m_jobInfo[job->record.id].slot));
+    DropCheckpoint(job.record.id);
+    RemoveJob(uint32_t(m_jobInfo[job.record.id].slot));
     RateWriters(); // one client fewer: the writers' floor B / n moved
 }
 

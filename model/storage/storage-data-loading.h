@@ -163,17 +163,16 @@ class StorageDataLoading : public IterationTermModel
     /** \return the cache tier */
     Ptr<CacheTier> GetCacheTier() const;
 
-    /**
-     * \brief Follow the engine's job finishes and preemptions, so that a job's bandwidth stops
-     *        being charged (and its dataset's cache is released) the moment it leaves.
-     * \param engine the engine this model is the data-loading model of
-     */
-    void Attach(Ptr<ClusterEngine> engine);
-
     void Evaluate(const ClusterTopology& topology,
                   const std::vector<Ptr<ClusterJob>>& running,
                   std::vector<double>& seconds) override;
     bool DependsOnOtherJobs() const override;
+    /**
+     * \brief A job left (finished or preempted): its bandwidth stops being charged (and its
+     *        dataset's cache is released) the moment it leaves.
+     * \param job the job
+     */
+    void JobStopped(const ClusterJob& job) override;
     bool ReportsChanges() const override;
     void TakeChanges(std::vector<TermChange>& changes) override;
     void TakePaceChanges(std::vector<PaceChange>& changes) override;
@@ -302,7 +301,6 @@ class StorageDataLoading : public IterationTermModel
     /** \return the key of an entry of m_problem */
     EntryKey KeyOf(const StorageDemand& entry) const;
 
-    void OnJobLeft(Ptr<const ClusterJob> job);
     void OnFillDone(uint32_t dataset);
     /** Add a job that just started to the running set (and its dataset to the problem). */
     void AddJob(const Ptr<ClusterJob>& job);

@@ -107,7 +107,6 @@ StorageHelper::Install(Ptr<ClusterEngine> engine,
     model->SetAttribute("Prefetch", BooleanValue(o.prefetch));
     model->AddDatasetsOf(jobs, annotator);
     engine->SetDataLoadingModel(model);
-    model->Attach(engine);
     if (autoCba)
     {
         Ptr<AutoCbaSizing> sizing = CreateObject<AutoCbaSizing>();
