@@ -6,6 +6,8 @@
 // beside the storage and provisioning columns (doc/cluster.md "From a trace line to a result
 // file").
 
+#include "running-job.h"
+
 #include "ns3/cluster-builder.h"
 #include "ns3/cluster-scenario.h"
 #include "ns3/config.h"
@@ -26,24 +28,6 @@ using namespace ns3;
 
 namespace
 {
-
-/// A running job of this profile on these nodes, one GPU each.
-Ptr<ClusterJob>
-JobOn(uint64_t id, const WorkloadProfile& profile, std::vector<uint32_t> nodes)
-{
-    Ptr<ClusterJob> job = Create<ClusterJob>();
-    job->record.id = id;
-    job->profile = &profile;
-    job->state = ClusterJob::RUNNING;
-    for (uint32_t n : nodes)
-    {
-        job->placement.gpusOnNode.emplace_back(n, 1);
-    }
-    job->gpus = static_cast<uint32_t>(nodes.size());
-    job->computeTime = 0.04;
-    job->remainingIterations = 100;
-    return job;
-}
 
 void
 Count(uint32_t* n)
