@@ -436,7 +436,7 @@ namespace
 /// Data term of a pool of 1 unit/s shared equally: every running job reads 1 unit per
 /// iteration, so its term is n seconds with n jobs running. Keeps its own running set and
 /// reports its changes (the storage model's way with the engine).
-class EqualShareReporting : public IterationTermModel
+class EqualShareReporting : public ReportingTermModel
 {
   public:
     void Evaluate(const ClusterTopology&,

@@ -31,7 +31,7 @@ WorkOf(uint64_t id)
 
 /// A pool of 1 unit/s shared equally by the running jobs: a job's data term is w * n.
 /// How it tells the engine is the variant under test.
-class SharedPool : public IterationTermModel
+class SharedPool : public ReportingTermModel
 {
   public:
     enum Mode

@@ -258,8 +258,24 @@ ClusterEngine::Start()
     m_allocator->Reset(m_topology);
     m_dataModel->SetChangeCallback(MakeCallback(&ClusterEngine::OnModelChanged, this));
     m_syncModel->SetChangeCallback(MakeCallback(&ClusterEngine::OnModelChanged, this));
-    m_dataModel->SetJobsChangedCallback(MakeCallback(&ClusterEngine::RequestPass, this));
-    m_syncModel->SetJobsChangedCallback(MakeCallback(&ClusterEngine::RequestPass, this));
+    // Models that opt into reporting their changes (ReportingTermModel), if they do now.
+    m_dataReporting = DynamicCast<ReportingTermModel>(m_dataModel);
+    m_syncReporting = DynamicCast<ReportingTermModel>(m_syncModel);
+    for (const auto& model : {m_dataReporting, m_syncReporting})
+    {
+        if (model)
+        {
+            model->SetJobsChangedCallback(MakeCallback(&ClusterEngine::RequestPass, this));
+        }
+    }
+    if (m_dataReporting && !m_dataReporting->ReportsChanges())
+    {
+        m_dataReporting = nullptr;
+    }
+    if (m_syncReporting && !m_syncReporting->ReportsChanges())
+    {
+        m_syncReporting = nullptr;
+    }
     m_nextArrival = 0;
     m_utilization.clear();
     m_utilization.push_back({0, 0, 0, 0, 0});
@@ -695,8 +711,8 @@ ClusterEngine::AddRunning(ClusterJob* job)
 {
     m_running[job->record.id] = job;
     // A model that reports its own changes never needs the whole coupled set re-evaluated.
-    job->coupled = (!m_dataModel->ReportsChanges() && m_dataModel->IsCoupled(*job)) ||
-                   (!m_syncModel->ReportsChanges() && m_syncModel->IsCoupled(*job));
+    job->coupled = (!m_dataReporting && m_dataModel->IsCoupled(*job)) ||
+                   (!m_syncReporting && m_syncModel->IsCoupled(*job));
     if (job->coupled)
     {
         m_coupled[job->record.id] = job;
@@ -751,8 +767,8 @@ ClusterEngine::UpdateRates()
     m_startedThisPass.clear();
     m_coupledSetChanged = false;
     m_modelChanged = false;
-    bool dataReports = m_dataModel->ReportsChanges();
-    bool syncReports = m_syncModel->ReportsChanges();
+    bool dataReports = m_dataReporting != nullptr;
+    bool syncReports = m_syncReporting != nullptr;
     if (subjects.empty() && !dataReports && !syncReports)
     {
         return;
@@ -778,17 +794,17 @@ ClusterEngine::UpdateRates()
     }
     if (dataReports)
     {
-        ApplyPaceChanges(*m_dataModel);
-        ApplyChanges(*m_dataModel, true);
+        ApplyPaceChanges(*m_dataReporting);
+        ApplyChanges(*m_dataReporting, true);
     }
     if (syncReports)
     {
-        ApplyChanges(*m_syncModel, false);
+        ApplyChanges(*m_syncReporting, false);
     }
 }
 
 void
-ClusterEngine::ApplyChanges(IterationTermModel& model, bool isData)
+ClusterEngine::ApplyChanges(ReportingTermModel& model, bool isData)
 {
     m_changes.clear();
     model.TakeChanges(m_changes);
@@ -880,7 +896,7 @@ ClusterEngine::GroupOf(uint32_t id)
 }
 
 void
-ClusterEngine::ApplyPaceChanges(IterationTermModel& model)
+ClusterEngine::ApplyPaceChanges(ReportingTermModel& model)
 {
     m_paceChanges.clear();
     model.TakePaceChanges(m_paceChanges);

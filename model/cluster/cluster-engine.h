@@ -160,7 +160,7 @@ class ClusterEngine : public Object
     /** \return the pace group of this id (made on first use) */
     PacedGroup& GroupOf(uint32_t id);
     /** Apply the data model's new paces: the groups' clocks, and members changing sides. */
-    void ApplyPaceChanges(IterationTermModel& model);
+    void ApplyPaceChanges(ReportingTermModel& model);
     /** Put a running job in a pace group with this work per iteration (or keep it there). */
     void PaceJob(ClusterJob& job, uint32_t group, double work);
     /** Move a member timed on its own onto its group's clock. */
@@ -176,7 +176,7 @@ class ClusterEngine : public Object
     /** Re-arm the finish event of every group whose clock or first member moved. */
     void ScheduleGroupFinishes();
     /** Apply the terms a change-reporting model moved on its own (isData: its term). */
-    void ApplyChanges(IterationTermModel& model, bool isData);
+    void ApplyChanges(ReportingTermModel& model, bool isData);
     void AddRunning(ClusterJob* job);
     void RemoveRunning(ClusterJob* job);
     void OnModelChanged();
@@ -198,6 +198,8 @@ class ClusterEngine : public Object
     Ptr<GpuAllocator> m_allocator;
     Ptr<IterationTermModel> m_dataModel;
     Ptr<IterationTermModel> m_syncModel;
+    Ptr<ReportingTermModel> m_dataReporting; //!< m_dataModel if it reports its changes, else null
+    Ptr<ReportingTermModel> m_syncReporting; //!< m_syncModel if it reports its changes, else null
     Ptr<JobSizingPolicy> m_sizer;
     double m_syncOverlap;
     double m_progressInterval;
@@ -215,8 +217,8 @@ class ClusterEngine : public Object
     std::map<uint64_t, ClusterJob*> m_coupled;      //!< running jobs whose terms depend on others
     bool m_coupledSetChanged{false};                //!< a coupled job started, finished or yielded
     bool m_modelChanged{false};                     //!< a term model asked for re-evaluation
-    std::vector<IterationTermModel::TermChange> m_changes;         //!< scratch for ApplyChanges()
-    std::vector<IterationTermModel::PaceChange> m_paceChanges;     //!< scratch, ApplyPaceChanges()
+    std::vector<ReportingTermModel::TermChange> m_changes;         //!< scratch for ApplyChanges()
+    std::vector<ReportingTermModel::PaceChange> m_paceChanges;     //!< scratch, ApplyPaceChanges()
     std::map<uint32_t, std::unique_ptr<PacedGroup>> m_pacedGroups; //!< the data model's groups
     std::set<uint32_t> m_groupsMoved; //!< groups whose finish event needs re-arming
     FinishQueue m_finishes;           //!< finishes of the running jobs timed on their own

@@ -12,6 +12,7 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("IterationTermModel");
 NS_OBJECT_ENSURE_REGISTERED(IterationTermModel);
+NS_OBJECT_ENSURE_REGISTERED(ReportingTermModel);
 NS_OBJECT_ENSURE_REGISTERED(IdealDataLoading);
 NS_OBJECT_ENSURE_REGISTERED(IdealGradientSync);
 
@@ -78,30 +79,33 @@ IterationTermModel::SetChangeCallback(Callback<void> onChange)
     m_onChange = onChange;
 }
 
+TypeId
+ReportingTermModel::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::ReportingTermModel").SetParent<IterationTermModel>().SetGroupName("Aicluster");
+    return tid;
+}
+
 void
-IterationTermModel::SetJobsChangedCallback(Callback<void> onJobsChanged)
+ReportingTermModel::SetJobsChangedCallback(Callback<void> onJobsChanged)
 {
     m_onJobsChanged = onJobsChanged;
 }
 
 bool
-IterationTermModel::ReportsChanges() const
+ReportingTermModel::ReportsChanges() const
 {
-    return false;
+    return true;
 }
 
 void
-IterationTermModel::TakeChanges(std::vector<TermChange>& /* changes */)
-{
-}
-
-void
-IterationTermModel::TakePaceChanges(std::vector<PaceChange>& /* changes */)
+ReportingTermModel::TakePaceChanges(std::vector<PaceChange>& /* changes */)
 {
 }
 
 void
-IterationTermModel::NotifyJobsChanged()
+ReportingTermModel::NotifyJobsChanged()
 {
     if (!m_onJobsChanged.IsNull())
     {

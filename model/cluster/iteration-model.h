@@ -27,20 +27,18 @@ namespace ns3
  * (data loading is prefetched in parallel with compute; gradient sync follows
  * the backward pass, of which a configurable fraction overlaps it).
  * computeTime comes from the workload catalog; the two other terms come from
- * an IterationTermModel each. The engine calls Evaluate() whenever the set of
- * running jobs or their placement changes, so a model can account for the
- * contention between co-located jobs; between calls the terms are constant.
- * A model whose state changes on its own (a cache fill completing, say) calls
- * NotifyChanged() so that the engine re-evaluates at that time.
+ * an IterationTermModel each.
  *
- * A model that keeps its own state of the running jobs can instead report
- * changes (ReportsChanges()): the engine then evaluates a job only when it
- * starts, calls Evaluate() in every scheduling pass (with the jobs that just
- * started, possibly none) and applies TakeChanges(), the other jobs whose
- * term moved. An arrival then costs what it changes, not the whole running
- * set; such a model follows departures itself (the engine's JobFinished and
- * JobPreempted trace sources) and calls NotifyJobsChanged() when its state
- * moves on its own.
+ * The contract is two calls:
+ * - Evaluate(): "evaluate these jobs". The engine calls it when jobs start and, for jobs
+ *   whose term depends on others (IsCoupled()), whenever the set of such jobs changes; the
+ *   terms stand until the next call. A model whose state moves on its own (a cache fill
+ *   completing, say) calls NotifyChanged() and the engine re-evaluates every running job.
+ * - JobStopped(): "this job stopped" (finished or preempted), before the next Evaluate().
+ *
+ * A model reads the jobs (ClusterJob) but never writes them: their state is the engine's.
+ * Models that track the running jobs themselves and report only the terms that moved (the
+ * storage model) opt into ReportingTermModel.
  */
 class IterationTermModel : public Object
 {
@@ -89,6 +87,63 @@ class IterationTermModel : public Object
     void SetChangeCallback(Callback<void> onChange);
 
     /**
+     * \param job a running job this model gave a term
+     * \return the resource that binds its term now, for attribution (jobs.csv's bound column):
+     *         e.g. storage, cpu, pcie-uplink, rail. Default: the model's TypeId name without
+     *         "ns3::".
+     */
+    virtual std::string Bottleneck(const ClusterJob& job) const;
+
+    /**
+     * \brief The links this model's traffic shares with the other term's (set by
+     *        ClusterBuilder when both gradient sync and a data loader are on; none by default).
+     * \param links the shared links, or null
+     */
+    void SetLinkShare(Ptr<LinkShare> links);
+    /** \return the shared links, null if this model's traffic shares none */
+    Ptr<LinkShare> GetLinkShare() const;
+
+    /**
+     * \brief A gradient-sync model's traffic through the nodes' rail NICs (LinkShare).
+     * \param job a running job
+     * \param traffic output, appended to: per node the job's sync crosses, bytes per
+     *        iteration and the model's own peak rate there. Default: none.
+     */
+    virtual void LinkTraffic(const ClusterJob& job, std::vector<SyncLinkTraffic>& traffic) const;
+
+  protected:
+    friend class LinkShare; // asks a sync model to re-evaluate when the data load moves
+
+    void DoDispose() override;
+
+    /** \brief Tell the engine this model's terms changed (schedules a re-evaluation now). */
+    void NotifyChanged();
+
+  private:
+    Callback<void> m_onChange;
+    Ptr<LinkShare> m_links;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief Opt-in refinement of IterationTermModel: a model that keeps its own state of the
+ *        running jobs and reports which terms changed.
+ *
+ * The engine then evaluates a job only when it starts, calls Evaluate() in every scheduling
+ * pass (with the jobs that just started, possibly none) and applies TakePaceChanges() and
+ * TakeChanges(), the other jobs whose term moved; it never re-evaluates the whole running set
+ * for this model (IsCoupled() is not consulted). An arrival then costs what it changes, not
+ * the whole running set. Departures arrive through JobStopped(), as for every model; when
+ * its state moves on its own the model calls NotifyJobsChanged(). Data-loading models may
+ * put jobs on a shared pace (pace groups, see PacedGroup).
+ */
+class ReportingTermModel : public IterationTermModel
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+
+    /**
      * \brief Called by the engine before a run, for models that report their changes.
      * \param onJobsChanged called (at the current simulation time) when TakeChanges() has
      *        something new; the engine collects it in a pass at that time
@@ -96,9 +151,8 @@ class IterationTermModel : public Object
     void SetJobsChangedCallback(Callback<void> onJobsChanged);
 
     /**
-     * \return true if this model tracks the running jobs itself and reports which terms
-     *         changed through TakeChanges(); the engine then never re-evaluates the whole
-     *         running set for it (IsCoupled() is not consulted). Default false.
+     * \return true if this model reports its changes now (default); false leaves it to the
+     *         engine as a plain IterationTermModel (coupled jobs re-evaluated together)
      */
     virtual bool ReportsChanges() const;
 
@@ -144,7 +198,7 @@ class IterationTermModel : public Object
      *        jobs of the Evaluate() call just made may be among them; a repeat is harmless).
      * \param changes output, appended to
      */
-    virtual void TakeChanges(std::vector<TermChange>& changes);
+    virtual void TakeChanges(std::vector<TermChange>& changes) = 0;
 
     /**
      * \brief Hand the engine the pace groups whose pace changed since the last call. The
@@ -154,39 +208,7 @@ class IterationTermModel : public Object
      */
     virtual void TakePaceChanges(std::vector<PaceChange>& changes);
 
-    /**
-     * \param job a running job this model gave a term
-     * \return the resource that binds its term now, for attribution (jobs.csv's bound column):
-     *         e.g. storage, cpu, pcie-uplink, rail. Default: the model's TypeId name without
-     *         "ns3::".
-     */
-    virtual std::string Bottleneck(const ClusterJob& job) const;
-
-    /**
-     * \brief The links this model's traffic shares with the other term's (set by
-     *        ClusterBuilder when both gradient sync and a data loader are on; none by default).
-     * \param links the shared links, or null
-     */
-    void SetLinkShare(Ptr<LinkShare> links);
-    /** \return the shared links, null if this model's traffic shares none */
-    Ptr<LinkShare> GetLinkShare() const;
-
-    /**
-     * \brief A gradient-sync model's traffic through the nodes' rail NICs (LinkShare).
-     * \param job a running job
-     * \param traffic output, appended to: per node the job's sync crosses, bytes per
-     *        iteration and the model's own peak rate there. Default: none.
-     */
-    virtual void LinkTraffic(const ClusterJob& job, std::vector<SyncLinkTraffic>& traffic) const;
-
   protected:
-    friend class LinkShare; // asks a sync model to re-evaluate when the data load moves
-
-    void DoDispose() override;
-
-    /** \brief Tell the engine this model's terms changed (schedules a re-evaluation now). */
-    void NotifyChanged();
-
     /**
      * \brief Tell the engine TakeChanges() has new terms (schedules a pass now that collects
      *        them, without re-evaluating every running job).
@@ -194,9 +216,7 @@ class IterationTermModel : public Object
     void NotifyJobsChanged();
 
   private:
-    Callback<void> m_onChange;
     Callback<void> m_onJobsChanged;
-    Ptr<LinkShare> m_links;
 };
 
 /**

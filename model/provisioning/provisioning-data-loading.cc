@@ -167,7 +167,7 @@ TypeId
 StagedDataLoading::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::StagedDataLoading")
-                            .SetParent<IterationTermModel>()
+                            .SetParent<ReportingTermModel>()
                             .SetGroupName("Aicluster")
                             .AddConstructor<StagedDataLoading>();
     return tid;
@@ -208,7 +208,6 @@ StagedDataLoading::SetStages(Ptr<StorageDataLoading> storage, Ptr<ProvisioningDa
     m_storage->SetChangeCallback(MakeCallback(&StagedDataLoading::OnStageChanged, this));
     m_storage->SetJobsChangedCallback(MakeCallback(&StagedDataLoading::OnStageJobsChanged, this));
     m_loader->SetChangeCallback(MakeCallback(&StagedDataLoading::OnStageChanged, this));
-    m_loader->SetJobsChangedCallback(MakeCallback(&StagedDataLoading::OnStageJobsChanged, this));
 }
 
 Ptr<StorageDataLoading>

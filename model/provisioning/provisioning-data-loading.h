@@ -92,7 +92,7 @@ class ProvisioningDataLoading : public IterationTermModel
  * It reports changes (the storage model does): the storage stage's moves come through its
  * TakeChanges(), the loader stage is re-solved whenever the running set changes.
  */
-class StagedDataLoading : public IterationTermModel
+class StagedDataLoading : public ReportingTermModel
 {
   public:
     /** \return the TypeId */

@@ -26,7 +26,7 @@ StorageDataLoading::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::StorageDataLoading")
-            .SetParent<IterationTermModel>()
+            .SetParent<ReportingTermModel>()
             .SetGroupName("Aicluster")
             .AddConstructor<StorageDataLoading>()
             .AddAttribute(

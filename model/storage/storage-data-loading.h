@@ -125,7 +125,7 @@ struct StorageTotals
  * used weights go first; charged at the cache price), and the next job of the same
  * workload reads them from there at WeightsCacheBandwidth.
  */
-class StorageDataLoading : public IterationTermModel
+class StorageDataLoading : public ReportingTermModel
 {
   public:
     /** \return the TypeId */
