@@ -16,6 +16,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/ina-helper.h"
+#include "ns3/strict-options.h"
 
 #include <chrono>
 #include <iomanip>
@@ -87,22 +88,21 @@ Print(const std::string& name, const Figures& f)
               << f.events << "\n";
 }
 
-} // namespace
-
+/** The bench itself; RunMain turns its errors into one line. */
 int
-main(int argc, char* argv[])
+BenchMain(int argc, char* argv[])
 {
     uint32_t jobs = 8;
     uint32_t workers = 8;
     uint32_t chunks = 4000;
     uint32_t iterations = 2;
     std::string policy = "atp";
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("jobs", "jobs sharing the switch", jobs);
-    cmd.AddValue("workers", "workers per job", workers);
-    cmd.AddValue("chunks", "packets per worker per iteration", chunks);
-    cmd.AddValue("iterations", "iterations per job", iterations);
-    cmd.AddValue("policy", "switchml, atp or esa", policy);
+    StrictCommandLine cmd(__FILE__);
+    cmd.AddValue("jobs", "jobs sharing the switch", jobs, 1, 64);
+    cmd.AddValue("workers", "workers per job", workers, 1, 256);
+    cmd.AddValue("chunks", "packets per worker per iteration", chunks, 1, 1000000);
+    cmd.AddValue("iterations", "iterations per job", iterations, 1, 1000);
+    cmd.AddChoice("policy", "aggregation policy", policy, {"switchml", "atp", "esa"});
     cmd.Parse(argc, argv);
 
     std::cout << "ina-bench: " << jobs << " jobs x " << workers << " workers, " << chunks
@@ -124,4 +124,12 @@ main(int argc, char* argv[])
     std::cout << "wall time per worker packet, aggregation / forwarding: "
               << (agg.wall / agg.workerPackets) / (plain.wall / plain.workerPackets) << "x\n";
     return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    return RunMain("ina-bench", argc, argv, BenchMain);
 }

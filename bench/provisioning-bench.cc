@@ -9,12 +9,12 @@
 //     events per wall-clock second, and the agreement with the rate level.
 // Usage: provisioning-bench [--window=0.002] [--gpus=512] [--json=provisioning-bench.json]
 
-#include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/provisioning-fabric-run.h"
 #include "ns3/rdma-packet-fabric.h"
 #include "ns3/simulator.h"
+#include "ns3/strict-options.h"
 #include "ns3/uinteger.h"
 
 #include <chrono>
@@ -49,26 +49,28 @@ AllGpus(uint32_t nodes, uint32_t gpus, double rate)
     return j;
 }
 
-} // namespace
-
+/** The bench itself; RunMain turns its errors into one line. */
 int
-main(int argc, char* argv[])
+BenchMain(int argc, char* argv[])
 {
     double window = 0.002;
     uint32_t gpus = 512;
     std::string json = "provisioning-bench.json";
-    CommandLine cmd(__FILE__);
+    StrictCommandLine cmd(__FILE__);
     cmd.AddValue("window",
-                 "simulated seconds of the packet-level run (after 1 ms warm-up)",
-                 window);
-    cmd.AddValue("gpus", "GPUs of the rate-level point (multiple of 8)", gpus);
+                 "simulated time of the packet-level run (after 1 ms warm-up)",
+                 window,
+                 1e-6,
+                 10,
+                 "s");
+    cmd.AddValue("gpus", "GPUs of the rate-level point (multiple of 8)", gpus, 8, 32768);
     cmd.AddValue("json", "results file", json);
     cmd.Parse(argc, argv);
-    if (gpus < 8 || gpus % 8 != 0 || window <= 0)
+    if (gpus % 8 != 0)
     {
-        std::cerr << "--gpus: expected a multiple of 8; --window: expected > 0\n";
-        return 1;
+        throw UsageError("--gpus: expected a multiple of 8, got " + std::to_string(gpus));
     }
+    PrepareOutputFile(json);
     const char* loaders[] = {"local", "dpp", "alluxio", "kspeed"};
     nlohmann::json out;
     out["config"] = {{"gpus", gpus}, {"window", window}};
@@ -137,7 +139,15 @@ main(int argc, char* argv[])
                             {"perGpuPacket", packet},
                             {"perGpuRate", rate}};
     }
-    std::ofstream(json) << out.dump(2) << "\n";
+    WriteTextFileChecked(json, out.dump(2) + "\n");
     std::cout << "results: " << json << "\n";
     return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    return RunMain("provisioning-bench", argc, argv, BenchMain);
 }

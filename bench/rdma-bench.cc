@@ -12,7 +12,6 @@
 // Usage: rdma-bench [--bytes=2000000] [--nodes=64] [--json=rdma-bench.json] [--repeats=5]
 //                   [--parts=packet,same-rail,full]
 
-#include "ns3/command-line.h"
 #include "ns3/enum.h"
 #include "ns3/ns3-compat.h"
 #include "ns3/rdma-endpoint.h"
@@ -20,6 +19,7 @@
 #include "ns3/rdma-packet-fabric.h"
 #include "ns3/rdma-rate-fabric.h"
 #include "ns3/simulator.h"
+#include "ns3/strict-options.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -275,55 +275,61 @@ RateBench(uint32_t nodes, bool sameRailOnly, uint32_t repeats)
 int
 main(int argc, char* argv[])
 {
-    uint64_t bytes = 2000000;
-    uint32_t nodes = 64;
-    std::string json = "rdma-bench.json";
-    uint32_t repeats = 5;
-    std::string parts = "packet,same-rail,full";
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("bytes", "bytes per flow in the packet-level incast", bytes);
-    cmd.AddValue("nodes", "nodes (8 GPUs each) of the rate-level all-to-all", nodes);
-    cmd.AddValue("json", "result file", json);
-    cmd.AddValue("repeats",
-                 "flow starts timed at the rate level; the median is shown (at least 1)",
-                 repeats);
-    cmd.AddValue("parts",
-                 "what to run, comma separated: packet (the packet-level incast), same-rail "
-                 "and full (the rate-level all-to-alls)",
-                 parts);
-    cmd.Parse(argc, argv);
-    std::set<std::string> chosen;
-    std::istringstream list(parts);
-    for (std::string p; std::getline(list, p, ',');)
-    {
-        if (p != "packet" && p != "same-rail" && p != "full")
+    return RunMain("rdma-bench", argc, argv, [](int argc, char* argv[]) {
+        uint64_t bytes = 2000000;
+        uint32_t nodes = 64;
+        std::string json = "rdma-bench.json";
+        uint32_t repeats = 5;
+        std::string parts = "packet,same-rail,full";
+        StrictCommandLine cmd(__FILE__);
+        cmd.AddValue("bytes",
+                     "bytes per flow in the packet-level incast",
+                     bytes,
+                     1,
+                     10000000000ULL);
+        cmd.AddValue("nodes", "nodes (8 GPUs each) of the rate-level all-to-all", nodes, 2, 4096);
+        cmd.AddValue("json", "result file", json);
+        cmd.AddValue("repeats",
+                     "flow starts timed at the rate level; the median is shown",
+                     repeats,
+                     1,
+                     1000);
+        cmd.AddValue("parts",
+                     "what to run, comma separated: packet (the packet-level incast), same-rail "
+                     "and full (the rate-level all-to-alls)",
+                     parts);
+        cmd.Parse(argc, argv);
+        std::set<std::string> chosen;
+        std::istringstream list(parts);
+        for (std::string p; std::getline(list, p, ',');)
         {
-            std::cerr << "rdma-bench: --parts: expected packet, same-rail or full, got '" << p
-                      << "'" << std::endl;
-            return 1;
+            if (p != "packet" && p != "same-rail" && p != "full")
+            {
+                throw UsageError("--parts: expected packet, same-rail or full, got '" + p + "'");
+            }
+            chosen.insert(p);
         }
-        chosen.insert(p);
-    }
-    if (repeats < 1)
-    {
-        std::cerr << "rdma-bench: --repeats: expected at least 1, got " << repeats << std::endl;
-        return 1;
-    }
+        if (chosen.empty())
+        {
+            throw UsageError("--parts: expected packet, same-rail or full, got ''");
+        }
+        PrepareOutputFile(json);
 
-    nlohmann::json out;
-    if (chosen.count("packet"))
-    {
-        out["packet"] = PacketBench(bytes);
-    }
-    if (chosen.count("same-rail"))
-    {
-        out["rateSameRail"] = RateBench(nodes, true, repeats);
-    }
-    if (chosen.count("full"))
-    {
-        out["rateFull"] = RateBench(nodes, false, repeats);
-    }
-    std::ofstream(json) << out.dump(2) << "\n";
-    std::cout << "wrote " << json << "\n";
-    return 0;
+        nlohmann::json out;
+        if (chosen.count("packet"))
+        {
+            out["packet"] = PacketBench(bytes);
+        }
+        if (chosen.count("same-rail"))
+        {
+            out["rateSameRail"] = RateBench(nodes, true, repeats);
+        }
+        if (chosen.count("full"))
+        {
+            out["rateFull"] = RateBench(nodes, false, repeats);
+        }
+        WriteTextFileChecked(json, out.dump(2) + "\n");
+        std::cout << "wrote " << json << "\n";
+        return 0;
+    });
 }
