@@ -4,6 +4,7 @@
 // Acme (Shanghai AI Lab, NSDI'24) job traces: the acme-csv reader (type, state, node_num,
 // per-row errors) and node_num honoured by the GPU allocator and the engine.
 
+#include "temp-dir.h"
 #include "unit-workload.h"
 
 #include "ns3/cluster-engine-helper.h"
@@ -39,10 +40,8 @@ const char* const kGood = "j1,u1,1,8,128,Other,COMPLETED,2023-03-01 00:18:22+08:
 std::string
 WithRow(const std::string& name, const std::string& row)
 {
-    namespace fs = std::filesystem;
-    fs::path dir = fs::temp_directory_path() / ("aicluster-acme-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    std::string path = (dir / name).string();
+    static const std::string dir = TestTempDir("acme");
+    std::string path = dir + "/" + name;
     std::ofstream(path, std::ios::binary) << kHeader << kGood << row << "\n";
     return path;
 }

@@ -7,6 +7,7 @@
 // file").
 
 #include "running-job.h"
+#include "temp-dir.h"
 
 #include "ns3/cluster-builder.h"
 #include "ns3/cluster-scenario.h"
@@ -150,10 +151,7 @@ TEST_CASE("component series: ATP occupancy is the model's own holdings, within t
 TEST_CASE("component series: components.csv gives every switch's pool, empty at the end",
           "[components]")
 {
-    std::string dir =
-        (std::filesystem::temp_directory_path() / "aicluster-test-component-series").string();
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
+    std::string dir = TestTempDir("test-component-series");
     RngSeedManager::SetSeed(1);
     Config::SetDefault("ns3::ClusterEngine::ProgressInterval", DoubleValue(0));
     Ptr<ClusterBuilder> cluster = CreateObject<ClusterBuilder>();

@@ -9,6 +9,8 @@
 //    exit status 0, 1 or 2 only, a one-line message when it fails, no signal, no hang.
 // The same seed gives the same inputs; every failure prints the input that caused it.
 
+#include "temp-dir.h"
+
 #include "ns3/cluster-scenario.h"
 #include "ns3/trace-reader.h"
 #include "ns3/workload-catalog.h"
@@ -38,8 +40,8 @@ const uint64_t kSeed = 20261201;
 fs::path
 TempDir(const std::string& name)
 {
-    fs::path dir =
-        fs::temp_directory_path() / ("aicluster-fuzz-" + std::to_string(::getpid())) / name;
+    static const std::string root = TestTempDir("fuzz");
+    fs::path dir = fs::path(root) / name;
     fs::create_directories(dir);
     return dir;
 }

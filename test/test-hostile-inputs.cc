@@ -5,6 +5,8 @@
 // checked before ns-3 would abort, checked writes, JSON depth, and reader strictness.
 // The random counterpart is test-fuzz.cc.
 
+#include "temp-dir.h"
+
 #include "ns3/cluster-scenario.h"
 #include "ns3/strict-options.h"
 #include "ns3/strict-parse.h"
@@ -33,10 +35,8 @@ Fixture(const std::string& name)
 std::string
 TempPath(const std::string& name)
 {
-    namespace fs = std::filesystem;
-    fs::path dir = fs::temp_directory_path() / ("aicluster-hostile-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return (dir / name).string();
+    static const std::string dir = TestTempDir("hostile");
+    return dir + "/" + name;
 }
 
 std::string

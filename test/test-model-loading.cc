@@ -8,6 +8,7 @@
 // iteration, stopped; from the remote storage, or from the cache tier once a policy that keeps
 // a cache holds them.
 
+#include "temp-dir.h"
 #include "unit-workload.h"
 
 #include "ns3/boolean.h"
@@ -180,9 +181,7 @@ TEST_CASE("catalog: loadsWeights must be a boolean, with parameters", "[model-lo
         std::ifstream in(std::string(AICLUSTER_TEST_DATA) + "/engine/checkpoint-catalog.json");
         text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
-    std::string path = (std::filesystem::temp_directory_path() /
-                        ("aicluster-model-load-" + std::to_string(::getpid()) + ".json"))
-                           .string();
+    std::string path = TestTempDir("model-load") + "/catalog.json";
     auto loadWith = [&](const std::string& from, const std::string& to) -> std::string {
         std::string bad = text;
         size_t at = bad.find(from);

@@ -6,6 +6,9 @@
 // option and a non-zero exit, never an uncaught exception, a wrapped negative count or a hang;
 // and degenerate but valid inputs print a result, never "nan".
 
+#include "run-program.h"
+#include "temp-dir.h"
+
 #include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
@@ -32,44 +35,20 @@ Example(const std::string& name)
     return path.string();
 }
 
-struct Outcome
-{
-    int code{-1};
-    std::string output; //!< stdout and stderr
-};
-
-/// Run with a time limit (a hang fails), from a scratch directory (result files land there).
-Outcome
+/// Run with a time limit (a hang fails), from a fresh scratch directory (result files land
+/// there).
+ns3::ProgramOutcome
 RunExample(const std::string& name, const std::string& args)
 {
-    auto dir =
-        std::filesystem::temp_directory_path() / ("aicluster-ex-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    std::string cmd = "cd " + dir.string() + " && timeout 60 " + Example(name) + " " + args +
-                      " --output=" + (dir / "out.json").string() + " 2>&1";
-    if (name == "kspeed-provisioning")
-    {
-        cmd = "cd " + dir.string() + " && timeout 60 " + Example(name) + " " + args +
-              " --output=" + (dir / "out").string() + " 2>&1";
-    }
-    Outcome o;
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p);
-    std::array<char, 4096> buf{};
-    while (fgets(buf.data(), buf.size(), p))
-    {
-        o.output += buf.data();
-    }
-    int status = pclose(p);
-    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    std::filesystem::remove_all(dir);
-    return o;
+    const std::string dir = ns3::TestTempDir("ex");
+    std::string output = name == "kspeed-provisioning" ? dir + "/out" : dir + "/out.json";
+    return ns3::RunProgram(Example(name), args + " --output=" + output, dir);
 }
 
 void
 ExpectClearError(const std::string& name, const std::string& args, const std::string& option)
 {
-    Outcome o = RunExample(name, args);
+    ns3::ProgramOutcome o = RunExample(name, args);
     INFO(name << " " << args << " -> exit " << o.code << ":\n" << o.output);
     // 2: a usage error (#18; 1 is for bad input files); 124: timeout (hang), >= 128: a signal
     CHECK(o.code == 2);
@@ -94,7 +73,7 @@ TEST_CASE("rdma examples: bad options give one clear line and exit 2", "[rdma][e
 
 TEST_CASE("provisioning example: a workload without data prints no nan", "[provisioning][examples]")
 {
-    Outcome o =
+    ns3::ProgramOutcome o =
         RunExample("kspeed-provisioning", "--mode=table --nodes=2 --workloads=a3c-pong-gavel");
     INFO(o.output);
     CHECK(o.code == 0);

@@ -5,6 +5,7 @@
 // (both schemas, empty values as "not recorded", a recorded zero duration kept), and
 // TiresiasPolicy::LevelOrder reproduces its order inside a queue level.
 
+#include "temp-dir.h"
 #include "unit-workload.h"
 
 #include "ns3/cluster-engine-helper.h"
@@ -35,11 +36,8 @@ namespace
 std::string
 TempTrace(const std::string& name, const std::string& text)
 {
-    namespace fs = std::filesystem;
-    fs::path dir =
-        fs::temp_directory_path() / ("aicluster-tiresias-test-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    std::string path = (dir / name).string();
+    static const std::string dir = TestTempDir("tiresias-test");
+    std::string path = dir + "/" + name;
     std::ofstream(path, std::ios::binary) << text;
     return path;
 }

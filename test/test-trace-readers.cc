@@ -6,6 +6,8 @@
 // AICLUSTER_SHARED_TRACES when they are present, on malformed input, and the
 // selection options (window, VC, load scale, job limit, error policy).
 
+#include "temp-dir.h"
+
 #include "ns3/trace-reader.h"
 
 #include <algorithm>
@@ -42,11 +44,8 @@ Shared(const std::string& relative)
 std::string
 TempPath(const std::string& name)
 {
-    namespace fs = std::filesystem;
-    fs::path dir =
-        fs::temp_directory_path() / ("aicluster-trace-test-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return (dir / name).string();
+    static const std::string dir = TestTempDir("trace-test");
+    return dir + "/" + name;
 }
 
 void
