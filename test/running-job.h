@@ -8,6 +8,7 @@
 
 #include "ns3/cluster-job.h"
 
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -16,24 +17,51 @@ namespace ns3
 /**
  * \param id job id
  * \param profile its workload
- * \param nodes the nodes it runs on, one GPU each
- * \return a running job (0.04 s of compute per iteration, 100 iterations left)
+ * \param gpusOnNode the GPUs it holds: (node, GPUs on that node) pairs
+ * \param computeTime its compute time per iteration [s]
+ * \param iterations iterations left
+ * \return a running job. Tests build running jobs here rather than writing the engine's
+ *         fields of ClusterJob one by one.
  */
 inline Ptr<ClusterJob>
-JobOn(uint64_t id, const WorkloadProfile& profile, std::vector<uint32_t> nodes)
+JobOnGpus(uint64_t id,
+          const WorkloadProfile& profile,
+          std::vector<std::pair<uint32_t, uint32_t>> gpusOnNode,
+          double computeTime = 0.04,
+          double iterations = 100)
 {
     Ptr<ClusterJob> job = Create<ClusterJob>();
     job->record.id = id;
     job->profile = &profile;
     job->state = ClusterJob::RUNNING;
+    job->placement.gpusOnNode = std::move(gpusOnNode);
+    job->gpus = job->placement.TotalGpus();
+    job->computeTime = computeTime;
+    job->remainingIterations = iterations;
+    return job;
+}
+
+/**
+ * \param id job id
+ * \param profile its workload
+ * \param nodes the nodes it runs on, one GPU each
+ * \param computeTime its compute time per iteration [s]
+ * \param iterations iterations left
+ * \return a running job (by default 0.04 s of compute per iteration, 100 iterations left)
+ */
+inline Ptr<ClusterJob>
+JobOn(uint64_t id,
+      const WorkloadProfile& profile,
+      const std::vector<uint32_t>& nodes,
+      double computeTime = 0.04,
+      double iterations = 100)
+{
+    std::vector<std::pair<uint32_t, uint32_t>> gpusOnNode;
     for (uint32_t n : nodes)
     {
-        job->placement.gpusOnNode.emplace_back(n, 1);
+        gpusOnNode.emplace_back(n, 1);
     }
-    job->gpus = static_cast<uint32_t>(nodes.size());
-    job->computeTime = 0.04;
-    job->remainingIterations = 100;
-    return job;
+    return JobOnGpus(id, profile, gpusOnNode, computeTime, iterations);
 }
 
 } // namespace ns3

@@ -145,6 +145,32 @@ TEST_CASE("Tiresias demotes at the threshold and the new job preempts", "[engine
     CHECK(o.preemptions[1] == 0);
 }
 
+TEST_CASE("Tiresias keeps each job's queue level; the engine publishes it read-only", "[engine]")
+{
+    ClusterEngineHelper helper;
+    helper.SetTopology(Topology(1, 1));
+    helper.SetScheduler("ns3::TiresiasPolicy",
+                        "Thresholds",
+                        StringValue("100"),
+                        "StarvationFactor",
+                        DoubleValue(0));
+    // As above: A (job 0) drops to level 1 at t=100, B (job 1) runs at level 0 until t=120.
+    Ptr<ClusterEngine> engine =
+        helper.Create({UnitJob(0, 0, 1, 300), UnitJob(1, 50, 1, 20)}, UnitCatalog());
+    engine->SetAttribute("ProgressInterval", DoubleValue(0));
+    std::map<uint64_t, uint32_t> levelAt110;
+    Simulator::Schedule(Seconds(110), [&]() {
+        for (const auto& job : engine->Jobs())
+        {
+            levelAt110[job->record.id] = job->priorityLevel;
+        }
+    });
+    engine->Run();
+    CHECK(levelAt110[0] == 1);
+    CHECK(levelAt110[1] == 0);
+    Simulator::Destroy();
+}
+
 TEST_CASE("Tiresias counts attained service in GPU-seconds", "[engine]")
 {
     ClusterEngineHelper helper;

@@ -5,6 +5,7 @@
 // spine) or at the spine only, against the packet level (InaHelper with racks).
 
 #include "ina-rate-replay.h"
+#include "running-job.h"
 
 #include "ns3/cluster-job.h"
 #include "ns3/core-module.h"
@@ -200,19 +201,13 @@ RateLevel(const RackScenario& s)
     for (size_t j = 0; j < s.jobs.size(); ++j)
     {
         profiles[j].gradientBytes = 4.0 * s.ValuesOf(j);
-        Ptr<ClusterJob> job = Create<ClusterJob>();
-        job->record.id = j;
-        job->profile = &profiles[j];
-        job->state = ClusterJob::RUNNING;
-        job->remainingIterations = s.iterations;
-        std::vector<std::pair<uint32_t, uint32_t>> nodes;
+        std::vector<uint32_t> nodes;
         for (uint32_t r : s.jobs[j])
         {
-            nodes.emplace_back(r * topo.nodesPerRack + used[r]++, 1);
+            nodes.push_back(r * topo.nodesPerRack + used[r]++);
         }
         std::sort(nodes.begin(), nodes.end());
-        job->placement.gpusOnNode = nodes;
-        jobs.push_back(job);
+        jobs.push_back(JobOn(j, profiles[j], nodes, 0.04, s.iterations));
     }
     return ReplayLikeTheEngine(m, topo, jobs, s.iterations);
 }

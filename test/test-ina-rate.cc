@@ -4,6 +4,7 @@
 // Rate-level INA and ring all-reduce: formulas, trends, and agreement with the packet level.
 
 #include "ina-rate-replay.h"
+#include "running-job.h"
 
 #include "ns3/cluster-job.h"
 #include "ns3/core-module.h"
@@ -88,16 +89,12 @@ RateLevel(const Scenario& s, std::vector<WorkloadProfile>& profiles)
     for (size_t j = 0; j < s.values.size(); ++j)
     {
         profiles[j].gradientBytes = 4.0 * s.values[j];
-        Ptr<ClusterJob> job = Create<ClusterJob>();
-        job->record.id = j;
-        job->profile = &profiles[j];
-        job->state = ClusterJob::RUNNING;
-        job->remainingIterations = s.iterations;
+        std::vector<uint32_t> nodes;
         for (uint32_t w = 0; w < s.workers; ++w)
         {
-            job->placement.gpusOnNode.emplace_back(node++, 1);
+            nodes.push_back(node++);
         }
-        jobs.push_back(job);
+        jobs.push_back(JobOn(j, profiles[j], nodes, 0.04, s.iterations));
     }
     return ReplayLikeTheEngine(m, topo, jobs, s.iterations);
 }
@@ -420,11 +417,7 @@ TEST_CASE("INA rate level: trends and placement", "[ina]")
     topo.gpusPerNode = 8;
     topo.nodesPerRack = 4;
     auto make = [&](std::vector<std::pair<uint32_t, uint32_t>> nodes) {
-        Ptr<ClusterJob> j = Create<ClusterJob>();
-        j->profile = &prof;
-        j->remainingIterations = 10;
-        j->placement.gpusOnNode = nodes;
-        return j;
+        return JobOnGpus(0, prof, nodes, 0.04, 10);
     };
     m->SetAttribute("PoolSize", UintegerValue(20000));
     std::vector<double> sec(3);

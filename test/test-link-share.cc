@@ -5,6 +5,8 @@
 // Shared links: gradient sync and the provisioning loader's traffic on the same rails
 // (ns3::LinkShare, doc/cluster.md "Shared links").
 
+#include "running-job.h"
+
 #include "ns3/cluster-builder.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
@@ -57,14 +59,7 @@ struct Rig
         profile.cpuSecondsPerSample = 1e-9;
         profile.dataset = "d";
         profile.datasetBytes = 1e9;
-        job = Create<ClusterJob>();
-        job->record.id = 1;
-        job->profile = &profile;
-        job->gpus = 2;
-        job->state = ClusterJob::RUNNING;
-        job->placement.gpusOnNode = {{0, 1}, {1, 1}};
-        job->computeTime = COMPUTE;
-        job->remainingIterations = 100;
+        job = JobOn(1, profile, {0, 1}, COMPUTE);
 
         links = CreateObject<LinkShare>();
         links->SetLinks(topology, RAIL, 1);

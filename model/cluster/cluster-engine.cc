@@ -325,7 +325,7 @@ ClusterEngine::OnArrival()
         {
             Resize(*job, m_sizer->GpusFor(*job, m_topology, now));
         }
-        m_scheduler->Update(*job, now);
+        UpdatePolicy(*job, now);
         Track(job);
         m_submitTrace(job);
     }
@@ -563,7 +563,7 @@ ClusterEngine::PreemptJob(ClusterJob* job)
     job->lastQueued = now;
     job->iterationTime = 0;
     ++job->preemptions;
-    m_scheduler->Update(*job, now);
+    UpdatePolicy(*job, now);
     Track(job);
     SchedulePriorityEvent(job);
     NS_LOG_INFO("t=" << now << " preempt job " << job->record.id);
@@ -606,6 +606,7 @@ ClusterEngine::FinishJob(ClusterJob* job)
     Untrack(job);
     job->state = ClusterJob::FINISHED;
     job->finishTime = now;
+    m_scheduler->Forget(*job);
     ++m_finished;
     NS_LOG_INFO("t=" << now << " finish job " << job->record.id);
     m_dataModel->JobStopped(*job);
@@ -620,10 +621,17 @@ ClusterEngine::OnPriorityChange(ClusterJob* job)
     double now = Simulator::Now().GetSeconds();
     AdvanceProgress(*job);
     Untrack(job);
-    m_scheduler->Update(*job, now);
+    UpdatePolicy(*job, now);
     Track(job);
     SchedulePriorityEvent(job);
     RequestPass();
+}
+
+void
+ClusterEngine::UpdatePolicy(ClusterJob& job, double now)
+{
+    m_scheduler->Update(job, now);
+    job.priorityLevel = m_scheduler->Level(job);
 }
 
 void

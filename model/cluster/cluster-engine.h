@@ -190,6 +190,13 @@ class ClusterEngine : public Object
     /** Remove the job from its ordered sets (call before a state/key change). */
     void Untrack(ClusterJob* job);
     void SchedulePriorityEvent(ClusterJob* job);
+    /**
+     * \brief Bring the scheduling policy's state of the job up to date and publish its
+     *        queue level (ClusterJob::priorityLevel).
+     * \param job the job, progress brought up to now
+     * \param now the current time [s]
+     */
+    void UpdatePolicy(ClusterJob& job, double now);
     void RecordUtilization();
     void MaybePrintProgress();
 

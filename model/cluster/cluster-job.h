@@ -56,13 +56,8 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
     double finishTime{-1};     //!< finish [s], -1 before
     double attainedService{0}; //!< GPU-seconds received so far (at lastUpdate)
     double lastQueued{0};      //!< time [s] it last entered the queue (for starvation ageing)
-    uint32_t priorityLevel{0}; //!< queue level of multi-level policies (0 = highest)
-    double serviceBaseline{
-        0}; //!< attained service [GPU-s] not counted for the level (reset on promotion)
-    uint32_t preemptions{0};    //!< times it was preempted
-    EventId priorityEvent;      //!< its next priority change (multi-level policies), if any
-    uint64_t selectedInPass{0}; //!< engine bookkeeping: last scheduling pass that chose it
-    bool coupled{false};        //!< engine bookkeeping: its terms depend on other running jobs
+    uint32_t priorityLevel{0}; //!< the policy's queue level (SchedulingPolicy::Level), 0 = highest
+    uint32_t preemptions{0};   //!< times it was preempted
 
     // Attribution (engine bookkeeping): GPU-seconds this job held without computing, by cause.
     double stallData{0};   //!< GPU-s lost waiting for data beyond compute + exposed sync
@@ -71,13 +66,6 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
     std::string dataCause; //!< data:<resource> its data stall is charged to (at finish)
     std::string syncCause; //!< sync:<pool or link> its sync stall is charged to (at finish)
 
-    // Engine bookkeeping for a data term on a shared pace (PacedGroup), while RUNNING.
-    PacedGroup* pacedGroup{nullptr}; //!< its group, nullptr if timed on its own
-    double pacedWork{0};             //!< its data term's units per iteration
-    double pacedThreshold{0};        //!< (compute + exposed sync) / work: the pace it binds at
-    double pacedMark{0};             //!< on the clock: the group's virtual time at its finish
-    bool pacedClocked{false};        //!< on the group's clock (data-bound), else timed alone
-
     /**
      * \param now simulation time [s], at or after lastUpdate
      * \return iterations left now (remainingIterations is only brought up to date lazily)
@@ -85,6 +73,22 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
     double RemainingIterationsAt(double now) const;
     /** \return the iteration time now [s] (iterationTime lags for a job on a paced clock) */
     double IterationTimeNow() const;
+
+  private:
+    // Bookkeeping only the engine (and its pace groups) reads or writes.
+    friend class ClusterEngine;
+    friend class PacedGroup;
+
+    EventId priorityEvent;      //!< its next priority change (multi-level policies), if any
+    uint64_t selectedInPass{0}; //!< last scheduling pass that chose it
+    bool coupled{false};        //!< its terms depend on other running jobs
+
+    // A data term on a shared pace (PacedGroup), while RUNNING.
+    PacedGroup* pacedGroup{nullptr}; //!< its group, nullptr if timed on its own
+    double pacedWork{0};             //!< its data term's units per iteration
+    double pacedThreshold{0};        //!< (compute + exposed sync) / work: the pace it binds at
+    double pacedMark{0};             //!< on the clock: the group's virtual time at its finish
+    bool pacedClocked{false};        //!< on the group's clock (data-bound), else timed alone
 };
 
 } // namespace ns3

@@ -73,7 +73,18 @@ SchedulingPolicy::NextKeyChange(const ClusterJob& /* job */, double /* now */) c
 }
 
 void
-SchedulingPolicy::Update(ClusterJob& /* job */, double /* now */) const
+SchedulingPolicy::Update(const ClusterJob& /* job */, double /* now */) const
+{
+}
+
+uint32_t
+SchedulingPolicy::Level(const ClusterJob& /* job */) const
+{
+    return 0;
+}
+
+void
+SchedulingPolicy::Forget(const ClusterJob& /* job */) const
 {
 }
 
@@ -239,15 +250,33 @@ TiresiasPolicy::IsPreemptive() const
 PriorityKey
 TiresiasPolicy::Key(const ClusterJob& job) const
 {
+    const JobLevel& state = StateOf(job);
     if (m_levelOrder == LEVEL_ENTRY)
     {
         // Level l: its running jobs (2l), then its waiting ones (2l + 1).
-        auto it = m_levelEntry.find(job.record.id);
-        double entry = it == m_levelEntry.end() ? job.record.submitTime : it->second;
+        double entry = state.entry < 0 ? job.record.submitTime : state.entry;
         double waiting = job.state == ClusterJob::RUNNING ? 0 : 1;
-        return {2.0 * job.priorityLevel + waiting, entry, job.record.id};
+        return {2.0 * state.level + waiting, entry, job.record.id};
     }
-    return {static_cast<double>(job.priorityLevel), job.record.submitTime, job.record.id};
+    return {static_cast<double>(state.level), job.record.submitTime, job.record.id};
+}
+
+TiresiasPolicy::JobLevel&
+TiresiasPolicy::StateOf(const ClusterJob& job) const
+{
+    return m_levels[job.record.id];
+}
+
+uint32_t
+TiresiasPolicy::Level(const ClusterJob& job) const
+{
+    return StateOf(job).level;
+}
+
+void
+TiresiasPolicy::Forget(const ClusterJob& job) const
+{
+    m_levels.erase(job.record.id);
 }
 
 uint32_t
@@ -258,25 +287,26 @@ TiresiasPolicy::LevelOf(double service) const
 }
 
 double
-TiresiasPolicy::LevelService(const ClusterJob& job, double now)
+TiresiasPolicy::LevelService(const ClusterJob& job, const JobLevel& state, double now)
 {
     double service = job.attainedService;
     if (job.state == ClusterJob::RUNNING)
     {
         service += job.gpus * (now - job.lastUpdate);
     }
-    return service - job.serviceBaseline;
+    return service - state.serviceBaseline;
 }
 
 double
 TiresiasPolicy::NextKeyChange(const ClusterJob& job, double now) const
 {
-    if (job.state == ClusterJob::RUNNING && job.priorityLevel < m_thresholds.size())
+    const JobLevel& state = StateOf(job);
+    if (job.state == ClusterJob::RUNNING && state.level < m_thresholds.size())
     {
-        double toGo = m_thresholds[job.priorityLevel] - LevelService(job, now);
+        double toGo = m_thresholds[state.level] - LevelService(job, state, now);
         return now + std::max(0.0, toGo) / job.gpus;
     }
-    if (job.state == ClusterJob::WAITING && job.priorityLevel > 0 && m_starvationFactor > 0)
+    if (job.state == ClusterJob::WAITING && state.level > 0 && m_starvationFactor > 0)
     {
         double ranFor = job.attainedService / job.gpus;
         return std::max(now, job.lastQueued + m_starvationFactor * ranFor);
@@ -285,26 +315,27 @@ TiresiasPolicy::NextKeyChange(const ClusterJob& job, double now) const
 }
 
 void
-TiresiasPolicy::Update(ClusterJob& job, double now) const
+TiresiasPolicy::Update(const ClusterJob& job, double now) const
 {
-    if (job.state == ClusterJob::WAITING && job.priorityLevel > 0 && m_starvationFactor > 0)
+    JobLevel& state = StateOf(job);
+    if (job.state == ClusterJob::WAITING && state.level > 0 && m_starvationFactor > 0)
     {
         double ranFor = job.attainedService / job.gpus;
         if (now - job.lastQueued + EPSILON >= m_starvationFactor * ranFor)
         {
             NS_LOG_DEBUG("job " << job.record.id << " promoted after waiting "
                                 << now - job.lastQueued << " s");
-            job.serviceBaseline = job.attainedService;
-            job.priorityLevel = 0;
-            m_levelEntry[job.record.id] = now;
+            state.serviceBaseline = job.attainedService;
+            state.level = 0;
+            state.entry = now;
             return;
         }
     }
-    uint32_t level = LevelOf(LevelService(job, now));
-    if (level != job.priorityLevel)
+    uint32_t level = LevelOf(LevelService(job, state, now));
+    if (level != state.level)
     {
-        job.priorityLevel = level;
-        m_levelEntry[job.record.id] = now;
+        state.level = level;
+        state.entry = now;
     }
 }
 

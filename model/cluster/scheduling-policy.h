@@ -74,11 +74,25 @@ class SchedulingPolicy : public Object
     virtual double NextKeyChange(const ClusterJob& job, double now) const;
 
     /**
-     * \brief Bring the job's policy state (e.g. its queue level) up to date at now.
+     * \brief Bring the policy's own state of the job (e.g. its queue level) up to date at
+     *        now. The job is the engine's and read only: a policy keeps its state itself.
      * \param job the job, progress brought up to now
      * \param now the current time [s]
      */
-    virtual void Update(ClusterJob& job, double now) const;
+    virtual void Update(const ClusterJob& job, double now) const;
+
+    /**
+     * \param job a job this policy has seen in Update()
+     * \return its queue level (0 = highest) for multi-level policies, 0 otherwise. The engine
+     *         publishes it as ClusterJob::priorityLevel for the models (INA's Static priority).
+     */
+    virtual uint32_t Level(const ClusterJob& job) const;
+
+    /**
+     * \brief The job finished: the policy may drop its state of it.
+     * \param job the job
+     */
+    virtual void Forget(const ClusterJob& job) const;
 
   private:
     bool m_backfill{true};
@@ -144,7 +158,9 @@ class TiresiasPolicy : public SchedulingPolicy
     bool IsPreemptive() const override;
     PriorityKey Key(const ClusterJob& job) const override;
     double NextKeyChange(const ClusterJob& job, double now) const override;
-    void Update(ClusterJob& job, double now) const override;
+    void Update(const ClusterJob& job, double now) const override;
+    uint32_t Level(const ClusterJob& job) const override;
+    void Forget(const ClusterJob& job) const override;
 
     /** \param thresholds ascending queue thresholds [GPU-s], comma separated */
     void SetThresholds(const std::string& thresholds);
@@ -154,14 +170,26 @@ class TiresiasPolicy : public SchedulingPolicy
   private:
     /** \return the level for a service counted for the level [GPU-s] */
     uint32_t LevelOf(double service) const;
+
+    /** The policy's state of one job. */
+    struct JobLevel
+    {
+        uint32_t level{0};         //!< its queue level (0 = highest)
+        double serviceBaseline{0}; //!< attained service [GPU-s] not counted for the level
+                                   //!< (set on promotion)
+        double entry{-1};          //!< time [s] it entered its level, -1: its submit time
+    };
+
+    /** \return the job's state (a new one, level 0, if never seen) */
+    JobLevel& StateOf(const ClusterJob& job) const;
     /** \return service counted for the level now [GPU-s] */
-    static double LevelService(const ClusterJob& job, double now);
+    static double LevelService(const ClusterJob& job, const JobLevel& state, double now);
 
     std::vector<double> m_thresholds;
     double m_starvationFactor;
     LevelOrder m_levelOrder; //!< the order inside a level
-    /// Time [s] each job entered its current level, by job id; absent: its submit time.
-    mutable std::unordered_map<uint64_t, double> m_levelEntry;
+    /// Each job's level state, by job id (dropped when it finishes).
+    mutable std::unordered_map<uint64_t, JobLevel> m_levels;
 };
 
 } // namespace ns3
