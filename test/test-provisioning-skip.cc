@@ -28,7 +28,12 @@ constexpr uint32_t kNodes = 8;
 constexpr uint32_t kGpus = 8;
 
 Ptr<ProvisioningModel>
-Model(const std::string& loader, bool skip, const std::string& placement)
+Model(const std::string& loader,
+      bool skip,
+      const std::string& placement,
+      bool reduced = true,
+      uint32_t poolNodes = 2,
+      const std::string& fairness = "DominantShare")
 {
     RailClusterConfig c;
     c.nodes = kNodes;
@@ -38,7 +43,9 @@ Model(const std::string& loader, bool skip, const std::string& placement)
     m->SetAttribute("AggregatePerNode", BooleanValue(true));
     m->SetAttribute("ReuseUsages", BooleanValue(true));
     m->SetAttribute("SkipFeasibleSolves", BooleanValue(skip));
-    m->SetAttribute("PoolNodes", UintegerValue(2));
+    m->SetAttribute("SolveOverloadedOnly", BooleanValue(reduced));
+    m->SetAttribute("PoolNodes", UintegerValue(poolNodes));
+    m->SetAttribute("Fairness", StringValue(fairness));
     m->SetCluster(c, CreateObject<StorageBackend>());
     Ptr<ProvisioningLoader> l = ProvisioningLoader::Create(loader);
     if (loader == "kspeed")
@@ -124,6 +131,48 @@ RandomPasses(uint32_t seed, uint32_t count)
     return passes;
 }
 
+/// Solves one pass on both models and checks that every result, the utilisation and the rail
+/// loads are the same to the bit. \return jobs the pass stalls
+uint32_t
+CheckSame(Ptr<ProvisioningModel> solver,
+          Ptr<ProvisioningModel> skip,
+          const std::vector<ProvisioningJob>& pass)
+{
+    uint32_t stalled = 0;
+    auto want = solver->Solve(pass);
+    auto got = skip->Solve(pass);
+    REQUIRE(got.size() == want.size());
+    for (size_t k = 0; k < want.size(); ++k)
+    {
+        INFO("job " << want[k].name);
+        CHECK(got[k].perGpu == want[k].perGpu);
+        CHECK(got[k].bottleneck == want[k].bottleneck);
+        CHECK(got[k].stallFraction == want[k].stallFraction);
+        CHECK(got[k].cache.rawHit == want[k].cache.rawHit);
+        CHECK(got[k].cache.decodedHit == want[k].cache.decodedHit);
+        stalled += want[k].stallFraction > 0 ? 1 : 0;
+    }
+    const ProvisioningUtilization& u = solver->GetUtilization();
+    const ProvisioningUtilization& v = skip->GetUtilization();
+    CHECK(v.storage == u.storage);
+    CHECK(v.storageClient == u.storageClient);
+    CHECK(v.cpu == u.cpu);
+    CHECK(v.hostMemory == u.hostMemory);
+    CHECK(v.pcieUplink == u.pcieUplink);
+    CHECK(v.pcieDevice == u.pcieDevice);
+    CHECK(v.rail == u.rail);
+    CHECK(v.frontend == u.frontend);
+    std::vector<double> outA;
+    std::vector<double> inA;
+    std::vector<double> outB;
+    std::vector<double> inB;
+    solver->RailLoads(outA, inA);
+    skip->RailLoads(outB, inB);
+    CHECK(outB == outA);
+    CHECK(inB == inA);
+    return stalled;
+}
+
 } // namespace
 
 TEST_CASE("provisioning: solves skipped when every demand fits equal the solver's, bit for bit",
@@ -148,37 +197,7 @@ TEST_CASE("provisioning: solves skipped when every demand fits equal the solver'
             }
             solver->SetRailReserve(reserve);
             skip->SetRailReserve(reserve);
-            auto want = solver->Solve(passes[p]);
-            auto got = skip->Solve(passes[p]);
-            REQUIRE(got.size() == want.size());
-            for (size_t k = 0; k < want.size(); ++k)
-            {
-                INFO("job " << want[k].name);
-                CHECK(got[k].perGpu == want[k].perGpu);
-                CHECK(got[k].bottleneck == want[k].bottleneck);
-                CHECK(got[k].stallFraction == want[k].stallFraction);
-                CHECK(got[k].cache.rawHit == want[k].cache.rawHit);
-                CHECK(got[k].cache.decodedHit == want[k].cache.decodedHit);
-                stalled += want[k].stallFraction > 0 ? 1 : 0;
-            }
-            const ProvisioningUtilization& u = solver->GetUtilization();
-            const ProvisioningUtilization& v = skip->GetUtilization();
-            CHECK(v.storage == u.storage);
-            CHECK(v.storageClient == u.storageClient);
-            CHECK(v.cpu == u.cpu);
-            CHECK(v.hostMemory == u.hostMemory);
-            CHECK(v.pcieUplink == u.pcieUplink);
-            CHECK(v.pcieDevice == u.pcieDevice);
-            CHECK(v.rail == u.rail);
-            CHECK(v.frontend == u.frontend);
-            std::vector<double> outA;
-            std::vector<double> inA;
-            std::vector<double> outB;
-            std::vector<double> inB;
-            solver->RailLoads(outA, inA);
-            skip->RailLoads(outB, inB);
-            CHECK(outB == outA);
-            CHECK(inB == inA);
+            stalled += CheckSame(solver, skip, passes[p]);
         }
         // Both cases occur: passes that skip the solver and passes that need it.
         INFO("loader " << loader);
@@ -186,5 +205,48 @@ TEST_CASE("provisioning: solves skipped when every demand fits equal the solver'
         CHECK(skip->GetNSkippedSolves() > 5);
         CHECK(skip->GetNSkippedSolves() + 5 < passes.size());
         CHECK(stalled > 0);
+        // The passes that need a solver take the reduced one (over-capacity resources only).
+        CHECK(solver->GetNReducedSolves() == 0);
+        CHECK(skip->GetNReducedSolves() > 5);
     }
+}
+
+TEST_CASE("provisioning: the reduced solver (over-capacity resources only, identical "
+          "constraints once) equals the full solver, bit for bit",
+          "[provisioning]")
+{
+    // Every solver pass of a model that skips feasible solves, with and without the reduced
+    // solver; pools of 1 to 5 nodes (Spread's identical pool constraints) and every fairness.
+    uint32_t reducedSolves = 0;
+    uint32_t seed = 100;
+    for (const std::string fairness : {"DominantShare", "DemandFraction", "Samples"})
+    {
+        for (const std::string loader : {"kspeed", "kspeed-local", "dpp", "alluxio", "local"})
+        {
+            for (uint32_t pool : {1u, 3u, 5u})
+            {
+                std::string name = loader == "kspeed-local" ? "kspeed" : loader;
+                std::string placement = loader == "kspeed-local" ? "Local" : "Spread";
+                Ptr<ProvisioningModel> full = Model(name, true, placement, false, pool, fairness);
+                Ptr<ProvisioningModel> reduced = Model(name, true, placement, true, pool, fairness);
+                auto passes = RandomPasses(++seed, 25);
+                for (size_t p = 0; p < passes.size(); ++p)
+                {
+                    INFO("loader " << loader << ", pool " << pool << ", fairness " << fairness
+                                   << ", pass " << p);
+                    std::vector<double> reserve(kNodes, 0.0);
+                    for (uint32_t n = 0; n < kNodes; ++n)
+                    {
+                        reserve[n] = (p % 3) * 2e9 * (n + 1);
+                    }
+                    full->SetRailReserve(reserve);
+                    reduced->SetRailReserve(reserve);
+                    CheckSame(full, reduced, passes[p]);
+                }
+                CHECK(full->GetNReducedSolves() == 0);
+                reducedSolves += reduced->GetNReducedSolves();
+            }
+        }
+    }
+    CHECK(reducedSolves > 200);
 }

@@ -312,6 +312,18 @@ ProvisioningModel::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&ProvisioningModel::m_skipFeasible),
                           MakeBooleanChecker())
+            .AddAttribute("SolveOverloadedOnly",
+                          "With SkipFeasibleSolves, when some resource's demand exceeds its "
+                          "capacity, give the max-min solver only those resources (one of "
+                          "each set with the same capacity, flows and weights, as Spread's "
+                          "pool nodes) and the flows that use one; the others get their "
+                          "demand. A resource whose demand fits never binds, so the rates are "
+                          "the same; the fill's order and the loads' sums are the full "
+                          "solver's, so results are bit-identical. Flows with identical "
+                          "usages take the full solver.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&ProvisioningModel::m_overloadedOnly),
+                          MakeBooleanChecker())
             .AddAttribute(
                 "Fairness",
                 "How GPUs of jobs that contend for a resource share it: DominantShare (max-min "
@@ -736,9 +748,18 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
     m_solved = false;
     m_fast = m_skipFeasible && SolveFeasible(usageOf, jobOf, groupSize, demand, jobs);
     m_nFast += m_fast ? 1 : 0;
+    // SolveFeasible found some resource over capacity but computed every flow's unit and
+    // cap, and no two flows alike: the reduced solver gives the full solver's results.
+    m_reduced = !m_fast && m_skipFeasible && m_overloadedOnly && m_distinctFlows &&
+                m_flowUnit.size() == usageOf.size();
+    if (m_reduced)
+    {
+        SolveReduced(usageOf);
+        ++m_nReduced;
+    }
     std::vector<int64_t> solverId(usageOf.size(), -1); //!< -1: uses no resource
     std::vector<double> unit(usageOf.size(), 1.0);
-    if (!m_fast)
+    if (!m_fast && !m_reduced)
     {
         // The solver holds only the resources some flow uses, renumbered in ascending id
         // order: every order the fill depends on (ties between resources, component walks) is
@@ -809,6 +830,10 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
         if (usageOf[f].empty())
         {
             return demand[jobOf[f]];
+        }
+        if (m_reduced)
+        {
+            return m_reducedRate[f] * m_flowUnit[f];
         }
         return m_fast ? m_flowCap[f] * m_flowUnit[f] : m_solver->GetRate(solverId[f]) * unit[f];
     };
@@ -976,6 +1001,135 @@ ProvisioningModel::SolveFeasible(const std::vector<std::vector<MaxMinSolver::Usa
     return m_distinctFlows;
 }
 
+void
+ProvisioningModel::SolveReduced(const std::vector<std::vector<MaxMinSolver::Usage>>& usageOf)
+{
+    // Resources over capacity at full demand (SolveFeasible's sums, the solver's criterion):
+    // only these can bind. Ascending ids, as the full solver numbers its resources, so that
+    // ties between levels break the same way.
+    m_overList.clear();
+    for (uint32_t r : m_fastTouched)
+    {
+        if (m_fastLoad[r] > m_caps[r] * (1 - 1e-9))
+        {
+            m_overList.push_back(r);
+        }
+    }
+    std::sort(m_overList.begin(), m_overList.end());
+    m_overLocal.resize(m_caps.size(), kUnused);
+    if (m_overFlows.size() < m_overList.size())
+    {
+        m_overFlows.resize(m_overList.size());
+    }
+    for (uint32_t i = 0; i < m_overList.size(); ++i)
+    {
+        m_overLocal[m_overList[i]] = i; // list index for now
+        m_overFlows[i].clear();
+    }
+    for (uint32_t f = 0; f < usageOf.size(); ++f)
+    {
+        for (const auto& [r, w] : usageOf[f])
+        {
+            if (m_overLocal[r] != kUnused)
+            {
+                m_overFlows[m_overLocal[r]].emplace_back(f, w * m_flowUnit[f]);
+            }
+        }
+    }
+    // Identical constraints (same capacity, same flows at the same weights) have the same
+    // level at every step of the fill and saturate together; the first (lowest id) freezes
+    // their flows, so the others are left out. Every other over-capacity resource gets a
+    // solver id, in ascending order.
+    std::vector<double> caps;
+    std::vector<uint32_t> keep(m_overList.size(), 1);
+    std::vector<std::pair<uint64_t, uint32_t>> byHash(m_overList.size()); // (hash, list index)
+    for (uint32_t i = 0; i < m_overList.size(); ++i)
+    {
+        uint64_t h = Bits(m_caps[m_overList[i]]);
+        for (const auto& [f, w] : m_overFlows[i])
+        {
+            h = (h ^ f) * 0x9e3779b97f4a7c15ULL;
+            h = (h ^ Bits(w)) * 0xff51afd7ed558ccdULL;
+        }
+        byHash[i] = {h, i};
+    }
+    std::sort(byHash.begin(), byHash.end());
+    for (size_t a = 0; a < byHash.size(); ++a)
+    {
+        for (size_t b = a; b-- > 0 && byHash[b].first == byHash[a].first;)
+        {
+            uint32_t i = byHash[a].second; // a later resource than j (same hash, sorted)
+            uint32_t j = byHash[b].second;
+            if (keep[j] && m_caps[m_overList[j]] == m_caps[m_overList[i]] &&
+                m_overFlows[j] == m_overFlows[i])
+            {
+                keep[i] = 0;
+                break;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < m_overList.size(); ++i)
+    {
+        m_overLocal[m_overList[i]] = keep[i] ? static_cast<uint32_t>(caps.size()) : kUnused;
+        if (keep[i])
+        {
+            caps.push_back(m_caps[m_overList[i]]);
+        }
+    }
+    if (m_solver)
+    {
+        m_solver->Reset(caps); // as new, its buffers kept
+    }
+    else
+    {
+        m_solver = std::make_unique<MaxMinSolver>(caps);
+    }
+    // Distinct flows made a class each in the full solver: the same here, in the same order.
+    m_solver->SetMergeIdenticalFlows(false);
+    std::vector<int64_t> solverId(usageOf.size(), -1);
+    for (uint32_t f = 0; f < usageOf.size(); ++f)
+    {
+        m_scaled.clear();
+        for (const auto& [r, w] : usageOf[f])
+        {
+            if (m_overLocal[r] != kUnused)
+            {
+                m_scaled.emplace_back(m_overLocal[r], w * m_flowUnit[f]);
+            }
+        }
+        if (!m_scaled.empty())
+        {
+            solverId[f] = m_solver->AddFlow(m_scaled, m_flowCap[f]);
+        }
+    }
+    m_solver->SolveAll();
+    for (uint32_t r : m_overList)
+    {
+        m_overLocal[r] = kUnused;
+    }
+    // Rates (solver units): the solver's, or the cap for flows it does not hold. Loads as the
+    // full solver sums them (MaxMinSolver::ComputeLoads): class by class in creation order,
+    // which is flow order, weight x rate.
+    m_reducedRate.assign(usageOf.size(), 0.0);
+    for (uint32_t r : m_fastTouched)
+    {
+        m_fastLoad[r] = 0.0;
+    }
+    for (uint32_t f = 0; f < usageOf.size(); ++f)
+    {
+        if (usageOf[f].empty())
+        {
+            continue;
+        }
+        double rate = solverId[f] >= 0 ? m_solver->GetRate(solverId[f]) : m_flowCap[f];
+        m_reducedRate[f] = rate;
+        for (const auto& [r, w] : usageOf[f])
+        {
+            m_fastLoad[r] += w * m_flowUnit[f] * rate;
+        }
+    }
+}
+
 std::size_t
 ProvisioningModel::UsageKeyHash::operator()(const UsageKey& k) const
 {
@@ -1116,7 +1270,7 @@ ProvisioningModel::RailLoads(std::vector<double>& out, std::vector<double>& in) 
 double
 ProvisioningModel::LoadOf(uint32_t resource) const
 {
-    if (m_fast)
+    if (m_fast || m_reduced)
     {
         return resource < m_fastLoad.size() ? m_fastLoad[resource] : 0.0;
     }
@@ -1135,11 +1289,12 @@ ProvisioningModel::ComputeUtilization() const
     m_util = ProvisioningUtilization{};
     m_utilValid = true;
     auto up = [](double& slot, double v) { slot = std::max(slot, v); };
-    const std::vector<uint32_t>& used = m_fast ? m_fastTouched : m_used;
+    bool here = m_fast || m_reduced; // loads in m_fastLoad
+    const std::vector<uint32_t>& used = here ? m_fastTouched : m_used;
     for (uint32_t i = 0; i < used.size(); ++i)
     {
         uint32_t r = used[i];
-        double util = (m_fast ? m_fastLoad[r] : m_solver->GetLoad(i)) / m_caps[r];
+        double util = (here ? m_fastLoad[r] : m_solver->GetLoad(i)) / m_caps[r];
         switch (m_kinds[r])
         {
         case KIND_STORAGE:

@@ -256,6 +256,16 @@ class ProvisioningModel : public Object
     }
 
     /**
+     * \return Solves whose solver held only the resources over capacity at full demand (and
+     *         the flows that use one), one of each set of identical constraints
+     *         (SolveOverloadedOnly)
+     */
+    uint64_t GetNReducedSolves() const
+    {
+        return m_nReduced;
+    }
+
+    /**
      * \brief Bytes/s of every training node's rail links that other traffic (gradient sync,
      *        LinkShare) keeps: the next Solve gives each rail link of node n, each way, its
      *        rate less reserve[n] / NICs per node. Empty (default): the links' full rates.
@@ -439,6 +449,7 @@ class ProvisioningModel : public Object
     bool m_aggregate;              //!< one flow per (job, node) instead of per GPU
     bool m_reuseUsages;            //!< keep (job, node) flows' usages between Solves
     bool m_skipFeasible{true};     //!< no solver when every demand fits (SkipFeasibleSolves)
+    bool m_overloadedOnly{true};   //!< the solver holds only over-capacity resources
     Fairness m_fairness;           //!< how contending jobs share a resource
 
     /** A storage client of one job on one node. */
@@ -518,6 +529,15 @@ class ProvisioningModel : public Object
     /// The last Solve gave every flow its demand without a solver (SkipFeasibleSolves):
     /// m_fastLoad holds the loads of the resources in m_fastTouched (0 elsewhere)
     bool m_fast{false};
+    /// The last Solve's solver held only the over-capacity resources (SolveOverloadedOnly):
+    /// m_fastLoad holds the loads, as with m_fast, and m_reducedRate every flow's solver rate
+    bool m_reduced{false};
+    uint64_t m_nReduced{0};            //!< Solves that took the reduced solver
+    std::vector<double> m_reducedRate; //!< per flow: its rate in the solver's units
+    std::vector<uint32_t> m_overList;  //!< over-capacity resources, ascending
+    std::vector<uint32_t> m_overLocal; //!< per resource: solver id (kUnused: not held)
+    /// per over-capacity resource (index in m_overList): the flows using it, with weights
+    std::vector<std::vector<std::pair<uint32_t, double>>> m_overFlows;
     bool m_solved{false};                       //!< a Solve has completed
     uint64_t m_nFast{0};                        //!< Solves that took no solver
     std::vector<double> m_fastLoad;             //!< per resource: demand = load when m_fast
@@ -529,6 +549,19 @@ class ProvisioningModel : public Object
     std::vector<MaxMinSolver::Usage> m_scaled;  //!< a flow's usage in the solver's units
     mutable std::vector<uint32_t> m_railLinks;  //!< directed rail uplinks, node by node
     mutable std::vector<uint32_t> m_railLinkOf; //!< node -> first of its m_railLinks
+    /**
+     * \brief Solve with the resources over capacity at full demand only (after a
+     * SolveFeasible that found distinct flows and some resource over capacity).
+     *
+     * A resource whose demand fits never binds, so leaving it out does not change the
+     * max-min rates; flows that use none of the others get their cap. Of resources with the
+     * same capacity and the same flows at the same weights (Spread's pool nodes) one stays.
+     * The fill then freezes the same classes in the same order with the same levels as over
+     * all resources; loads are summed over the flows in the solver's order (bit-identical).
+     * \param usageOf per flow: its usage
+     */
+    void SolveReduced(const std::vector<std::vector<MaxMinSolver::Usage>>& usageOf);
+
     /**
      * Feasibility test of SkipFeasibleSolves: sums every resource's demand in the solver's
      * order and checks that no flows would merge into one class.
