@@ -12,6 +12,7 @@
 #include "ns3/traced-callback.h"
 
 #include <map>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -70,7 +71,8 @@ class ProvisioningDataLoading : public IterationTermModel
     Ptr<StorageBackend> m_storage;
     uint64_t m_evaluations{0};
     std::vector<ProvisioningJobResult> m_lastResults;
-    std::map<uint64_t, std::string> m_bottleneck; //!< per job id: its last binding resource
+    /// per job id: its last binding resource (looked up for every running job at every pass)
+    std::unordered_map<uint64_t, std::string> m_bottleneck;
     TracedCallback<const std::vector<ProvisioningJobResult>&> m_solved;
 };
 

@@ -692,9 +692,28 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
 
     std::vector<ProvisioningJobResult> out;
     std::vector<std::vector<uint32_t>> flowsOf(jobs.size());
-    std::vector<std::vector<MaxMinSolver::Usage>> usageOf; //!< per flow: summed over its GPUs
-    std::vector<uint32_t> jobOf;                           //!< per flow: its job
-    std::vector<uint32_t> groupSize;                       //!< per flow: its GPUs
+    // per flow: its usage summed over its GPUs (lists reused from the last Solve)
+    std::vector<std::vector<MaxMinSolver::Usage>>& usageOf = m_usageOf;
+    for (auto& list : usageOf)
+    {
+        m_spareUsage.push_back(std::move(list));
+    }
+    usageOf.clear();
+    auto newUsage = [&]() -> std::vector<MaxMinSolver::Usage>& {
+        if (m_spareUsage.empty())
+        {
+            usageOf.emplace_back();
+        }
+        else
+        {
+            usageOf.push_back(std::move(m_spareUsage.back()));
+            m_spareUsage.pop_back();
+            usageOf.back().clear();
+        }
+        return usageOf.back();
+    };
+    std::vector<uint32_t> jobOf;     //!< per flow: its job
+    std::vector<uint32_t> groupSize; //!< per flow: its GPUs
     std::vector<double> demand(jobs.size());
     for (size_t k = 0; k < jobs.size(); ++k)
     {
@@ -709,7 +728,7 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
             if (m_aggregate && m_reuseUsages)
             {
                 flowsOf[k].push_back(static_cast<uint32_t>(usageOf.size()));
-                usageOf.push_back(ReusedUsage(j, plans[k], node, used[node], count));
+                ReusedUsage(j, plans[k], node, used[node], count, newUsage());
                 used[node] += count;
                 jobOf.push_back(static_cast<uint32_t>(k));
                 groupSize.push_back(count);
@@ -738,7 +757,7 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
                     m_flows.back().usage = usage;
                 }
                 flowsOf[k].push_back(static_cast<uint32_t>(usageOf.size()));
-                usageOf.push_back(std::move(usage));
+                newUsage() = std::move(usage);
                 jobOf.push_back(static_cast<uint32_t>(k));
                 groupSize.push_back(perGroup);
             }
@@ -1026,13 +1045,16 @@ ProvisioningModel::SolveReduced(const std::vector<std::vector<MaxMinSolver::Usag
         m_overLocal[m_overList[i]] = i; // list index for now
         m_overFlows[i].clear();
     }
+    m_overUses.clear();
     for (uint32_t f = 0; f < usageOf.size(); ++f)
     {
         for (const auto& [r, w] : usageOf[f])
         {
             if (m_overLocal[r] != kUnused)
             {
-                m_overFlows[m_overLocal[r]].emplace_back(f, w * m_flowUnit[f]);
+                double scaled = w * m_flowUnit[f];
+                m_overFlows[m_overLocal[r]].emplace_back(f, scaled);
+                m_overUses.emplace_back(f, m_overLocal[r], scaled);
             }
         }
     }
@@ -1070,8 +1092,9 @@ ProvisioningModel::SolveReduced(const std::vector<std::vector<MaxMinSolver::Usag
     }
     for (uint32_t i = 0; i < m_overList.size(); ++i)
     {
-        m_overLocal[m_overList[i]] = keep[i] ? static_cast<uint32_t>(caps.size()) : kUnused;
-        if (keep[i])
+        m_overLocal[m_overList[i]] = kUnused;
+        keep[i] = keep[i] ? static_cast<uint32_t>(caps.size()) : kUnused; // its solver id
+        if (keep[i] != kUnused)
         {
             caps.push_back(m_caps[m_overList[i]]);
         }
@@ -1086,15 +1109,19 @@ ProvisioningModel::SolveReduced(const std::vector<std::vector<MaxMinSolver::Usag
     }
     // Distinct flows made a class each in the full solver: the same here, in the same order.
     m_solver->SetMergeIdenticalFlows(false);
+    // Each flow's usages of the kept resources, in its usage's order (m_overUses is in flow
+    // order, then usage order).
     std::vector<int64_t> solverId(usageOf.size(), -1);
-    for (uint32_t f = 0; f < usageOf.size(); ++f)
+    for (size_t e = 0; e < m_overUses.size();)
     {
+        uint32_t f = std::get<0>(m_overUses[e]);
         m_scaled.clear();
-        for (const auto& [r, w] : usageOf[f])
+        for (; e < m_overUses.size() && std::get<0>(m_overUses[e]) == f; ++e)
         {
-            if (m_overLocal[r] != kUnused)
+            uint32_t id = keep[std::get<1>(m_overUses[e])];
+            if (id != kUnused)
             {
-                m_scaled.emplace_back(m_overLocal[r], w * m_flowUnit[f]);
+                m_scaled.emplace_back(id, std::get<2>(m_overUses[e]));
             }
         }
         if (!m_scaled.empty())
@@ -1103,10 +1130,6 @@ ProvisioningModel::SolveReduced(const std::vector<std::vector<MaxMinSolver::Usag
         }
     }
     m_solver->SolveAll();
-    for (uint32_t r : m_overList)
-    {
-        m_overLocal[r] = kUnused;
-    }
     // Rates (solver units): the solver's, or the cap for flows it does not hold. Loads as the
     // full solver sums them (MaxMinSolver::ComputeLoads): class by class in creation order,
     // which is flow order, weight x rate.
@@ -1145,12 +1168,13 @@ ProvisioningModel::UsageKeyHash::operator()(const UsageKey& k) const
     return h;
 }
 
-std::vector<MaxMinSolver::Usage>
+void
 ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
                                const CachePlan& plan,
                                uint32_t node,
                                uint32_t firstGpu,
-                               uint32_t count)
+                               uint32_t count,
+                               std::vector<MaxMinSolver::Usage>& out)
 {
     UsageKey key{job.profile, plan.rawHit, plan.decodedHit, plan.bytes, node, firstGpu, count};
     auto it = m_usages.find(key);
@@ -1195,7 +1219,8 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
         {
             c.calls.push_back(call);
         }
-        return m_usages.emplace(key, std::move(c)).first->second.usage;
+        out = m_usages.emplace(key, std::move(c)).first->second.usage;
+        return;
     }
     // Reused: the same Client() requests, in the same order, give this job its clients (new
     // ids, and the same reads in flight); the rest of the usage is as it was.
@@ -1206,15 +1231,14 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
     {
         ids.push_back(Client(job, call.node, call.samples));
     }
-    std::vector<MaxMinSolver::Usage> usage = c.usage;
-    for (size_t e = 0; e < usage.size(); ++e)
+    out.assign(c.usage.begin(), c.usage.end());
+    for (size_t e = 0; e < out.size(); ++e)
     {
         if (c.clientCall[e] >= 0)
         {
-            usage[e].first = ids[c.clientCall[e]];
+            out[e].first = ids[c.clientCall[e]];
         }
     }
-    return usage;
 }
 
 void

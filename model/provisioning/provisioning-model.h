@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -491,13 +492,14 @@ class ProvisioningModel : public Object
      * inputs are the same as before, its storage clients requested again.
      * \param job the job \param plan its cache plan \param node the node
      * \param firstGpu index of its first GPU on the node \param count its GPUs there
-     * \return usage (resource ids of this Solve)
+     * \param out set to its usage (resource ids of this Solve)
      */
-    std::vector<MaxMinSolver::Usage> ReusedUsage(const ProvisioningJob& job,
-                                                 const CachePlan& plan,
-                                                 uint32_t node,
-                                                 uint32_t firstGpu,
-                                                 uint32_t count);
+    void ReusedUsage(const ProvisioningJob& job,
+                     const CachePlan& plan,
+                     uint32_t node,
+                     uint32_t firstGpu,
+                     uint32_t count,
+                     std::vector<MaxMinSolver::Usage>& out);
     void SizeClients();
     uint32_t JobIndex(const ProvisioningJob& job) const;
     void ComputeUtilization() const;
@@ -534,6 +536,12 @@ class ProvisioningModel : public Object
     bool m_reduced{false};
     uint64_t m_nReduced{0};            //!< Solves that took the reduced solver
     std::vector<double> m_reducedRate; //!< per flow: its rate in the solver's units
+    /// (flow, index in m_overList, weight in the solver's units) of the over-capacity usages
+    std::vector<std::tuple<uint32_t, uint32_t, double>> m_overUses;
+    /// per flow: its usage, kept from Solve to Solve with the spare lists in m_spareUsage so
+    /// that a pass allocates nothing
+    std::vector<std::vector<MaxMinSolver::Usage>> m_usageOf;
+    std::vector<std::vector<MaxMinSolver::Usage>> m_spareUsage; //!< cleared usage lists
     std::vector<uint32_t> m_overList;  //!< over-capacity resources, ascending
     std::vector<uint32_t> m_overLocal; //!< per resource: solver id (kUnused: not held)
     /// per over-capacity resource (index in m_overList): the flows using it, with weights
