@@ -439,8 +439,9 @@ main(int argc, char* argv[])
     std::string trace = std::string(AICLUSTER_SOURCE_DIR) + "/../shared/traces/philly/philly.csv";
     std::string anchor = std::string(AICLUSTER_SOURCE_DIR) + "/../shared/anchors/py-fifo-replay.py";
     std::string policies = "fifo,sjf,tiresias";
+    // esa-cba and sched: also tenfold rows, so each shows its growth from 1x to 10x.
     std::string configs = "sched,esa,local,dpp,alluxio,kspeed,cba,cba-job-0.5tb,cba-job-2tb,"
-                          "cba-0.01tb,all-on";
+                          "cba-0.01tb,esa-cba,all-on";
     std::string solverSizes = "16,32,64,128,256,512";
     std::string outDir = "/tmp/philly-replay-bench." + std::to_string(getpid());
     uint32_t nodes = 352;

@@ -17,6 +17,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -710,7 +711,6 @@ ClusterBuilder::WriteComponentSeries(const std::string& dir) const
     {
         throw std::runtime_error(path + ": cannot open for writing");
     }
-    out << std::setprecision(12);
     out << "time_s,storage_bandwidth_Bps,storage_cache_bytes,storage_cost_per_s,"
            "provisioning_cpu_share,provisioning_storage_share,provisioning_rail_share,"
            "provisioning_pcie_uplink_share,provisioning_host_memory_share";
@@ -721,18 +721,40 @@ ClusterBuilder::WriteComponentSeries(const std::string& dir) const
         out << ",ina_tor" << r << "_aggregators";
     }
     out << (m_ina ? ",ina_spine_aggregators\n" : "\n");
+    // One row per scheduling pass: numbers as a stream with precision 12 writes them ("%.12g",
+    // which std::to_chars in general form with precision 12 is), gathered a megabyte at a time.
+    std::string buffer;
+    auto number = [&buffer](double value, char before) {
+        char chars[40];
+        chars[0] = before;
+        char* end =
+            std::to_chars(chars + 1, chars + sizeof(chars), value, std::chars_format::general, 12)
+                .ptr;
+        buffer.append(chars + (before ? 0 : 1), end);
+    };
     for (const auto& s : m_series)
     {
-        out << s.time << ',' << s.storageBandwidth << ',' << s.storageCache << ','
-            << s.storageCostRate << ',' << s.provisioning.cpu << ',' << s.provisioning.storage
-            << ',' << s.provisioning.rail << ',' << s.provisioning.pcieUplink << ','
-            << s.provisioning.hostMemory;
+        number(s.time, 0);
+        number(s.storageBandwidth, ',');
+        number(s.storageCache, ',');
+        number(s.storageCostRate, ',');
+        number(s.provisioning.cpu, ',');
+        number(s.provisioning.storage, ',');
+        number(s.provisioning.rail, ',');
+        number(s.provisioning.pcieUplink, ',');
+        number(s.provisioning.hostMemory, ',');
         for (uint32_t p = 0; m_ina && p <= racks; ++p)
         {
-            out << ',' << (p < s.pools.size() ? s.pools[p] : 0.0);
+            number(p < s.pools.size() ? s.pools[p] : 0.0, ',');
         }
-        out << '\n';
+        buffer += '\n';
+        if (buffer.size() >= (1u << 20))
+        {
+            out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+            buffer.clear();
+        }
     }
+    out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
 }
 
 } // namespace ns3

@@ -173,3 +173,60 @@ TEST_CASE("AutoCBA's one-job sizer finds what evaluating every count finds, bit 
     }
     CHECK(moved > 20); // the search does move counts
 }
+
+TEST_CASE("CBA's lazily sorted density order solves as the fully sorted one, bit for bit",
+          "[storage][cba]")
+{
+    // MaxScale sorts the datasets by density only as far as its cache fill reads them (a
+    // heap; the rest sorted at once past a quarter); Trials sorts them all (DensityOrder).
+    // Hundreds to thousands of datasets, caches from one dataset's size to nearly all of
+    // them: both the partial order and the sort of the rest are read.
+    std::mt19937_64 rng(23);
+    int scaled = 0;
+    int partial = 0;
+    for (int trial = 0; trial < 60; ++trial)
+    {
+        StorageProblem p;
+        size_t nd = std::vector<size_t>{40, 300, 2000}[trial % 3];
+        double totalBytes = 0;
+        for (size_t k = 0; k < nd; ++k)
+        {
+            // Equal sizes and demands now and then: density ties, broken by index.
+            double bytes =
+                (rng() % 50 == 0) ? 0.0 : (rng() % 4 == 0 ? 2e10 : 1e10 * (1 + 9 * U01(rng)));
+            p.datasetBytes.push_back(bytes);
+            totalBytes += bytes;
+        }
+        for (size_t k = 0; k < nd; ++k)
+        {
+            for (size_t r = 1 + rng() % 3; r > 0; --r)
+            {
+                StorageDemand d;
+                d.id = p.jobs.size();
+                d.dataset = uint32_t(k);
+                d.demand = (rng() % 4 == 0) ? 1e8 : 1e8 * (0.1 + 3 * U01(rng));
+                d.gpus = 1 + rng() % 8;
+                p.jobs.push_back(d);
+            }
+        }
+        double cacheShare = std::vector<double>{1e-4, 0.01, 0.3, 0.9}[(trial / 3) % 4];
+        partial += cacheShare < 0.1;
+        p.cacheCapacity = cacheShare * totalBytes;
+        p.bandwidthCapacity = 1e8 * double(nd) * (0.2 + 2 * U01(rng));
+        p.clientBandwidth = (rng() % 3) ? 0.0 : 1e8 * (0.5 + 2 * U01(rng));
+        p.bandwidthPrice = 1e-9;
+        p.cachePrice = 1e-12 * std::pow(10.0, 3 * U01(rng));
+        double budget = (rng() % 4) ? 0.0 : 1e-9 * p.bandwidthCapacity * U01(rng);
+        CbaSolver::Trials fullySorted;
+        fullySorted.Reset(p, rng() % p.jobs.size(), budget);
+        fullySorted.Solve();
+        StorageAllocation expected;
+        fullySorted.Fill(expected);
+        StorageAllocation got = CbaSolver::MaxScale(p, budget);
+        INFO("instance " << trial << ", " << nd << " datasets, cache share " << cacheShare);
+        REQUIRE(Same(got, expected));
+        scaled += got.scale < 1;
+    }
+    CHECK(scaled > 10);  // the bisection is exercised
+    CHECK(partial > 20); // and caches that fill after a few datasets
+}

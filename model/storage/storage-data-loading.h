@@ -19,6 +19,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -393,7 +394,8 @@ class StorageDataLoading : public ReportingTermModel
     std::map<uint64_t, CheckpointState> m_checkpointState; //!< per running job that checkpoints
     uint32_t m_writers{0};                                 //!< writes under way
 
-    std::map<std::string, uint32_t> m_index;
+    std::unordered_map<std::string, uint32_t>
+        m_index; //!< dataset name -> index (looked up, never walked)
     std::vector<DatasetSpec> m_datasets;
     std::vector<CacheState> m_caches;
 

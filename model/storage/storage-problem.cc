@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 
@@ -320,6 +321,68 @@ CbaSolver::DensityOrder(const StorageProblem& problem,
     }
 }
 
+void
+CbaSolver::LazyDensityOrder::Reset(const StorageProblem& problem, const Loads& loads)
+{
+    // DensityOrder's keys, heaped in O(n): each position read costs O(log n), and a solve
+    // that reads far into the order sorts the rest at once.
+    m_heap.clear();
+    m_sorted.clear();
+    for (size_t k = 0; k < loads.demand.size(); ++k)
+    {
+        if (problem.datasetBytes[k] > 0 && loads.demand[k] > 0)
+        {
+            m_heap.emplace_back(-(loads.demand[k] / problem.datasetBytes[k]), k);
+        }
+    }
+    std::make_heap(m_heap.begin(), m_heap.end(), std::greater<>());
+}
+
+bool
+CbaSolver::LazyDensityOrder::Extend(size_t i)
+{
+    // The keys are distinct (the index breaks ties): popping the least key first yields
+    // exactly the sorted order.
+    while (m_sorted.size() <= i && !m_heap.empty())
+    {
+        if (m_sorted.size() >= 32 + m_heap.size() / 4)
+        {
+            std::sort(m_heap.begin(), m_heap.end());
+            for (const auto& keyed : m_heap)
+            {
+                m_sorted.push_back(keyed.second);
+            }
+            m_heap.clear();
+            break;
+        }
+        std::pop_heap(m_heap.begin(), m_heap.end(), std::greater<>());
+        m_sorted.push_back(m_heap.back().second);
+        m_heap.pop_back();
+    }
+    return i < m_sorted.size();
+}
+
+namespace
+{
+
+/// A fully sorted order read as CacheFractionsIn reads a lazy one.
+struct ListedOrder
+{
+    const std::vector<size_t>& sorted; //!< the order
+
+    bool Has(size_t i) const
+    {
+        return i < sorted.size();
+    }
+
+    size_t At(size_t i) const
+    {
+        return sorted[i];
+    }
+};
+
+} // namespace
+
 bool
 CbaSolver::CacheFractions(const StorageProblem& problem,
                           const Loads& loads,
@@ -327,6 +390,19 @@ CbaSolver::CacheFractions(const StorageProblem& problem,
                           const std::vector<size_t>& sorted,
                           std::vector<double>& x,
                           bool outcomeOnly)
+{
+    ListedOrder order{sorted};
+    return CacheFractionsIn(problem, loads, alpha, order, x, outcomeOnly);
+}
+
+template <class Order>
+bool
+CbaSolver::CacheFractionsIn(const StorageProblem& problem,
+                            const Loads& loads,
+                            double alpha,
+                            Order& sorted,
+                            std::vector<double>& x,
+                            bool outcomeOnly)
 {
     // Per dataset only: the jobs enter through R_k (their summed targets) and the largest
     // target, which sets the fraction the per-job cap u forces, l_k = 1 - u / max_j r_j.
@@ -353,8 +429,9 @@ CbaSolver::CacheFractions(const StorageProblem& problem,
         return false;
     }
     cacheLeft = std::max(0.0, cacheLeft);
-    for (size_t k : sorted)
+    for (size_t i = 0; sorted.Has(i); ++i)
     {
+        size_t k = sorted.At(i);
         if (cacheLeft == 0)
         {
             // Every later take is min(..., 0) = 0 and leaves x, the cache and the excess as
@@ -435,11 +512,23 @@ CbaSolver::ScaleOf(const StorageProblem& problem,
                    double budget,
                    std::vector<double>& x)
 {
+    ListedOrder order{sorted};
+    return ScaleOfIn(problem, loads, order, budget, x);
+}
+
+template <class Order>
+double
+CbaSolver::ScaleOfIn(const StorageProblem& problem,
+                     const Loads& loads,
+                     Order& sorted,
+                     double budget,
+                     std::vector<double>& x)
+{
     // Scaling every demand by alpha scales every R_k and density by alpha: one order serves
     // every alpha, so each attempt costs the datasets only.
     auto attempt = [&](double alpha, bool outcomeOnly) {
         // Without a budget a step needs the feasibility only, not the fractions.
-        return CacheFractions(problem, loads, alpha, sorted, x, outcomeOnly && budget <= 0) &&
+        return CacheFractionsIn(problem, loads, alpha, sorted, x, outcomeOnly && budget <= 0) &&
                (budget <= 0 || CostRate(problem, loads, alpha, x) <= budget * (1 + kSolverSlack));
     };
     if (attempt(1.0, false))
@@ -466,8 +555,8 @@ CbaSolver::MinCost(const StorageProblem& problem,
 {
     Scratch& s = ScratchBuffers();
     LoadsOf(problem, &targets, s.loads);
-    DensityOrder(problem, s.loads, s.rho, s.order);
-    if (!CacheFractions(problem, s.loads, 1.0, s.order, s.x))
+    s.lazy.Reset(problem, s.loads);
+    if (!CacheFractionsIn(problem, s.loads, 1.0, s.lazy, s.x, false))
     {
         return false;
     }
@@ -480,8 +569,8 @@ CbaSolver::MaxScale(const StorageProblem& problem, double budget)
 {
     Scratch& s = ScratchBuffers();
     LoadsOf(problem, nullptr, s.loads);
-    DensityOrder(problem, s.loads, s.rho, s.order);
-    double alpha = ScaleOf(problem, s.loads, s.order, budget, s.x);
+    s.lazy.Reset(problem, s.loads);
+    double alpha = ScaleOfIn(problem, s.loads, s.lazy, budget, s.x);
     StorageAllocation best;
     Fill(problem, nullptr, alpha, s.x, best);
     best.scale = alpha;
@@ -495,8 +584,8 @@ CbaSolver::MaxScale(const StorageProblem& problem,
 {
     Scratch& s = ScratchBuffers();
     LoadsOf(problem, &targets, s.loads);
-    DensityOrder(problem, s.loads, s.rho, s.order);
-    double beta = ScaleOf(problem, s.loads, s.order, budget, s.x);
+    s.lazy.Reset(problem, s.loads);
+    double beta = ScaleOfIn(problem, s.loads, s.lazy, budget, s.x);
     StorageAllocation best;
     Fill(problem, &targets, beta, s.x, best);
     best.scale = beta;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -198,10 +199,48 @@ class CbaSolver
         std::vector<double> peak;   //!< largest target of one reader [bytes/s]
     };
 
+    /**
+     * \brief The datasets by decreasing density (DensityOrder's order, bit for bit), sorted
+     * only as far as a solve reads it: CacheFractions stops once the cache is full, which
+     * with a small cache is after a few of hundreds or thousands of datasets.
+     */
+    class LazyDensityOrder
+    {
+      public:
+        /** \brief Start an order of the datasets read (and non-empty) for the loads. */
+        void Reset(const StorageProblem& problem, const Loads& loads);
+
+        /**
+         * \param i a position in the order
+         * \return whether the order has a dataset at position i (sorted as far as i)
+         */
+        bool Has(size_t i)
+        {
+            return i < m_sorted.size() || (!m_heap.empty() && Extend(i));
+        }
+
+        /**
+         * \param i a position for which Has(i) was true
+         * \return the dataset at position i
+         */
+        size_t At(size_t i) const
+        {
+            return m_sorted[i];
+        }
+
+      private:
+        /** \brief Sort as far as position i. \param i the position \return Has(i) */
+        bool Extend(size_t i);
+
+        std::vector<std::pair<double, size_t>> m_heap; //!< (-density, index), a min-heap
+        std::vector<size_t> m_sorted;                  //!< the order so far
+    };
+
     /** Per-dataset work buffers of one solve, kept between solves. */
     struct Scratch
     {
         Loads loads;               //!< the loads
+        LazyDensityOrder lazy;     //!< the density order of MaxScale and MinCost
         std::vector<double> rho;   //!< densities
         std::vector<size_t> order; //!< datasets by decreasing density
         std::vector<double> x;     //!< cached fractions
@@ -334,6 +373,17 @@ class CbaSolver
                                std::vector<double>& x,
                                bool outcomeOnly = false);
     /**
+     * \brief CacheFractions over an order read position by position (Has(i), At(i)).
+     * \return as CacheFractions
+     */
+    template <class Order>
+    static bool CacheFractionsIn(const StorageProblem& problem,
+                                 const Loads& loads,
+                                 double alpha,
+                                 Order& sorted,
+                                 std::vector<double>& x,
+                                 bool outcomeOnly);
+    /**
      * \brief The largest feasible (and affordable) alpha in [0, 1] for the loads.
      * \param x its cached fractions
      * \return alpha
@@ -343,6 +393,13 @@ class CbaSolver
                           const std::vector<size_t>& sorted,
                           double budget,
                           std::vector<double>& x);
+    /** \brief ScaleOf over an order read position by position. \return alpha */
+    template <class Order>
+    static double ScaleOfIn(const StorageProblem& problem,
+                            const Loads& loads,
+                            Order& sorted,
+                            double budget,
+                            std::vector<double>& x);
     /** \return the IO cost rate of fractions x for the loads scaled by alpha [$/s] */
     static double CostRate(const StorageProblem& problem,
                            const Loads& loads,
