@@ -249,9 +249,12 @@ SweepRunner::DescribeOptions(StrictCommandLine& cmd)
     };
     for (const auto& option : options)
     {
+        std::string name = option.name;
+        // AiclusterCommandLineCallback: the parser's signature differs from ns-3.38 on.
         cmd.AddValue(option.name,
                      option.help,
-                     MakeBoundCallback(&RejectOutsideSweep, std::string(option.name)));
+                     AiclusterCommandLineCallback(
+                         [name](std::string value) { return RejectOutsideSweep(name, value); }));
     }
 }
 
