@@ -758,7 +758,7 @@ Main(int argc, char* argv[])
                  0,
                  1000);
     cmd.AddValue("link-rate", "host link rate", cfg.linkRate);
-    cmd.AddValue("window", "outstanding chunks per worker (>= 1)", cfg.window);
+    cmd.AddValue("window", "outstanding chunks per worker", cfg.window, 1);
     cmd.AddValue("priority-rule",
                  "ESA rule: Static, ShortestRemaining, LeastAttained",
                  cfg.priorityRule);

@@ -448,6 +448,7 @@ void
 StrictCommandLine::AddValue(const std::string& name, const std::string& help, bool& value)
 {
     Register(name);
+    m_flags.insert(name);
     bool* target = &value;
     CommandLine::AddValue(
         name,
@@ -622,6 +623,11 @@ StrictCommandLine::Parse(int argc, char* argv[])
         size_t eq = body.find('=');
         std::string name = body.substr(0, eq);
         std::string value = eq == std::string::npos ? "" : body.substr(eq + 1);
+        if (m_flags.count(name) && eq != std::string::npos && value.empty())
+        {
+            // --flag alone means true; --flag= names no value (ns-3 would take it as true)
+            throw UsageError("--" + name + ": expected true or false, got ''");
+        }
         if (m_names.count(name))
         {
             continue; // its callback checks the value

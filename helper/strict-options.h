@@ -179,6 +179,7 @@ class StrictCommandLine : public CommandLine
                     const std::string& unit);
 
     std::set<std::string> m_names; //!< options registered so far
+    std::set<std::string> m_flags; //!< the bool options among them
 };
 
 /**

@@ -147,6 +147,8 @@ TEST_CASE("strict options: bad values name the option and the range", "[hostile]
     CHECK_THAT(UsageErrorOf({"--load-scale=2x"}), Contains("--load-scale"));
     CHECK_THAT(UsageErrorOf({"--load-scale=nan"}), Contains("--load-scale"));
     CHECK_THAT(UsageErrorOf({"--quiet=maybe"}), Contains("--quiet"));
+    // --quiet alone means true; --quiet= names no value, which ns-3 would read as true
+    CHECK_THAT(UsageErrorOf({"--quiet="}), Contains("--quiet") && Contains("true or false"));
     CHECK_THAT(UsageErrorOf({"--bogus=1"}), Contains("unknown option --bogus"));
     CHECK_THAT(UsageErrorOf({"stray"}), Contains("'stray'"));
     CHECK_THAT(UsageErrorOf({"--ns3::TiresiasPolicy::Thresholds=abc"}),
