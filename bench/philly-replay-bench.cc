@@ -431,10 +431,21 @@ SolverAlone(const std::vector<uint32_t>& sizes, int runs)
     }
 }
 
-} // namespace
+/// \param list --solver-sizes ("none": none) \return its cluster sizes \throws UsageError
+std::vector<uint32_t>
+SolverSizes(const std::string& list)
+{
+    std::vector<uint32_t> sizes;
+    for (const std::string& s : SplitList(list == "none" ? "" : list))
+    {
+        sizes.push_back(static_cast<uint32_t>(strictopt::Unsigned("--solver-sizes", s, 1, 100000)));
+    }
+    return sizes;
+}
 
+/** The bench itself; RunMain turns its errors into one line. */
 int
-main(int argc, char* argv[])
+BenchMain(int argc, char* argv[])
 {
     std::string trace = std::string(AICLUSTER_SOURCE_DIR) + "/../shared/traces/philly/philly.csv";
     std::string anchor = std::string(AICLUSTER_SOURCE_DIR) + "/../shared/anchors/py-fifo-replay.py";
@@ -451,7 +462,7 @@ main(int argc, char* argv[])
     bool tenfold = true;
     // all-on (provisioning too) belongs here once the provisioning solves are fast enough.
     std::string tenfoldConfigs = "sched,esa-cba";
-    CommandLine cmd(__FILE__);
+    StrictCommandLine cmd(__FILE__);
     cmd.AddValue("trace", "Philly job CSV", trace);
     cmd.AddValue("policy", "Policies, comma separated", policies);
     cmd.AddValue("configs",
@@ -459,12 +470,20 @@ main(int argc, char* argv[])
                  "alluxio, kspeed, cba, cba-vc-10tb, cba-job, cba-job-0.5tb, cba-job-2tb, "
                  "cba-0.01tb, esa-cba, all-on, or name:trace-replay options",
                  configs);
-    cmd.AddValue("nodes", "Nodes (8 GPUs each)", nodes);
-    cmd.AddValue("runs", "Runs per row; the row shows medians", runs);
-    cmd.AddValue("timeout", "Seconds a run may take before it is stopped [s]", timeoutSeconds);
+    cmd.AddValue("nodes", "Nodes (8 GPUs each)", nodes, 1, 100000);
+    cmd.AddValue("runs", "Runs per row; the row shows medians", runs, 1, 1000);
+    cmd.AddValue("timeout",
+                 "Time a run may take before it is stopped",
+                 timeoutSeconds,
+                 1,
+                 86400,
+                 "s");
     cmd.AddValue("tenfold-timeout",
-                 "Seconds a tenfold run may take before it is stopped [s]",
-                 tenfoldTimeoutSeconds);
+                 "Time a tenfold run may take before it is stopped",
+                 tenfoldTimeoutSeconds,
+                 1,
+                 86400,
+                 "s");
     cmd.AddValue("tenfold", "Also run the tenfold trace on ten times the cluster", tenfold);
     cmd.AddValue("tenfold-configs", "Configurations of the tenfold rows", tenfoldConfigs);
     cmd.AddValue("anchor", "The Python FIFO loop to time side by side (none = none)", anchor);
@@ -473,13 +492,6 @@ main(int argc, char* argv[])
                  solverSizes);
     cmd.AddValue("output", "Scratch directory for the result files", outDir);
     cmd.Parse(argc, argv);
-    if (runs < 1 || timeoutSeconds < 1 || tenfoldTimeoutSeconds < 1 || nodes < 1)
-    {
-        std::cerr << "philly-replay-bench: --runs, --timeout, --tenfold-timeout and --nodes "
-                     "must be at least 1"
-                  << std::endl;
-        return 1;
-    }
     try
     {
         for (const std::string& c : SplitList(configs + "," + tenfoldConfigs))
@@ -489,9 +501,9 @@ main(int argc, char* argv[])
     }
     catch (const std::invalid_argument& e)
     {
-        std::cerr << "philly-replay-bench: " << e.what() << std::endl;
-        return 1;
+        throw UsageError(e.what());
     }
+    std::vector<uint32_t> sizes = SolverSizes(solverSizes);
 
     std::cout << "Philly replay benchmark: " << trace << "\ncluster " << nodes
               << " nodes x 8 GPUs; end to end per row (read, annotate, replay, write); "
@@ -570,28 +582,6 @@ main(int argc, char* argv[])
         }
     }
 
-    std::vector<uint32_t> sizes;
-    for (const std::string& s : SplitList(solverSizes == "none" ? "" : solverSizes))
-    {
-        std::size_t used = 0;
-        unsigned long n = 0;
-        try
-        {
-            n = std::stoul(s, &used);
-        }
-        catch (const std::exception&)
-        {
-            used = 0;
-        }
-        if (used != s.size() || n < 1 || n > 100000)
-        {
-            std::cerr << "philly-replay-bench: --solver-sizes: expected node counts from 1 to "
-                         "100000, got '"
-                      << s << "'" << std::endl;
-            return 1;
-        }
-        sizes.push_back(static_cast<uint32_t>(n));
-    }
     if (!sizes.empty())
     {
         SolverAlone(sizes, runs);
@@ -599,4 +589,12 @@ main(int argc, char* argv[])
     std::error_code ignored;
     std::filesystem::remove_all(outDir, ignored);
     return allOk ? 0 : 1;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    return RunMain("philly-replay-bench", argc, argv, BenchMain);
 }

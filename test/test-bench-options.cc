@@ -49,6 +49,9 @@ TEST_CASE("benches: a bad option is one line naming it, exit 2", "[bench][hostil
     ExpectClearError("ina-bench", "--jobs=-3", "--jobs");
     ExpectClearError("provisioning-bench", "--gpus=12", "--gpus");
     ExpectClearError("provisioning-bench", "--window=-1", "--window");
+    ExpectClearError("philly-replay-bench", "--runs=-1", "--runs");
+    ExpectClearError("philly-replay-bench", "--solver-sizes=16,x", "--solver-sizes");
+    ExpectClearError("philly-replay-bench", "--configs=bogus", "bogus");
 }
 
 TEST_CASE("benches: an unwritable result file is one line naming it, exit 1", "[bench][hostile]")
