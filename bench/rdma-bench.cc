@@ -12,6 +12,8 @@
 // Usage: rdma-bench [--bytes=2000000] [--nodes=64] [--json=rdma-bench.json] [--repeats=5]
 //                   [--parts=packet,same-rail,full]
 
+#include "max-min-reference-solver.h" // test/: the oracle, and the old solver timed here
+
 #include "ns3/enum.h"
 #include "ns3/ns3-compat.h"
 #include "ns3/rdma-endpoint.h"

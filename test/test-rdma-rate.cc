@@ -4,6 +4,8 @@
 // Rate level: the max-min solver on textbook cases, incremental against from-scratch, and
 // agreement with the packet level on an incast and a multi-rail scenario.
 
+#include "max-min-reference-solver.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/max-min-solver.h"
