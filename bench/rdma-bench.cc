@@ -32,7 +32,6 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 using namespace ns3;
 
@@ -272,66 +271,59 @@ RateBench(uint32_t nodes, bool sameRailOnly, uint32_t repeats)
             {"componentFlows", component}};
 }
 
+/** The bench itself; RunMain turns its errors into one line. */
+int
+BenchMain(int argc, char* argv[])
+{
+    uint64_t bytes = 2000000;
+    uint32_t nodes = 64;
+    std::string json = "rdma-bench.json";
+    uint32_t repeats = 5;
+    std::string parts = "packet,same-rail,full";
+    StrictCommandLine cmd(__FILE__);
+    cmd.AddValue("bytes", "bytes per flow in the packet-level incast", bytes, 1, 10000000000ULL);
+    cmd.AddValue("nodes", "nodes (8 GPUs each) of the rate-level all-to-all", nodes, 2, 4096);
+    cmd.AddValue("json", "result file", json);
+    cmd.AddValue("repeats",
+                 "flow starts timed at the rate level; the median is shown",
+                 repeats,
+                 1,
+                 1000);
+    cmd.AddValue("parts",
+                 "what to run, comma separated: packet (the packet-level incast), same-rail "
+                 "and full (the rate-level all-to-alls)",
+                 parts);
+    cmd.Parse(argc, argv);
+    std::set<std::string> chosen;
+    for (const std::string& p : strictopt::List("--parts", parts))
+    {
+        strictopt::Choice("--parts", p, {"packet", "same-rail", "full"});
+        chosen.insert(p);
+    }
+    PrepareOutputFile(json);
+
+    nlohmann::json out;
+    if (chosen.count("packet"))
+    {
+        out["packet"] = PacketBench(bytes);
+    }
+    if (chosen.count("same-rail"))
+    {
+        out["rateSameRail"] = RateBench(nodes, true, repeats);
+    }
+    if (chosen.count("full"))
+    {
+        out["rateFull"] = RateBench(nodes, false, repeats);
+    }
+    WriteTextFileChecked(json, out.dump(2) + "\n");
+    std::cout << "wrote " << json << "\n";
+    return 0;
+}
+
 } // namespace
 
 int
 main(int argc, char* argv[])
 {
-    return RunMain("rdma-bench", argc, argv, [](int argc, char* argv[]) {
-        uint64_t bytes = 2000000;
-        uint32_t nodes = 64;
-        std::string json = "rdma-bench.json";
-        uint32_t repeats = 5;
-        std::string parts = "packet,same-rail,full";
-        StrictCommandLine cmd(__FILE__);
-        cmd.AddValue("bytes",
-                     "bytes per flow in the packet-level incast",
-                     bytes,
-                     1,
-                     10000000000ULL);
-        cmd.AddValue("nodes", "nodes (8 GPUs each) of the rate-level all-to-all", nodes, 2, 4096);
-        cmd.AddValue("json", "result file", json);
-        cmd.AddValue("repeats",
-                     "flow starts timed at the rate level; the median is shown",
-                     repeats,
-                     1,
-                     1000);
-        cmd.AddValue("parts",
-                     "what to run, comma separated: packet (the packet-level incast), same-rail "
-                     "and full (the rate-level all-to-alls)",
-                     parts);
-        cmd.Parse(argc, argv);
-        std::set<std::string> chosen;
-        std::istringstream list(parts);
-        for (std::string p; std::getline(list, p, ',');)
-        {
-            if (p != "packet" && p != "same-rail" && p != "full")
-            {
-                throw UsageError("--parts: expected packet, same-rail or full, got '" + p + "'");
-            }
-            chosen.insert(p);
-        }
-        if (chosen.empty())
-        {
-            throw UsageError("--parts: expected packet, same-rail or full, got ''");
-        }
-        PrepareOutputFile(json);
-
-        nlohmann::json out;
-        if (chosen.count("packet"))
-        {
-            out["packet"] = PacketBench(bytes);
-        }
-        if (chosen.count("same-rail"))
-        {
-            out["rateSameRail"] = RateBench(nodes, true, repeats);
-        }
-        if (chosen.count("full"))
-        {
-            out["rateFull"] = RateBench(nodes, false, repeats);
-        }
-        WriteTextFileChecked(json, out.dump(2) + "\n");
-        std::cout << "wrote " << json << "\n";
-        return 0;
-    });
+    return RunMain("rdma-bench", argc, argv, BenchMain);
 }
