@@ -51,6 +51,15 @@ Bits(double d)
     return b;
 }
 
+/// \param h a running hash \param id a resource or flow \param weight its weight
+/// \return h with (id, weight) mixed in: the keys that find identical flows and constraints
+uint64_t
+MixUsage(uint64_t h, uint32_t id, double weight)
+{
+    h = (h ^ id) * 0x9e3779b97f4a7c15ULL;
+    return (h ^ Bits(weight)) * 0xff51afd7ed558ccdULL;
+}
+
 /// Samples in a workload's dataset.
 double
 DatasetSamples(const WorkloadProfile& p)
@@ -992,8 +1001,7 @@ ProvisioningModel::SolveFeasible(const std::vector<std::vector<MaxMinSolver::Usa
                 ok = false; // the solver reports it
                 break;
             }
-            key = (key ^ r) * 0x9e3779b97f4a7c15ULL;
-            key = (key ^ Bits(scaled)) * 0xff51afd7ed558ccdULL;
+            key = MixUsage(key, r, scaled);
             double& load = m_fastLoad[r];
             if (load == 0.0)
             {
@@ -1070,8 +1078,7 @@ ProvisioningModel::SolveReduced(const std::vector<std::vector<MaxMinSolver::Usag
         uint64_t h = Bits(m_caps[m_overList[i]]);
         for (const auto& [f, w] : m_overFlows[i])
         {
-            h = (h ^ f) * 0x9e3779b97f4a7c15ULL;
-            h = (h ^ Bits(w)) * 0xff51afd7ed558ccdULL;
+            h = MixUsage(h, f, w);
         }
         byHash[i] = {h, i};
     }
