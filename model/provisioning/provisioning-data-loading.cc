@@ -143,6 +143,14 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
     for (size_t k = 0; k < running.size(); ++k)
     {
         double r = results[k].perGpu;
+        if (running[k]->computeTime > 0 && results[k].bottleneck == "gpu")
+        {
+            // The loader keeps up (the solver's rate is the GPU's demand to within its
+            // tolerance): the GPU's own pace, exactly. batch / rate is an ulp or so above the
+            // compute time and would show as data stall.
+            seconds[k] = running[k]->computeTime;
+            continue;
+        }
         seconds[k] = r > 0 ? running[k]->profile->localBatch / r : 1e30;
     }
     for (size_t k = 0; k < running.size() && k < results.size(); ++k)
