@@ -4,12 +4,12 @@
 #ifndef AICLUSTER_RDMA_RATE_FABRIC_H
 #define AICLUSTER_RDMA_RATE_FABRIC_H
 
-#include "max-min-solver.h"
 #include "rail-topology.h"
 #include "rdma-fabric.h"
 #include "rdma-transfer.h"
 
 #include "ns3/event-id.h"
+#include "ns3/max-min-solver.h"
 #include "ns3/object.h"
 
 #include <memory>

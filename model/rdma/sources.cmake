@@ -7,7 +7,6 @@ list(APPEND AICLUSTER_SOURCES
   model/rdma/rdma-switch.cc
   model/rdma/rdma-fabric.cc
   model/rdma/rdma-packet-fabric.cc
-  model/rdma/max-min-solver.cc
   model/rdma/rdma-rate-fabric.cc
 )
 list(APPEND AICLUSTER_HEADERS
@@ -19,6 +18,5 @@ list(APPEND AICLUSTER_HEADERS
   model/rdma/rdma-switch.h
   model/rdma/rdma-fabric.h
   model/rdma/rdma-packet-fabric.h
-  model/rdma/max-min-solver.h
   model/rdma/rdma-rate-fabric.h
 )
