@@ -695,6 +695,12 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
     }
     m_jobs = &jobs;
     BuildResources();
+    if (m_usages.size() >= (1u << 16))
+    {
+        m_usages.clear(); // bounded: plans and placements vary over a long replay
+    }
+    m_flowCached.clear(); // entries of m_usages stay in place until the next Solve
+    m_utilFresh = false;
     std::vector<CachePlan> plans = m_loader->PlanCaches(*this, jobs);
     std::fill(used.begin(), used.end(), 0);
     m_flows.clear();
@@ -841,7 +847,12 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
                 continue; // a sample that uses nothing (no data) is bounded by its GPU alone
             }
             double perGpu =
-                known ? m_flowUnit[f] : FlowUnit(usage, groupSize[f], demand[k], jobs[k]);
+                known ? m_flowUnit[f]
+                      : FlowUnit(usage,
+                                 groupSize[f],
+                                 demand[k],
+                                 jobs[k],
+                                 m_flowCached.size() == usageOf.size() ? m_flowCached[f] : nullptr);
             unit[f] = perGpu;
             m_scaled.assign(usage.begin(), usage.end());
             for (auto& [res, w] : m_scaled)
@@ -901,9 +912,26 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
         if (r.perGpu < Finite(demand[k]) * (1 - 1e-9))
         {
             double worst = 0;
+            bool here = m_fast || m_reduced; // loads in m_fastLoad
+            if (here && !m_utilFresh)
+            {
+                // every loaded resource's load / capacity once (LoadOf's quotient), rather
+                // than once per usage of every slower-than-demand job
+                m_utilOf.resize(m_caps.size(), 0.0);
+                for (uint32_t res : m_utilSet)
+                {
+                    m_utilOf[res] = 0.0;
+                }
+                m_utilSet.assign(m_fastTouched.begin(), m_fastTouched.end());
+                for (uint32_t res : m_utilSet)
+                {
+                    m_utilOf[res] = m_fastLoad[res] / m_caps[res];
+                }
+                m_utilFresh = true;
+            }
             for (const auto& [res, w] : usageOf.at(slowest))
             {
-                double util = LoadOf(res) / m_caps[res];
+                double util = here ? m_utilOf[res] : LoadOf(res) / m_caps[res];
                 if (util > worst)
                 {
                     worst = util;
@@ -923,7 +951,8 @@ double
 ProvisioningModel::FlowUnit(const std::vector<MaxMinSolver::Usage>& usage,
                             uint32_t groupSize,
                             double demand,
-                            const ProvisioningJob& job) const
+                            const ProvisioningJob& job,
+                            const CachedUsage* cached) const
 {
     // Every flow rises in units x of its own: one GPU of it receives x * unit samples/s. The
     // unit sets the fairness between unlike jobs: 1 sample/s (Samples), the GPU's demand
@@ -940,9 +969,22 @@ ProvisioningModel::FlowUnit(const std::vector<MaxMinSolver::Usage>& usage,
     else if (m_fairness == DOMINANT_SHARE)
     {
         double share = 0; // of one GPU's sample: usages are summed over the flow's GPUs
-        for (const auto& [res, w] : usage)
+        if (cached)
         {
-            share = std::max(share, w / groupSize / m_caps[res]);
+            // the same maximum (max is exact in any order): the fixed capacities' part was
+            // taken when the entry was built, the storage clients' capacities are this Solve's
+            share = cached->staticShare;
+            for (uint32_t e : cached->clientEntries)
+            {
+                share = std::max(share, usage[e].second / groupSize / m_caps[usage[e].first]);
+            }
+        }
+        else
+        {
+            for (const auto& [res, w] : usage)
+            {
+                share = std::max(share, w / groupSize / m_caps[res]);
+            }
         }
         perGpu = share > 0 ? 1.0 / share : 1.0;
     }
@@ -984,7 +1026,11 @@ ProvisioningModel::SolveFeasible(const std::vector<std::vector<MaxMinSolver::Usa
             continue;
         }
         uint32_t k = jobOf[f];
-        double perGpu = FlowUnit(usage, groupSize[f], demand[k], jobs[k]);
+        double perGpu = FlowUnit(usage,
+                                 groupSize[f],
+                                 demand[k],
+                                 jobs[k],
+                                 m_flowCached.size() == usageOf.size() ? m_flowCached[f] : nullptr);
         double cap = Finite(demand[k] / perGpu);
         if (!(cap > 0))
         {
@@ -1188,10 +1234,6 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
     if (it == m_usages.end())
     {
         // Built as Solve builds it, with the storage-client requests recorded.
-        if (m_usages.size() >= (1u << 16))
-        {
-            m_usages.clear(); // bounded: plans and placements vary over a long replay
-        }
         std::vector<std::pair<ClientCall, uint32_t>> calls;
         m_recording = &calls;
         UsageBuilder u;
@@ -1226,12 +1268,29 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
         {
             c.calls.push_back(call);
         }
-        out = m_usages.emplace(key, std::move(c)).first->second.usage;
+        // FlowUnit's dominant share over the resources whose capacities stay fixed while the
+        // entry lives (m_usages is cleared when they change); the clients' vary per Solve
+        for (size_t e = 0; e < c.usage.size(); ++e)
+        {
+            if (c.clientCall[e] >= 0)
+            {
+                c.clientEntries.push_back(static_cast<uint32_t>(e));
+            }
+            else
+            {
+                c.staticShare =
+                    std::max(c.staticShare, c.usage[e].second / count / m_caps[c.usage[e].first]);
+            }
+        }
+        const CachedUsage& stored = m_usages.emplace(key, std::move(c)).first->second;
+        m_flowCached.push_back(&stored);
+        out = stored.usage;
         return;
     }
     // Reused: the same Client() requests, in the same order, give this job its clients (new
     // ids, and the same reads in flight); the rest of the usage is as it was.
     const CachedUsage& c = it->second;
+    m_flowCached.push_back(&c);
     std::vector<uint32_t> ids;
     ids.reserve(c.calls.size());
     for (const ClientCall& call : c.calls)
@@ -1269,6 +1328,7 @@ ProvisioningModel::RailLoads(std::vector<double>& out, std::vector<double>& in) 
         // the topology's, fixed until it changes.
         const RailTopology& t = Topology();
         m_railLinkOf.assign(1, 0);
+        m_railPosOut.clear(); // rebuilt below from the new list
         m_railLinks.clear();
         for (uint32_t n = 0; n < m_cluster.nodes; ++n)
         {
@@ -1286,6 +1346,50 @@ ProvisioningModel::RailLoads(std::vector<double>& out, std::vector<double>& in) 
             }
             m_railLinkOf.push_back(static_cast<uint32_t>(m_railLinks.size()));
         }
+    }
+    if (m_fast || m_reduced)
+    {
+        // Only the loaded links (m_fastTouched; every other load is 0 and adding 0 leaves a
+        // sum as it was), each node's added in the order of the loop below: the same sums.
+        if (m_railPosOut.size() != 2 * Topology().GetLinks().size())
+        {
+            m_railPosOut.assign(2 * Topology().GetLinks().size(), kUnused);
+            m_railPosIn.assign(2 * Topology().GetLinks().size(), kUnused);
+            m_railNodeOf.assign(m_railLinks.size(), 0);
+            for (uint32_t n = 0; n < m_cluster.nodes; ++n)
+            {
+                for (uint32_t i = m_railLinkOf[n]; i < m_railLinkOf[n + 1]; ++i)
+                {
+                    m_railPosOut[m_railLinks[i]] = i;
+                    m_railPosIn[m_railLinks[i] ^ 1u] = i;
+                    m_railNodeOf[i] = n;
+                }
+            }
+        }
+        m_railHits.clear();
+        for (uint32_t r : m_fastTouched)
+        {
+            if (r < m_railPosOut.size() && m_railPosOut[r] != kUnused)
+            {
+                m_railHits.emplace_back(2 * m_railPosOut[r], r);
+            }
+            if (r < m_railPosIn.size() && m_railPosIn[r] != kUnused)
+            {
+                m_railHits.emplace_back(2 * m_railPosIn[r] + 1, r);
+            }
+        }
+        std::sort(m_railHits.begin(), m_railHits.end());
+        for (size_t h = 0; h < m_railHits.size(); ++h)
+        {
+            if (h > 0 && m_railHits[h].first == m_railHits[h - 1].first)
+            {
+                continue; // listed twice in m_fastTouched
+            }
+            uint32_t i = m_railHits[h].first / 2;
+            double& sum = (m_railHits[h].first & 1u) ? in[m_railNodeOf[i]] : out[m_railNodeOf[i]];
+            sum += m_fastLoad[m_railHits[h].second];
+        }
+        return;
     }
     for (uint32_t n = 0; n < m_cluster.nodes; ++n)
     {

@@ -584,13 +584,16 @@ eturn true if every flow gets its cap (results may be computed without a solver)
                        const std::vector<uint32_t>& groupSize,
                        const std::vector<double>& demand,
                        const std::vector<ProvisioningJob>& jobs);
-    /** \param f flow \param usage its usage \param groupSize its GPUs \param demand its
-     * job's demand \param job its job
-eturn samples/s per GPU per unit of solver rate */
+    struct CachedUsage;
+    /** \param usage its usage \param groupSize its GPUs \param demand its job's demand
+     * \param job its job \param cached the usage's cache entry (ReuseUsages; nullptr: none):
+     * its dominant share over the resources other than storage clients, computed once
+     * \return samples/s per GPU per unit of solver rate */
     double FlowUnit(const std::vector<MaxMinSolver::Usage>& usage,
                     uint32_t groupSize,
                     double demand,
-                    const ProvisioningJob& job) const;
+                    const ProvisioningJob& job,
+                    const CachedUsage* cached = nullptr) const;
 
     /** A storage-client request (Client()) a loader made while building a flow's usage */
     struct ClientCall
@@ -631,7 +634,25 @@ eturn samples/s per GPU per unit of solver rate */
         std::vector<MaxMinSolver::Usage> usage; //!< merged usage (clients: see clientCall)
         std::vector<int32_t> clientCall;        //!< per entry: its Client() call, or -1
         std::vector<ClientCall> calls;          //!< the Client() calls, in order
+        std::vector<uint32_t> clientEntries;    //!< entries that are storage clients
+        /// max over the other entries of weight / GPUs / capacity (FlowUnit's dominant
+        /// share; their capacities are fixed while the entry lives)
+        double staticShare{0};
     };
+
+    /// per flow of the current Solve: its entry in m_usages (ReuseUsages), else nullptr
+    std::vector<const CachedUsage*> m_flowCached;
+    /// per resource: load / capacity of the last fast or reduced Solve, for the bottleneck
+    /// attribution (valid for m_fastTouched while m_utilFresh)
+    std::vector<double> m_utilOf;
+    bool m_utilFresh{false};         //!< m_utilOf holds the last Solve's utilisations
+    std::vector<uint32_t> m_utilSet; //!< resources with a value in m_utilOf
+    /// per resource: its index in m_railLinks (uplinks), else kUnused; and of the reverse
+    mutable std::vector<uint32_t> m_railPosOut;
+    mutable std::vector<uint32_t> m_railPosIn;
+    mutable std::vector<uint32_t> m_railNodeOf; //!< per index in m_railLinks: its node
+    /// (index in m_railLinks, resource) of the loaded rail links, scratch of RailLoads
+    mutable std::vector<std::pair<uint32_t, uint32_t>> m_railHits;
 
     /// Usages of (job, node) flows by what they depend on (ReuseUsages)
     std::unordered_map<UsageKey, CachedUsage, UsageKeyHash> m_usages;
