@@ -219,6 +219,14 @@ install_module() {
     # Only the files a user would have: no build folders, no git metadata.
     tar -C "$REPO" --exclude='./build*' --exclude='./.git' --exclude='./results' \
         --exclude='./cmake-cache' -cf - . | tar -C "$dest" -xf -
+    # ns-3's configure copies module headers into build/include/ns3 and keeps a copy whose
+    # timestamp it already has: on a kept tree an older copy of an aicluster header can outlive
+    # its change (seen: a test calling a function the stale copy lacked). Remove ours so that
+    # configure copies them afresh.
+    local h
+    find "$dest/model" "$dest/helper" -name '*.h' -printf '%f\n' 2>/dev/null | while read -r h; do
+        rm -f "$tree/build/include/ns3/$h"
+    done
 }
 
 build_and_run() {
