@@ -41,17 +41,6 @@ Require(bool ok, const std::string& attribute, const std::string& expected)
     }
 }
 
-std::string
-JoinNames(const std::vector<std::string>& names)
-{
-    std::string text;
-    for (const auto& n : names)
-    {
-        text += (text.empty() ? "" : ", ") + n;
-    }
-    return text;
-}
-
 } // namespace
 
 TypeId
@@ -138,11 +127,12 @@ ClusterBuilder::GetTypeId()
                           MakeDoubleAccessor(&ClusterBuilder::m_memoryBandwidth),
                           MakeDoubleChecker<double>(1))
             // ---- components
-            .AddAttribute("Scheduler",
-                          "Scheduling policy: a short name of Aliases() (fifo, sjf, tiresias).",
-                          StringValue("fifo"),
-                          MakeStringAccessor(&ClusterBuilder::m_scheduler),
-                          MakeStringChecker())
+            .AddAttribute(
+                "Scheduler",
+                "Scheduling policy: a short name of ComponentRegistry (fifo, sjf, tiresias).",
+                StringValue("fifo"),
+                MakeStringAccessor(&ClusterBuilder::m_scheduler),
+                MakeStringChecker())
             .AddAttribute("Placement",
                           "GPU placement: consolidated or spread (placement, --placement).",
                           StringValue("consolidated"),
@@ -282,69 +272,6 @@ ClusterBuilder::DoDispose()
     Object::DoDispose();
 }
 
-const std::vector<ComponentAlias>&
-ClusterBuilder::Aliases()
-{
-    // The one table of short names. Storage policies are checked against the storage
-    // module's own list by a test (test-cluster-builder.cc), so the two cannot drift.
-    static const std::vector<ComponentAlias> table{
-        {"scheduler", "fifo", "ns3::FifoPolicy", {}},
-        {"scheduler", "sjf", "ns3::SjfPolicy", {}},
-        {"scheduler", "tiresias", "ns3::TiresiasPolicy", {}},
-        {"placement", "consolidated", "ns3::GpuAllocator", {{"Rule", "Consolidated"}}},
-        {"placement", "spread", "ns3::GpuAllocator", {{"Rule", "Spread"}}},
-        {"sync", "ideal", "ns3::IdealGradientSync", {}},
-        {"sync", "none", "ns3::RingAllReduceSync", {}},
-        {"sync", "ring", "ns3::RingAllReduceSync", {}},
-        {"sync", "switchml", "ns3::InaGradientSync", {{"Policy", "switchml"}}},
-        {"sync", "atp", "ns3::InaGradientSync", {{"Policy", "atp"}}},
-        {"sync", "esa", "ns3::InaGradientSync", {{"Policy", "esa"}}},
-        {"provisioning", "ideal", "ns3::IdealDataLoading", {}},
-        {"provisioning", "local", "ns3::LocalLoader", {}},
-        {"provisioning", "dpp", "ns3::DppLoader", {}},
-        {"provisioning", "alluxio", "ns3::AlluxioLoader", {}},
-        {"provisioning", "kspeed", "ns3::KSpeedLoader", {}},
-        {"storage", "ideal", "", {}},
-        {"storage", "none", "ns3::NoCachePolicy", {}},
-        {"storage", "cache-all", "ns3::CacheAllPolicy", {}},
-        {"storage", "fair", "ns3::FairSharePolicy", {}},
-        {"storage", "lru", "ns3::SharedLruPolicy", {}},
-        {"storage", "quiver", "ns3::BenefitRankedPolicy", {}},
-        {"storage", "silod", "ns3::SiloDLikePolicy", {}},
-        {"storage", "cba", "ns3::CbaPolicy", {}},
-        {"storage", "autocba", "ns3::CbaPolicy", {{"JobSizingPolicy", "ns3::AutoCbaSizing"}}},
-    };
-    return table;
-}
-
-std::vector<std::string>
-ClusterBuilder::Names(const std::string& kind)
-{
-    std::vector<std::string> names;
-    for (const auto& a : Aliases())
-    {
-        if (a.kind == kind)
-        {
-            names.push_back(a.name);
-        }
-    }
-    return names;
-}
-
-const ComponentAlias&
-ClusterBuilder::Alias(const std::string& kind, const std::string& name)
-{
-    for (const auto& a : Aliases())
-    {
-        if (a.kind == kind && a.name == name)
-        {
-            return a;
-        }
-    }
-    throw std::invalid_argument("unknown " + kind + " '" + name +
-                                "' (known: " + JoinNames(Names(kind)) + ")");
-}
-
 ClusterTopology
 ClusterBuilder::GetTopology() const
 {
@@ -414,11 +341,11 @@ ClusterBuilder::SetAnnotatorOptions(const AnnotatorOptions& options)
 void
 ClusterBuilder::Validate() const
 {
-    Alias("scheduler", m_scheduler);
-    Alias("placement", m_placement);
-    Alias("sync", m_sync);
-    Alias("provisioning", m_provisioning);
-    Alias("storage", m_storagePolicy);
+    ComponentRegistry::Find("scheduler", m_scheduler);
+    ComponentRegistry::Find("placement", m_placement);
+    ComponentRegistry::Find("sync", m_sync);
+    ComponentRegistry::Find("provisioning", m_provisioning);
+    ComponentRegistry::Find("storage", m_storagePolicy);
     if (m_storagePolicy != "ideal")
     {
         GetStorageOptions().Validate();
@@ -467,24 +394,17 @@ ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog&
     Ptr<ClusterEngine> engine = CreateObject<ClusterEngine>();
     engine->SetTopology(GetTopology());
 
-    ObjectFactory scheduler(Alias("scheduler", m_scheduler).typeId);
-    engine->SetScheduler(scheduler.Create<SchedulingPolicy>());
+    engine->SetScheduler(
+        ComponentRegistry::Factory(ComponentRegistry::Find("scheduler", m_scheduler))
+            .Create<SchedulingPolicy>());
+    engine->SetAllocator(
+        ComponentRegistry::Factory(ComponentRegistry::Find("placement", m_placement))
+            .Create<GpuAllocator>());
 
-    const ComponentAlias& placement = Alias("placement", m_placement);
-    ObjectFactory allocator(placement.typeId);
-    for (const auto& [name, value] : placement.attributes)
-    {
-        allocator.Set(name, StringValue(value));
-    }
-    engine->SetAllocator(allocator.Create<GpuAllocator>());
-
-    const ComponentAlias& sync = Alias("sync", m_sync);
-    ObjectFactory syncFactory(sync.typeId);
-    for (const auto& [name, value] : sync.attributes)
-    {
-        syncFactory.Set(name, StringValue(value));
-    }
-    if (m_inaPoolSize > 0 && sync.typeId == "ns3::InaGradientSync")
+    const ComponentAlias& sync = ComponentRegistry::Find("sync", m_sync);
+    ObjectFactory syncFactory = ComponentRegistry::Factory(sync);
+    TypeId::AttributeInformation poolSize;
+    if (m_inaPoolSize > 0 && syncFactory.GetTypeId().LookupAttributeByName("PoolSize", &poolSize))
     {
         syncFactory.Set("PoolSize", UintegerValue(m_inaPoolSize));
     }
@@ -514,7 +434,8 @@ ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog&
         backend->SetAttribute(
             "ClientBandwidth",
             DataRateValue(DataRate(uint64_t(m_storageModel ? 0.0 : storage.clientBandwidth * 8))));
-        ObjectFactory loader(Alias("provisioning", m_provisioning).typeId);
+        ObjectFactory loader =
+            ComponentRegistry::Factory(ComponentRegistry::Find("provisioning", m_provisioning));
         m_provisioningModel = CreateObject<ProvisioningDataLoading>();
         m_provisioningModel->Configure(loader.Create<ProvisioningLoader>(), backend);
         m_provisioningModel->SetNodeTemplate(GetRailConfig());

@@ -5,6 +5,7 @@
 #define AICLUSTER_CLUSTER_BUILDER_H
 
 #include "ns3/cluster-engine.h"
+#include "ns3/component-registry.h"
 #include "ns3/ina-gradient-sync.h"
 #include "ns3/object.h"
 #include "ns3/provisioning-data-loading.h"
@@ -21,19 +22,6 @@ namespace ns3
 
 /**
  * \ingroup aicluster
- * \brief One short name of a component (e.g. `esa`, `kspeed`, `cba`) and what it stands for.
- */
-struct ComponentAlias
-{
-    std::string kind;   //!< scheduler, sync, provisioning, storage or placement
-    std::string name;   //!< the short name used on command lines and in scenario files
-    std::string typeId; //!< the TypeId it creates ("" for ideal storage: no model)
-    /** attribute name -> value set on the created object (e.g. InaGradientSync's Policy) */
-    std::map<std::string, std::string> attributes;
-};
-
-/**
- * \ingroup aicluster
  * \brief The one description of a whole cluster and the one builder of its engine.
  *
  * Every field is an attribute of this object (so `--ns3::ClusterBuilder::Nodes=32`, a
@@ -43,7 +31,7 @@ struct ComponentAlias
  * racks, the rail fabric, the aggregator pools of the switches when in-network aggregation
  * is on, the provisioning loader and its pool, the storage cluster and its cache tier, the
  * scheduler and the placement rule. Components are chosen by short names resolved in one
- * table (Aliases()).
+ * table (ComponentRegistry).
  *
  * \code
  *   Ptr<ClusterBuilder> cluster = CreateObject<ClusterBuilder>();
@@ -131,21 +119,6 @@ class ClusterBuilder : public Object
      * \throws std::runtime_error naming the file if it cannot be written
      */
     void WriteComponentSeries(const std::string& dir) const;
-
-    /** \return every short name of every kind of component, with what it creates */
-    static const std::vector<ComponentAlias>& Aliases();
-    /**
-     * \param kind scheduler, sync, provisioning, storage or placement
-     * \param name a short name
-     * \return its entry
-     * \throws std::invalid_argument naming the unknown name and listing the known ones
-     */
-    static const ComponentAlias& Alias(const std::string& kind, const std::string& name);
-    /**
-     * \param kind scheduler, sync, provisioning, storage or placement
-     * \return its short names, in table order
-     */
-    static std::vector<std::string> Names(const std::string& kind);
 
   protected:
     void DoDispose() override;

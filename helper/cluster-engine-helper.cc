@@ -3,8 +3,7 @@
  */
 #include "cluster-engine-helper.h"
 
-#include "cluster-builder.h"
-
+#include "ns3/component-registry.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -30,13 +29,9 @@ ClusterEngineHelper::SetTopology(const ClusterTopology& topology)
 void
 ClusterEngineHelper::SetGradientSyncByName(const std::string& name, uint32_t poolSize)
 {
-    const ComponentAlias& alias = ClusterBuilder::Alias("sync", name);
-    m_syncModel = ObjectFactory(alias.typeId);
-    for (const auto& [attribute, value] : alias.attributes)
-    {
-        m_syncModel.Set(attribute, StringValue(value));
-    }
-    if (poolSize > 0 && alias.typeId == "ns3::InaGradientSync")
+    m_syncModel = ComponentRegistry::Factory(ComponentRegistry::Find("sync", name));
+    TypeId::AttributeInformation info;
+    if (poolSize > 0 && m_syncModel.GetTypeId().LookupAttributeByName("PoolSize", &info))
     {
         m_syncModel.Set("PoolSize", UintegerValue(poolSize));
     }
@@ -59,13 +54,13 @@ ClusterEngineHelper::Create(const std::vector<JobRecord>& jobs,
 std::string
 ClusterEngineHelper::SchedulerTypeName(const std::string& name)
 {
-    return ClusterBuilder::Alias("scheduler", name).typeId;
+    return ComponentRegistry::Find("scheduler", name).typeId;
 }
 
 std::vector<std::string>
 ClusterEngineHelper::SchedulerNames()
 {
-    return ClusterBuilder::Names("scheduler");
+    return ComponentRegistry::Names("scheduler");
 }
 
 } // namespace ns3

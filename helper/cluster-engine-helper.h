@@ -63,7 +63,7 @@ class ClusterEngineHelper
 
     /**
      * \brief Choose the gradient-sync model by its scenario name.
-     * \param name a "sync" short name of ClusterBuilder::Aliases(): ideal, none or ring (ring
+     * \param name a "sync" short name of ComponentRegistry: ideal, none or ring (ring
      *        all-reduce, ns3::RingAllReduceSync), or switchml,
      *        atp, esa (in-network aggregation, ns3::InaGradientSync with that Policy)
      * \param poolSize aggregators per switch for switchml/atp/esa; 0 = the attribute's default

@@ -384,7 +384,7 @@ struct ScenarioFields
         return f;
     }
 
-    /// A component's short name, checked against ClusterBuilder's one alias table.
+    /// A component's short name, checked against the one alias table (ComponentRegistry).
     static ScenarioField Component(const std::string& key,
                                    const std::string& option,
                                    const std::string& help,
@@ -403,12 +403,12 @@ struct ScenarioFields
     {
         try
         {
-            ClusterBuilder::Alias(kind, name);
+            ComponentRegistry::Find(kind, name);
         }
         catch (const std::invalid_argument&)
         {
             throw std::invalid_argument(option + ": expected one of " +
-                                        JoinWith(ClusterBuilder::Names(kind), ", ") + ", got '" +
+                                        JoinWith(ComponentRegistry::Names(kind), ", ") + ", got '" +
                                         name + "'");
         }
     }

@@ -276,23 +276,23 @@ TEST_CASE("builder: one alias table, in step with the components' own names", "[
     for (const auto& name : StorageAllocationPolicy::Names())
     {
         INFO(name);
-        CHECK(ClusterBuilder::Alias("storage", name).typeId ==
+        CHECK(ComponentRegistry::Find("storage", name).typeId ==
               StorageAllocationPolicy::TypeNameOf(name));
     }
     for (const auto& name : StorageHelper::PolicyNames())
     {
-        CHECK_NOTHROW(ClusterBuilder::Alias("storage", name));
+        CHECK_NOTHROW(ComponentRegistry::Find("storage", name));
     }
     // Every TypeId in the table exists.
-    for (const auto& a : ClusterBuilder::Aliases())
+    for (const auto& a : ComponentRegistry::Aliases())
     {
         INFO(a.kind << " " << a.name);
         TypeId tid;
         CHECK((a.typeId.empty() || TypeId::LookupByNameFailSafe(a.typeId, &tid)));
     }
     CHECK(ClusterEngineHelper::SchedulerTypeName("tiresias") == "ns3::TiresiasPolicy");
-    CHECK(ClusterBuilder::Alias("sync", "ring").typeId == "ns3::RingAllReduceSync");
-    CHECK_THROWS_WITH(ClusterBuilder::Alias("provisioning", "fast"),
+    CHECK(ComponentRegistry::Find("sync", "ring").typeId == "ns3::RingAllReduceSync");
+    CHECK_THROWS_WITH(ComponentRegistry::Find("provisioning", "fast"),
                       Catch::Contains("fast") && Catch::Contains("kspeed"));
     Ptr<ClusterBuilder> b = CreateObject<ClusterBuilder>();
     b->SetAttribute("GradientSync", StringValue("magic"));

@@ -1,8 +1,11 @@
-# Shared numerics used by several components (no component of its own): the weighted max-min
-# solver that the rdma rate fabric, provisioning and storage fill their resources with.
+# Shared pieces used by several components (no component of its own): the weighted max-min
+# solver that the rdma rate fabric and provisioning fill their resources with, and the one
+# table of short component names (esa, kspeed, cba, fifo, ...).
 list(APPEND AICLUSTER_SOURCES
   model/common/max-min-solver.cc
+  model/common/component-registry.cc
 )
 list(APPEND AICLUSTER_HEADERS
   model/common/max-min-solver.h
+  model/common/component-registry.h
 )

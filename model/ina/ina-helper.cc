@@ -4,6 +4,7 @@
 #include "ina-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/component-registry.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
@@ -40,29 +41,33 @@ InaHelper::InaHelper()
 void
 InaHelper::SetPolicy(const std::string& name)
 {
-    if (name == "switchml")
+    const ComponentAlias* policy =
+        ComponentRegistry::Lookup("ina-policy", name, InaAllocationPolicy::GetTypeId());
+    if (!policy)
     {
-        m_policyFactory.SetTypeId(SwitchMlPolicy::GetTypeId());
+        throw std::invalid_argument(
+            "INA policy '" + name + "' unknown: expected " +
+            ComponentRegistry::Join(
+                ComponentRegistry::Names("ina-policy", InaAllocationPolicy::GetTypeId()),
+                " or "));
+    }
+    m_policyFactory.SetTypeId(policy->typeId);
+    if (m_policyFactory.GetTypeId() == SwitchMlPolicy::GetTypeId())
+    {
         m_valuesPerPacket = 64;
         m_workerFactory.Set("Timeout", TimeValue(MilliSeconds(10)));
         m_workerFactory.Set("FirstTimeout", TimeValue(MilliSeconds(10)));
         m_switchFactory.Set("PipelinePasses", UintegerValue(1)); // 64 values in one pass
         m_workerFactory.Set("Retransmit", EnumValue(InaWorker::SLOT));
     }
-    else if (name == "atp" || name == "esa")
+    else // ATP and ESA: ATP's packet format and retransmission
     {
-        m_policyFactory.SetTypeId(name == "atp" ? AtpPolicy::GetTypeId() : EsaPolicy::GetTypeId());
         m_valuesPerPacket = 62;
         m_workerFactory.Set("Timeout", TimeValue(MicroSeconds(200)));
         m_workerFactory.Set("FirstTimeout", TimeValue(MilliSeconds(50)));
         // Tofino processes 31 of ATP's 62 values per pass: the packet is resubmitted once.
         m_switchFactory.Set("PipelinePasses", UintegerValue(2));
         m_workerFactory.Set("Retransmit", EnumValue(InaWorker::WINDOW));
-    }
-    else
-    {
-        throw std::invalid_argument("INA policy '" + name +
-                                    "' unknown: expected switchml, atp or esa");
     }
     m_policyName = name;
 }

@@ -42,7 +42,7 @@ class ProvisioningDataLoading : public IterationTermModel
      */
     void Configure(const std::string& loader, Ptr<StorageBackend> storage);
     /**
-     * \param loader the loader (e.g. created from a TypeId of ClusterBuilder::Aliases())
+     * \param loader the loader (e.g. created from a TypeId of ComponentRegistry::Aliases())
      * \param storage the backend storage (shared with other components)
      */
     void Configure(Ptr<ProvisioningLoader> loader, Ptr<StorageBackend> storage);

@@ -4,6 +4,7 @@
 #include "provisioning-model.h"
 
 #include "ns3/boolean.h"
+#include "ns3/component-registry.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -146,24 +147,13 @@ ProvisioningLoader::PlanCaches(const ProvisioningModel&,
 Ptr<ProvisioningLoader>
 ProvisioningLoader::Create(const std::string& name)
 {
-    if (name == "local")
+    if (const ComponentAlias* a = ComponentRegistry::Lookup("provisioning", name, GetTypeId()))
     {
-        return CreateObject<LocalLoader>();
+        return ComponentRegistry::Factory(*a).Create<ProvisioningLoader>();
     }
-    if (name == "dpp")
-    {
-        return CreateObject<DppLoader>();
-    }
-    if (name == "alluxio")
-    {
-        return CreateObject<AlluxioLoader>();
-    }
-    if (name == "kspeed")
-    {
-        return CreateObject<KSpeedLoader>();
-    }
-    throw std::invalid_argument("provisioning loader: unknown name '" + name +
-                                "', expected local, dpp, alluxio or kspeed");
+    throw std::invalid_argument(
+        "provisioning loader: unknown name '" + name + "', expected " +
+        ComponentRegistry::Join(ComponentRegistry::Names("provisioning", GetTypeId()), " or "));
 }
 
 // ---- ProvisioningModel --------------------------------------------------------------------

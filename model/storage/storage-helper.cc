@@ -6,6 +6,7 @@
 #include "auto-cba.h"
 
 #include "ns3/boolean.h"
+#include "ns3/component-registry.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/object-factory.h"
@@ -79,9 +80,10 @@ StorageHelper::Install(Ptr<ClusterEngine> engine,
                        const TraceAnnotator& annotator) const
 {
     const StorageOptions& o = m_options;
-    bool autoCba = o.policy == "autocba";
     ObjectFactory factory(StorageAllocationPolicy::TypeNameOf(o.policy));
     Ptr<StorageAllocationPolicy> policy = factory.Create<StorageAllocationPolicy>();
+    // The GPU sizing the choice brings (autocba: AutoCbaSizing), from the one alias table.
+    const std::string& sizingType = ComponentRegistry::Find("storage", o.policy).jobSizing;
     if (Ptr<CbaPolicy> cba = DynamicCast<CbaPolicy>(policy))
     {
         cba->SetAttribute("Budget", DoubleValue(o.ioBudgetPerHour));
@@ -107,9 +109,9 @@ StorageHelper::Install(Ptr<ClusterEngine> engine,
     model->SetAttribute("Prefetch", BooleanValue(o.prefetch));
     model->AddDatasetsOf(jobs, annotator);
     engine->SetDataLoadingModel(model);
-    if (autoCba)
+    if (!sizingType.empty())
     {
-        Ptr<AutoCbaSizing> sizing = CreateObject<AutoCbaSizing>();
+        Ptr<AutoCbaSizing> sizing = ObjectFactory(sizingType).Create<AutoCbaSizing>();
         sizing->SetAttribute("Utility", StringValue(o.utility));
         sizing->SetAttribute("DeadlineSlack", DoubleValue(o.deadlineSlack));
         sizing->SetStorage(model);

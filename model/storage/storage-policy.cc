@@ -3,6 +3,7 @@
  */
 #include "storage-policy.h"
 
+#include "ns3/component-registry.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -29,19 +30,6 @@ NS_OBJECT_ENSURE_REGISTERED(CbaPolicy);
 
 namespace
 {
-
-const std::vector<std::pair<std::string, std::string>> kPolicies = {
-    {"none", "ns3::NoCachePolicy"},
-    {"cache-all", "ns3::CacheAllPolicy"},
-    {"fair", "ns3::FairSharePolicy"},
-    {"lru", "ns3::SharedLruPolicy"},
-    {"quiver", "ns3::BenefitRankedPolicy"},
-    {"silod", "ns3::SiloDLikePolicy"},
-    {"cba", "ns3::CbaPolicy"},
-    // AutoCBA allocates storage as CBA does; StorageHelper adds its GPU sizing
-    // (AutoCbaSizing) for this name.
-    {"autocba", "ns3::CbaPolicy"},
-};
 
 /// order = datasets with at least one reader (demand: R_k), by decreasing key (ties by index).
 void
@@ -107,12 +95,9 @@ StorageAllocationPolicy::UsesCache() const
 std::string
 StorageAllocationPolicy::TypeNameOf(const std::string& name)
 {
-    for (const auto& [shortName, type] : kPolicies)
+    if (const ComponentAlias* a = ComponentRegistry::Lookup("storage", name, GetTypeId()))
     {
-        if (shortName == name)
-        {
-            return type;
-        }
+        return a->typeId;
     }
     throw std::invalid_argument("unknown storage policy '" + name + "'; known: " + NameList());
 }
@@ -120,23 +105,13 @@ StorageAllocationPolicy::TypeNameOf(const std::string& name)
 std::string
 StorageAllocationPolicy::NameList()
 {
-    std::string known;
-    for (const auto& entry : kPolicies)
-    {
-        known += (known.empty() ? "" : ", ") + entry.first;
-    }
-    return known;
+    return ComponentRegistry::Join(Names(), ", ");
 }
 
 std::vector<std::string>
 StorageAllocationPolicy::Names()
 {
-    std::vector<std::string> names;
-    for (const auto& entry : kPolicies)
-    {
-        names.push_back(entry.first);
-    }
-    return names;
+    return ComponentRegistry::Names("storage", GetTypeId());
 }
 
 void
