@@ -13,8 +13,10 @@
 #include "ns3/paced-group.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
+#include <random>
 
 using namespace ns3;
 
@@ -205,4 +207,157 @@ TEST_CASE("a pace group gives the schedule of re-timing every job", "[engine][pa
     // Each paced job is named once, on joining; per job, every change of n names them all.
     CHECK(paced.reported == jobs.size());
     CHECK(perJob.reported > 3 * jobs.size());
+}
+
+namespace ns3
+{
+
+/// Sets and reads what the engine keeps on a pace group's member (test access).
+struct PacedGroupProbe
+{
+    /// \param job a job \param threshold the pace it binds at
+    static void SetThreshold(ClusterJob& job, double threshold)
+    {
+        job.pacedWork = 1.0;
+        job.pacedThreshold = threshold;
+    }
+
+    /// \param job a job \return the pace it binds at
+    static double Threshold(const ClusterJob& job)
+    {
+        return job.pacedThreshold;
+    }
+
+    /// \param job a clocked job \return its mark (set by PacedGroup::Clock)
+    static double Mark(const ClusterJob& job)
+    {
+        return job.pacedMark;
+    }
+};
+
+} // namespace ns3
+
+namespace
+{
+
+/// \param entries members \param descending order \return their jobs in (key, id) order
+std::vector<ClusterJob*>
+Sorted(std::vector<PacedGroup::Entry> entries, bool descending)
+{
+    std::sort(entries.begin(), entries.end());
+    if (descending)
+    {
+        std::reverse(entries.begin(), entries.end());
+    }
+    std::vector<ClusterJob*> jobs;
+    for (const auto& e : entries)
+    {
+        jobs.push_back(e.job);
+    }
+    return jobs;
+}
+
+} // namespace
+
+TEST_CASE("a pace group's unordered members give the orders of sorted sets", "[engine][paced]")
+{
+    // PacedGroup keeps its members unordered, the earliest mark up to date as they come and
+    // go, and sorts only the members that cross the pace. Checked against the orders rebuilt
+    // from scratch after every step of a random sequence; few distinct thresholds, marks and
+    // paces, so ties (broken by job id) are common.
+    std::mt19937_64 rng(13);
+    std::vector<Ptr<ClusterJob>> jobs;
+    for (uint64_t i = 0; i < 40; ++i)
+    {
+        Ptr<ClusterJob> job = Create<ClusterJob>();
+        job->record.id = (i * 17) % 40 * 3 + 1; // sparse ids, not in creation order
+        job->state = ClusterJob::RUNNING;
+        job->placement.gpusOnNode = {{0, uint32_t(1 + i % 4)}};
+        job->computeTime = 1;
+        jobs.push_back(job);
+    }
+    PacedGroup group(7);
+    std::map<const ClusterJob*, int> where; // 1 clocked, 2 parked
+    double now = 0;
+    group.SetPace(now, 1.0);
+    size_t crossedUp = 0;
+    size_t crossedDown = 0;
+    size_t firstSeen = 0;
+    for (int step = 0; step < 5000; ++step)
+    {
+        ClusterJob& job = *jobs[rng() % jobs.size()];
+        if (rng() % 5 == 0)
+        {
+            now += double(rng() % 3);
+            group.SetPace(now, 0.5 + 0.25 * double(rng() % 6));
+        }
+        else if (where[&job] == 1)
+        {
+            group.Unclock(job);
+            where[&job] = 0;
+        }
+        else if (where[&job] == 2)
+        {
+            group.Unpark(job);
+            where[&job] = 0;
+        }
+        else
+        {
+            PacedGroupProbe::SetThreshold(job, 0.5 * double(1 + rng() % 5));
+            if (rng() % 2)
+            {
+                group.Clock(job, double(1 + rng() % 3), now);
+                where[&job] = 1;
+            }
+            else
+            {
+                group.Park(job);
+                where[&job] = 2;
+            }
+        }
+        std::vector<PacedGroup::Entry> byMark;
+        std::vector<PacedGroup::Entry> clockedAbove;
+        std::vector<PacedGroup::Entry> parkedAt;
+        for (const auto& j : jobs)
+        {
+            double threshold = PacedGroupProbe::Threshold(*j);
+            if (where[PeekPointer(j)] == 1)
+            {
+                byMark.push_back({PacedGroupProbe::Mark(*j), j->record.id, PeekPointer(j)});
+                if (threshold > group.Pace())
+                {
+                    clockedAbove.push_back({threshold, j->record.id, PeekPointer(j)});
+                }
+            }
+            else if (where[PeekPointer(j)] == 2 && threshold <= group.Pace())
+            {
+                parkedAt.push_back({threshold, j->record.id, PeekPointer(j)});
+            }
+        }
+        INFO("step " << step);
+        std::vector<ClusterJob*> marks = Sorted(byMark, false);
+        ClusterJob* first = marks.empty() ? nullptr : marks.front();
+        REQUIRE(group.First() == first);
+        if (first)
+        {
+            ++firstSeen;
+            double until =
+                std::max(0.0,
+                         (PacedGroupProbe::Mark(*first) - group.VirtualTime(now)) * group.Pace());
+            CHECK(group.UntilFirst(now) == until);
+        }
+        REQUIRE(group.ClockedAbovePace() == Sorted(clockedAbove, true));
+        REQUIRE(group.ParkedAtPace() == Sorted(parkedAt, false));
+        CHECK(group.Empty() ==
+              (byMark.empty() &&
+               std::none_of(jobs.begin(), jobs.end(), [&](const Ptr<ClusterJob>& j) {
+                   return where[PeekPointer(j)] == 2;
+               })));
+        crossedUp += clockedAbove.size() > 1;
+        crossedDown += parkedAt.size() > 1;
+    }
+    // The sequence did exercise the orders: several members crossing at once, many firsts.
+    CHECK(crossedUp > 100);
+    CHECK(crossedDown > 100);
+    CHECK(firstSeen > 1000);
 }

@@ -78,6 +78,7 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
     // Bookkeeping only the engine (and its pace groups) reads or writes.
     friend class ClusterEngine;
     friend class PacedGroup;
+    friend struct PacedGroupProbe; // test/test-paced-group.cc sets a member's work and threshold
 
     EventId priorityEvent;      //!< its next priority change (multi-level policies), if any
     uint64_t selectedInPass{0}; //!< last scheduling pass that chose it

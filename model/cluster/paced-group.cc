@@ -45,10 +45,47 @@ PacedGroup::SetPace(double now, double pace)
     m_pace = pace;
 }
 
+uint32_t
+PacedGroup::Add(std::vector<Member>& list, ClusterJob& job)
+{
+    uint64_t id = job.record.id;
+    if (id >= m_index.size())
+    {
+        m_index.resize(std::max<size_t>(id + 1, 2 * m_index.size()));
+    }
+    uint32_t at = uint32_t(list.size());
+    list.push_back({job.pacedMark, job.pacedThreshold, id, &job});
+    m_index[id] = at;
+    return at;
+}
+
+uint32_t
+PacedGroup::Drop(std::vector<Member>& list, const ClusterJob& job)
+{
+    uint32_t at = m_index[job.record.id];
+    NS_ASSERT_MSG(at < list.size() && list[at].job == &job,
+                  "job " << job.record.id << " is not where pace group " << m_id << " has it");
+    if (at + 1 < list.size())
+    {
+        list[at] = list.back();
+        m_index[list[at].id] = at;
+    }
+    list.pop_back();
+    return at;
+}
+
+bool
+PacedGroup::MarkBefore(uint32_t a, uint32_t b) const
+{
+    const Member& x = m_clocked[a];
+    const Member& y = m_clocked[b];
+    return x.mark < y.mark || (x.mark == y.mark && x.id < y.id);
+}
+
 void
 PacedGroup::Clock(ClusterJob& job, double remainingWork, double now)
 {
-    if (m_byMark.empty())
+    if (m_clocked.empty())
     {
         // Start the clock afresh: marks stay small, so their rounding does too.
         m_virtual = 0;
@@ -57,8 +94,12 @@ PacedGroup::Clock(ClusterJob& job, double remainingWork, double now)
     }
     job.pacedMark = VirtualTime(now) + remainingWork;
     job.pacedClocked = true;
-    m_byMark.insert({job.pacedMark, job.record.id, &job});
-    m_clockedByThreshold.insert({job.pacedThreshold, job.record.id, &job});
+    bool firstKnown = m_first >= 0 || m_clocked.empty();
+    uint32_t at = Add(m_clocked, job);
+    if (firstKnown && (at == 0 || MarkBefore(at, uint32_t(m_first))))
+    {
+        m_first = at;
+    }
     m_weight += job.placement.TotalGpus() * job.computeTime / job.pacedWork;
 }
 
@@ -66,10 +107,18 @@ void
 PacedGroup::Unclock(ClusterJob& job)
 {
     NS_ASSERT(job.pacedClocked);
-    m_byMark.erase({job.pacedMark, job.record.id, &job});
-    m_clockedByThreshold.erase({job.pacedThreshold, job.record.id, &job});
+    uint32_t last = uint32_t(m_clocked.size() - 1);
+    uint32_t at = Drop(m_clocked, job);
+    if (m_first == int64_t(at))
+    {
+        m_first = -1; // the earliest left: found again when asked for
+    }
+    else if (m_first == int64_t(last))
+    {
+        m_first = at; // the last member moved into its place
+    }
     m_weight -= job.placement.TotalGpus() * job.computeTime / job.pacedWork;
-    if (m_byMark.empty())
+    if (m_clocked.empty())
     {
         m_weight = 0; // no rounding residue
     }
@@ -79,63 +128,105 @@ PacedGroup::Unclock(ClusterJob& job)
 void
 PacedGroup::Park(ClusterJob& job)
 {
-    m_parkedByThreshold.insert({job.pacedThreshold, job.record.id, &job});
+    Add(m_parked, job);
 }
 
 void
 PacedGroup::Unpark(ClusterJob& job)
 {
-    m_parkedByThreshold.erase({job.pacedThreshold, job.record.id, &job});
+    Drop(m_parked, job);
 }
+
+namespace
+{
+
+/// Members crossing the pace, in the order of their (threshold, id): ascending or descending.
+std::vector<ClusterJob*>
+InOrder(std::vector<PacedGroup::Entry>& crossing, bool descending)
+{
+    std::sort(crossing.begin(), crossing.end());
+    if (descending)
+    {
+        std::reverse(crossing.begin(), crossing.end());
+    }
+    std::vector<ClusterJob*> jobs;
+    jobs.reserve(crossing.size());
+    for (const auto& entry : crossing)
+    {
+        jobs.push_back(entry.job);
+    }
+    return jobs;
+}
+
+} // namespace
 
 std::vector<ClusterJob*>
 PacedGroup::ClockedAbovePace() const
 {
-    std::vector<ClusterJob*> jobs;
-    for (auto it = m_clockedByThreshold.rbegin();
-         it != m_clockedByThreshold.rend() && it->key > m_pace;
-         ++it)
+    std::vector<Entry> crossing;
+    for (const Member& m : m_clocked)
     {
-        jobs.push_back(it->job);
+        if (m.threshold > m_pace)
+        {
+            crossing.push_back({m.threshold, m.id, m.job});
+        }
     }
-    return jobs;
+    return InOrder(crossing, true); // highest threshold first
 }
 
 std::vector<ClusterJob*>
 PacedGroup::ParkedAtPace() const
 {
-    std::vector<ClusterJob*> jobs;
-    for (auto it = m_parkedByThreshold.begin();
-         it != m_parkedByThreshold.end() && it->key <= m_pace;
-         ++it)
+    std::vector<Entry> crossing;
+    for (const Member& m : m_parked)
     {
-        jobs.push_back(it->job);
+        if (m.threshold <= m_pace)
+        {
+            crossing.push_back({m.threshold, m.id, m.job});
+        }
     }
-    return jobs;
+    return InOrder(crossing, false); // lowest threshold first
 }
 
 ClusterJob*
 PacedGroup::First() const
 {
-    return m_byMark.empty() ? nullptr : m_byMark.begin()->job;
+    if (m_clocked.empty())
+    {
+        return nullptr;
+    }
+    if (m_first < 0)
+    {
+        uint32_t best = 0;
+        for (uint32_t i = 1; i < m_clocked.size(); ++i)
+        {
+            if (MarkBefore(i, best))
+            {
+                best = i;
+            }
+        }
+        m_first = best;
+    }
+    return m_clocked[m_first].job;
 }
 
 double
 PacedGroup::UntilFirst(double now) const
 {
-    return std::max(0.0, (m_byMark.begin()->key - VirtualTime(now)) * m_pace);
+    First(); // finds the earliest mark if it is not known
+    return std::max(0.0, (m_clocked[m_first].mark - VirtualTime(now)) * m_pace);
 }
 
 double
 PacedGroup::Busy() const
 {
-    return m_byMark.empty() ? 0.0 : m_weight / m_pace;
+    return m_clocked.empty() ? 0.0 : m_weight / m_pace;
 }
 
 bool
 PacedGroup::Empty() const
 {
-    return m_byMark.empty() && m_parkedByThreshold.empty();
+    return m_clocked.empty() && m_parked.empty();
 }
 
 // ---- ClusterJob's view of its progress ----------------------------------------------------

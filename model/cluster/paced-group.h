@@ -7,7 +7,6 @@
 #include "ns3/event-id.h"
 
 #include <cstdint>
-#include <set>
 #include <vector>
 
 namespace ns3
@@ -108,14 +107,50 @@ class PacedGroup
     EventId finishEvent; //!< the engine's event for First()'s finish
 
   private:
+    /** A clocked or parked member where it is kept (unordered, see m_clocked). */
+    struct Member
+    {
+        double mark;      //!< clocked: the group's virtual time at its finish
+        double threshold; //!< its compute-and-sync time / work
+        uint64_t id;      //!< the job's id
+        ClusterJob* job;  //!< the job
+    };
+
+    /**
+     * \param list m_clocked or m_parked
+     * \param job a member that is not in it
+     * \return its index in list
+     */
+    uint32_t Add(std::vector<Member>& list, ClusterJob& job);
+    /**
+     * \brief Take a member out of a list (the last one takes its place).
+     * \param list m_clocked or m_parked
+     * \param job a member in it
+     * \return the index it had
+     */
+    uint32_t Drop(std::vector<Member>& list, const ClusterJob& job);
+    /**
+     * \param a a clocked member's index
+     * \param b another one
+     * \return true if a's mark comes first (ties by job id)
+     */
+    bool MarkBefore(uint32_t a, uint32_t b) const;
+
     uint32_t m_id;
     double m_pace{0};
     double m_virtual{0}; //!< V at m_since
     double m_since{0};   //!< [s]
     double m_weight{0};  //!< sum over clocked members of gpus * compute / work
-    std::set<Entry> m_byMark;
-    std::set<Entry> m_clockedByThreshold;
-    std::set<Entry> m_parkedByThreshold;
+
+    // Members are re-timed at nearly every pass under a storage policy whose hits move (fair,
+    // lru, cba with a small cache), and the pace moves at nearly every pass too: the members
+    // are kept unordered (O(1) in and out), the order by threshold is found by one pass over
+    // them when the pace moves (ClockedAbovePace, ParkedAtPace), and the earliest mark is kept
+    // up to date as members come and found again by one pass only when it leaves.
+    std::vector<Member> m_clocked; //!< members on the clock, unordered
+    std::vector<Member> m_parked;  //!< members timed alone, unordered
+    std::vector<uint32_t> m_index; //!< by job id: its index in m_clocked or m_parked
+    mutable int64_t m_first{-1};   //!< index of the earliest mark in m_clocked, -1 unknown
 };
 
 } // namespace ns3
