@@ -113,6 +113,15 @@ ConfigOptions(const std::string& config)
          "--cache-bytes=2e12"},
         {"cba-0.01tb", "--ina=ideal --provisioning=ideal --storage-policy=cba --cache-bytes=1e10"},
         {"cba-job", "--ina=ideal --provisioning=ideal --storage-policy=cba --dataset-rule=job"},
+        {"cba-job-0.01tb",
+         "--ina=ideal --provisioning=ideal --storage-policy=cba --dataset-rule=job "
+         "--cache-bytes=1e10"},
+        // The other storage policies with a small cache: their hits move at nearly every pass.
+        {"fair-0.01tb",
+         "--ina=ideal --provisioning=ideal --storage-policy=fair --cache-bytes=1e10"},
+        {"lru-0.01tb", "--ina=ideal --provisioning=ideal --storage-policy=lru --cache-bytes=1e10"},
+        {"autocba-0.01tb",
+         "--ina=ideal --provisioning=ideal --storage-policy=autocba --cache-bytes=1e10"},
         // Every component but provisioning (for the tenfold trace while its solves are slow).
         {"esa-cba", "--ina=esa --provisioning=ideal --storage-policy=cba"},
         {"all-on", "--ina=esa --provisioning=kspeed --storage-policy=cba"},
@@ -468,7 +477,8 @@ BenchMain(int argc, char* argv[])
     cmd.AddValue("configs",
                  "Configurations, comma separated: sched, esa, atp, switchml, local, dpp, "
                  "alluxio, kspeed, cba, cba-vc-10tb, cba-job, cba-job-0.5tb, cba-job-2tb, "
-                 "cba-0.01tb, esa-cba, all-on, or name:trace-replay options",
+                 "cba-0.01tb, cba-job-0.01tb, fair-0.01tb, lru-0.01tb, autocba-0.01tb, esa-cba, "
+                 "all-on, or name:trace-replay options",
                  configs);
     cmd.AddValue("nodes", "Nodes (8 GPUs each)", nodes, 1, 100000);
     cmd.AddValue("runs", "Runs per row; the row shows medians", runs, 1, 1000);
