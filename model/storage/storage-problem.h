@@ -4,6 +4,8 @@
 #ifndef AICLUSTER_STORAGE_PROBLEM_H
 #define AICLUSTER_STORAGE_PROBLEM_H
 
+#include "ns3/water-fill.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -145,30 +147,8 @@ struct StorageAllocation
 double LruShuffledHitRatio(double x);
 
 /**
- * \brief Max-min fair (water-filling) split of a capacity among needs, each also capped.
- * \param needs what each consumer could use
- * \param capacity what there is to split
- * \param cap per-consumer cap (0 = none)
- * \return the shares (sum <= capacity, share_i <= min(need_i, cap))
- */
-std::vector<double> MaxMinFair(const std::vector<double>& needs, double capacity, double cap);
-
-/**
- * \brief Max-min fair split in place: each want becomes its share.
- *
- * The level L solves sum_i min(want_i, L) = capacity. Newton's method from L = capacity / n
- * finds it without sorting: the sum is concave and piecewise linear in L, so each step stays
- * at or below the level and passes at least one want, and the last step lands on it exactly
- * (a few passes over the wants in practice). Every want at or above the level gets exactly L,
- * the same double, so callers can tell the bottlenecked consumers by equality.
- * \param wants what each consumer could use (already capped), overwritten with the shares
- * \param capacity what there is to split
- * \return the level, or +infinity if every want fits (shares = wants)
- */
-double WaterFill(std::vector<double>& wants, double capacity);
-
-/**
- * \brief WaterFill() for the entries of a problem: want i stands for jobs[i].count consumers.
+ * \brief WaterFill() (model/common/water-fill.h) for the entries of a problem: want i stands
+ *        for jobs[i].count consumers.
  * \param wants what one consumer of each entry could use, overwritten with its share
  * \param capacity what there is to split
  * \param jobs the entries (only their counts are read)
