@@ -112,19 +112,21 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
         m_builtNodes = topology.numNodes;
         m_builtGpus = topology.gpusPerNode;
     }
-    std::vector<ProvisioningJob> jobs;
-    for (const auto& j : running)
+    std::vector<ProvisioningJob>& jobs = m_jobs;
+    jobs.resize(running.size());
+    for (size_t k = 0; k < running.size(); ++k)
     {
-        ProvisioningJob pj;
+        const auto& j = running[k];
+        ProvisioningJob& pj = jobs[k];
         pj.name = std::to_string(j->record.id);
         pj.profile = j->profile;
-        pj.gpusOnNode = j->placement.gpusOnNode;
+        pj.gpusOnNode.assign(j->placement.gpusOnNode.begin(), j->placement.gpusOnNode.end());
+        pj.gpuRate = -1;
         // GPUs consume at the engine's compute pace on this placement (catalog otherwise)
         if (j->computeTime > 0 && j->profile)
         {
             pj.gpuRate = j->profile->localBatch / j->computeTime;
         }
-        jobs.push_back(pj);
     }
     Ptr<LinkShare> links = GetLinkShare();
     if (links)

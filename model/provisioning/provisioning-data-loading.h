@@ -71,6 +71,9 @@ class ProvisioningDataLoading : public IterationTermModel
     Ptr<StorageBackend> m_storage;
     uint64_t m_evaluations{0};
     std::vector<ProvisioningJobResult> m_lastResults;
+    /// the running jobs as the model sees them, kept from pass to pass so that their names'
+    /// and placements' storage is reused
+    std::vector<ProvisioningJob> m_jobs;
     /// per job id: its last binding resource (looked up for every running job at every pass)
     std::unordered_map<uint64_t, std::string> m_bottleneck;
     TracedCallback<const std::vector<ProvisioningJobResult>&> m_solved;

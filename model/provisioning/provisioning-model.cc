@@ -696,6 +696,7 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
     m_flows.clear();
 
     std::vector<ProvisioningJobResult> out;
+    out.reserve(jobs.size());
     std::vector<std::vector<uint32_t>> flowsOf(jobs.size());
     // per flow: its usage summed over its GPUs (lists reused from the last Solve)
     std::vector<std::vector<MaxMinSolver::Usage>>& usageOf = m_usageOf;
@@ -892,7 +893,7 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
         {
             r.perGpu = 0;
             r.bottleneck = "none";
-            out.push_back(r);
+            out.push_back(std::move(r));
             continue;
         }
         r.stallFraction = std::isfinite(demand[k]) && demand[k] > 0
@@ -929,7 +930,7 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
                 }
             }
         }
-        out.push_back(r);
+        out.push_back(std::move(r));
     }
     m_utilValid = false; // computed when asked for
     m_solved = true;
@@ -1339,8 +1340,8 @@ ProvisioningModel::RailLoads(std::vector<double>& out, std::vector<double>& in) 
     }
     if (m_fast || m_reduced)
     {
-        // Only the loaded links (m_fastTouched; every other load is 0 and adding 0 leaves a
-        // sum as it was), each node's added in the order of the loop below: the same sums.
+        // Only the nodes with a loaded link (m_fastTouched; every other load is 0), each
+        // node's links added in the order of the loop below: the same sums.
         if (m_railPosOut.size() != 2 * Topology().GetLinks().size())
         {
             m_railPosOut.assign(2 * Topology().GetLinks().size(), kUnused);
@@ -1356,28 +1357,38 @@ ProvisioningModel::RailLoads(std::vector<double>& out, std::vector<double>& in) 
                 }
             }
         }
-        m_railHits.clear();
+        // each loaded link's load in its slot, then each node with one: its slots summed
+        // in the loop's order below (the others hold 0), and cleared again
+        m_railVal.resize(2 * m_railLinks.size(), 0.0);
+        m_railNodeMark.resize(m_cluster.nodes, 0);
+        m_railNodes.clear();
         for (uint32_t r : m_fastTouched)
         {
-            if (r < m_railPosOut.size() && m_railPosOut[r] != kUnused)
+            for (uint32_t side = 0; side < 2; ++side)
             {
-                m_railHits.emplace_back(2 * m_railPosOut[r], r);
-            }
-            if (r < m_railPosIn.size() && m_railPosIn[r] != kUnused)
-            {
-                m_railHits.emplace_back(2 * m_railPosIn[r] + 1, r);
+                const auto& pos = side == 0 ? m_railPosOut : m_railPosIn;
+                if (r < pos.size() && pos[r] != kUnused)
+                {
+                    m_railVal[2 * pos[r] + side] = m_fastLoad[r];
+                    uint32_t n = m_railNodeOf[pos[r]];
+                    if (!m_railNodeMark[n])
+                    {
+                        m_railNodeMark[n] = 1;
+                        m_railNodes.push_back(n);
+                    }
+                }
             }
         }
-        std::sort(m_railHits.begin(), m_railHits.end());
-        for (size_t h = 0; h < m_railHits.size(); ++h)
+        for (uint32_t n : m_railNodes)
         {
-            if (h > 0 && m_railHits[h].first == m_railHits[h - 1].first)
+            for (uint32_t i = m_railLinkOf[n]; i < m_railLinkOf[n + 1]; ++i)
             {
-                continue; // listed twice in m_fastTouched
+                out[n] += m_railVal[2 * i];
+                in[n] += m_railVal[2 * i + 1];
+                m_railVal[2 * i] = 0.0;
+                m_railVal[2 * i + 1] = 0.0;
             }
-            uint32_t i = m_railHits[h].first / 2;
-            double& sum = (m_railHits[h].first & 1u) ? in[m_railNodeOf[i]] : out[m_railNodeOf[i]];
-            sum += m_fastLoad[m_railHits[h].second];
+            m_railNodeMark[n] = 0;
         }
         return;
     }

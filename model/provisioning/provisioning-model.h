@@ -651,8 +651,11 @@ eturn true if every flow gets its cap (results may be computed without a solver)
     mutable std::vector<uint32_t> m_railPosOut;
     mutable std::vector<uint32_t> m_railPosIn;
     mutable std::vector<uint32_t> m_railNodeOf; //!< per index in m_railLinks: its node
-    /// (index in m_railLinks, resource) of the loaded rail links, scratch of RailLoads
-    mutable std::vector<std::pair<uint32_t, uint32_t>> m_railHits;
+    /// per index in m_railLinks: the load of the uplink (2 i) and of its reverse (2 i + 1),
+    /// 0 unless loaded (scratch of RailLoads)
+    mutable std::vector<double> m_railVal;
+    mutable std::vector<uint32_t> m_railNodes;    //!< nodes with a loaded rail link
+    mutable std::vector<uint8_t> m_railNodeMark; //!< per node: listed in m_railNodes
 
     /// Usages of (job, node) flows by what they depend on (ReuseUsages)
     std::unordered_map<UsageKey, CachedUsage, UsageKeyHash> m_usages;
