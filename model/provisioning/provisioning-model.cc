@@ -67,6 +67,33 @@ DatasetSamples(const WorkloadProfile& p)
 {
     return p.rawBytesPerSample > 0 ? p.datasetBytes / p.rawBytesPerSample : 0.0;
 }
+
+/// \param p a profile \return ProvisioningJob::Dataset() of a job with it
+std::string
+DatasetOf(const WorkloadProfile& p)
+{
+    return !p.dataset.empty() ? p.dataset : p.name;
+}
+
+/**
+ * \param jobs jobs (each with a profile)
+ * \return their distinct profiles, in the order of their last occurrence from the end (the
+ * last job's profile first)
+ */
+std::vector<const WorkloadProfile*>
+DistinctProfilesFromLast(const std::vector<ProvisioningJob>& jobs)
+{
+    std::vector<const WorkloadProfile*> out;
+    std::unordered_map<const WorkloadProfile*, bool> seen;
+    for (size_t k = jobs.size(); k-- > 0;)
+    {
+        if (seen.emplace(jobs[k].profile, true).second)
+        {
+            out.push_back(jobs[k].profile);
+        }
+    }
+    return out;
+}
 } // namespace
 
 uint32_t
@@ -470,18 +497,50 @@ uint32_t
 ProvisioningModel::Client(const ProvisioningJob& job, uint32_t node, double samples) const
 {
     uint32_t k = JobIndex(job);
-    auto [it, fresh] = m_clientIndex.emplace(std::make_pair(k, node), m_clients.size());
-    if (fresh)
+    ClientSlot* slot = &ClientSlotOf(k, node);
+    if (slot->stamp != m_clientStamp)
     {
+        if (2 * (m_clients.size() + 1) > m_clientTable.size())
+        {
+            // grow (the table stays at most half full) and place this Solve's clients again
+            m_clientTable.assign(std::max<size_t>(64, 4 * m_clientTable.size()), ClientSlot{});
+            for (uint32_t i = 0; i < m_clients.size(); ++i)
+            {
+                ClientSlot& s = ClientSlotOf(m_clients[i].job, m_clients[i].node);
+                s = {m_clientStamp, m_clients[i].job, m_clients[i].node, i};
+            }
+            slot = &ClientSlotOf(k, node);
+        }
         // capacity set by SizeClients once every flow has said what it reads through it
+        *slot = {m_clientStamp, k, node, static_cast<uint32_t>(m_clients.size())};
         m_clients.push_back({k, node, AddResource(kUnbounded, KIND_STORAGE_CLIENT), 0.0});
     }
-    m_clients[it->second].inFlight += samples;
+    ClientRec& c = m_clients[slot->index];
+    c.inFlight += samples;
     if (m_recording)
     {
-        m_recording->push_back({{node, samples}, m_clients[it->second].res});
+        m_recording->push_back({{node, samples}, c.res});
     }
-    return m_clients[it->second].res;
+    return c.res;
+}
+
+ProvisioningModel::ClientSlot&
+ProvisioningModel::ClientSlotOf(uint32_t job, uint32_t node) const
+{
+    if (m_clientTable.empty())
+    {
+        m_clientTable.assign(64, ClientSlot{});
+    }
+    size_t mask = m_clientTable.size() - 1;
+    uint64_t h = (static_cast<uint64_t>(job) << 32 | node) * 0x9e3779b97f4a7c15ULL;
+    for (size_t i = (h >> 20) & mask;; i = (i + 1) & mask)
+    {
+        ClientSlot& s = m_clientTable[i];
+        if (s.stamp != m_clientStamp || (s.job == job && s.node == node))
+        {
+            return s; // empty (for this Solve), or its own
+        }
+    }
 }
 
 void
@@ -518,7 +577,7 @@ ProvisioningModel::BuildResources()
                                static_cast<double>(PoolNodes())};
     key.insert(key.end(), m_railReserve.begin(), m_railReserve.end());
     m_clients.clear();
-    m_clientIndex.clear();
+    ++m_clientStamp; // every slot of m_clientTable empty
     if (m_staticBuilt && key == m_staticKey)
     {
         m_caps.resize(m_staticCount);
@@ -1684,10 +1743,13 @@ KSpeedLoader::PlanCaches(const ProvisioningModel& m, const std::vector<Provision
     // Pool memory of all nodes. Preprocessed datasets first, smallest first (each saves CPU
     // on every epoch); what is left caches raw bytes, the same fraction of every other
     // dataset, pinned for the epoch (no LRU thrash on reshuffled access).
+    // per dataset the profile of the last job reading it; each distinct profile's name once
+    // (a pass plans for every running job)
+    std::vector<const WorkloadProfile*> distinct = DistinctProfilesFromLast(jobs);
     std::map<std::string, const WorkloadProfile*> sets;
-    for (const auto& j : jobs)
+    for (const WorkloadProfile* p : distinct)
     {
-        sets[j.Dataset()] = j.profile;
+        sets.emplace(DatasetOf(*p), p); // the last job's profile: first from the end
     }
     double left = m.PoolNodes() > 0 ? m.PoolCacheBytes() * m.PoolNodes()
                                     : m.CacheBytesPerNode() * m.TrainingNodes();
@@ -1713,10 +1775,15 @@ KSpeedLoader::PlanCaches(const ProvisioningModel& m, const std::vector<Provision
     }
     double x = rawRest > 0 ? std::min(1.0, left / rawRest) : 1.0;
     std::vector<CachePlan> plans(jobs.size());
+    std::unordered_map<const WorkloadProfile*, bool> isDecoded;
+    for (const WorkloadProfile* p : distinct)
+    {
+        isDecoded[p] = decoded.count(DatasetOf(*p)) > 0;
+    }
     for (size_t k = 0; k < jobs.size(); ++k)
     {
         const WorkloadProfile& p = *jobs[k].profile;
-        if (decoded.count(jobs[k].Dataset()))
+        if (isDecoded.at(jobs[k].profile))
         {
             plans[k].decodedHit = 1;
             plans[k].bytes = DatasetSamples(p) * p.decodedBytesPerSample;

@@ -463,7 +463,24 @@ class ProvisioningModel : public Object
     };
 
     const std::vector<ProvisioningJob>* m_jobs{nullptr}; //!< jobs of the current Solve
-    mutable std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_clientIndex;
+
+    /// (job, node) -> index in m_clients: an open-addressing table (entries of earlier
+    /// Solves are stale by their stamp), so that a pass allocates nothing for its clients
+    struct ClientSlot
+    {
+        uint64_t stamp{0}; //!< m_clientStamp when set (else empty)
+        uint32_t job{0};   //!< job index
+        uint32_t node{0};  //!< node
+        uint32_t index{0}; //!< index in m_clients
+    };
+
+    mutable std::vector<ClientSlot> m_clientTable; //!< size a power of 2, at most half full
+    mutable uint64_t m_clientStamp{0};             //!< the current Solve's stamp
+    /**
+     * \param job job index \param node node
+     * \return its slot in m_clientTable (empty if it has no client yet)
+     */
+    ClientSlot& ClientSlotOf(uint32_t job, uint32_t node) const;
     mutable std::vector<ClientRec> m_clients;
 
     /** Resource classes (ResourceKind's names), stored per resource as a small number */
@@ -654,7 +671,7 @@ eturn true if every flow gets its cap (results may be computed without a solver)
     /// per index in m_railLinks: the load of the uplink (2 i) and of its reverse (2 i + 1),
     /// 0 unless loaded (scratch of RailLoads)
     mutable std::vector<double> m_railVal;
-    mutable std::vector<uint32_t> m_railNodes;    //!< nodes with a loaded rail link
+    mutable std::vector<uint32_t> m_railNodes;   //!< nodes with a loaded rail link
     mutable std::vector<uint8_t> m_railNodeMark; //!< per node: listed in m_railNodes
 
     /// Usages of (job, node) flows by what they depend on (ReuseUsages)
