@@ -310,6 +310,9 @@ RunRate(const InaRunConfig& cfg)
     }
     RateOut out;
     out.jct.assign(n, -1);
+    // One-off seconds a job loses before it progresses again: ESA stalls that outlive the
+    // holder that would have rescued them (InaGradientSync::DepartureStalls).
+    std::vector<double> owed(n, 0.0);
     double now = 0;
     while (true)
     {
@@ -340,21 +343,37 @@ RunRate(const InaRunConfig& cfg)
             break;
         }
         std::vector<double> t = cfg.racks > 1 ? m->RackSyncTimes(jobs) : m->SwitchSyncTimes(jobs);
+        const std::vector<std::vector<double>> overhang =
+            cfg.racks > 1
+                ? std::vector<std::vector<double>>(running.size(),
+                                                   std::vector<double>(running.size(), 0.0))
+                : m->DepartureStalls(jobs);
         double dt = 1e30;
         for (size_t k = 0; k < running.size(); ++k)
         {
             t[k] += compute[running[k]];
-            dt = std::min(dt, remaining[running[k]] * t[k]);
+            dt = std::min(dt, owed[running[k]] + remaining[running[k]] * t[k]);
         }
         now += dt;
+        std::vector<size_t> departed;
         for (size_t k = 0; k < running.size(); ++k)
         {
             size_t j = running[k];
-            remaining[j] -= dt / t[k];
+            const double pay = std::min(owed[j], dt);
+            owed[j] -= pay;
+            remaining[j] -= (dt - pay) / t[k];
             if (remaining[j] < 1e-9)
             {
                 remaining[j] = 0;
                 out.jct[j] = now;
+                departed.push_back(k);
+            }
+        }
+        for (size_t i : departed)
+        {
+            for (size_t k = 0; k < running.size(); ++k)
+            {
+                owed[running[k]] += remaining[running[k]] > 0 ? overhang[k][i] : 0.0;
             }
         }
     }

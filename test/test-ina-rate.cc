@@ -474,3 +474,171 @@ TEST_CASE("INA rate level: fallback over iterations report", "[.ina-grid]")
         }
     }
 }
+
+TEST_CASE("INA rate level: ESA stalls outlive the holder that would rescue them", "[ina]")
+{
+    // doc/ina.md ("Departures"): job 1's keys split against job 0 (the higher priority) wait
+    // for job 0's slot to come back, one iteration of job 0 later (its single pass: 200 chunks
+    // in a window of 256). When job 0 leaves, a stall in progress waits for the whole
+    // ResendTimeout instead: DepartureStalls[1][0] = (stall share of job 1) x (T - cycle0).
+    // The stall share does not depend on T while cycle0 < T, so two timeouts give the ratio
+    // (T1 - cycle0) / (T2 - cycle0), with cycle0 computed here by hand.
+    auto model = [](const std::string& policy, Time timeout, Time jitter) {
+        Ptr<InaGradientSync> m = CreateObject<InaGradientSync>();
+        m->SetAttribute("Policy", StringValue(policy));
+        m->SetAttribute("PoolSize", UintegerValue(256));
+        m->SetAttribute("Window", UintegerValue(256));
+        m->SetAttribute("LinkRate", DataRateValue(DataRate("100Gbps")));
+        m->SetAttribute("LinkDelay", TimeValue(NanoSeconds(500)));
+        m->SetAttribute("PipelineLatency", TimeValue(NanoSeconds(400)));
+        m->SetAttribute("PipelinePasses", UintegerValue(2));
+        m->SetAttribute("IterationJitter", TimeValue(jitter));
+        m->SetAttribute("PacketJitter", TimeValue(Seconds(0)));
+        m->SetAttribute("ResendTimeout", TimeValue(timeout));
+        std::vector<InaRateJob> jobs(2);
+        for (size_t j = 0; j < 2; ++j)
+        {
+            jobs[j].id = j;
+            jobs[j].workers = 8;
+            jobs[j].iterations = 2;
+            jobs[j].priorityKey = j + 1;
+            jobs[j].gradientBytes = 4.0 * 62 * (j == 0 ? 200 : 2000);
+        }
+        return m->DepartureStalls(jobs);
+    };
+    const double tx = (4 * 62 + 60) * 8 / 100e9;
+    const double pass = 2 * 400e-9;                  // two pipeline passes per switch visit
+    const double rtt = 4 * (tx + 500e-9) + 2 * pass; // worker, switch, PS, switch, worker
+    const double cycle0 = rtt + 199 * tx;            // job 0 unblocked: line rate
+    const double t1 = 200e-6;
+    const double t2 = 400e-6;
+    auto d1 = model("esa", Seconds(t1), MicroSeconds(10));
+    auto d2 = model("esa", Seconds(t2), MicroSeconds(10));
+    CAPTURE(cycle0, d1[1][0], d2[1][0]);
+    REQUIRE(d1[1][0] > 0);
+    REQUIRE(d1[1][0] < t1 - cycle0); // a share of the time is stalled
+    CHECK(d1[1][0] / d2[1][0] == Approx((t1 - cycle0) / (t2 - cycle0)).epsilon(1e-6));
+    CHECK(d1[0][1] == 0); // the highest priority is never split against job 1
+    CHECK(d1[0][0] == 0);
+    // ATP: a split key waits the timeout whoever leaves; no skew: nothing is split.
+    for (const auto& d :
+         {model("atp", Seconds(t1), MicroSeconds(10)), model("esa", Seconds(t1), Seconds(0))})
+    {
+        for (const auto& row : d)
+        {
+            for (double x : row)
+            {
+                CHECK(x == 0);
+            }
+        }
+    }
+}
+
+namespace
+{
+/**
+ * \param policy the policy \param pool aggregators \param window chunks
+ * \param jitter IterationJitter \param packetJitter PacketJitter
+ * \return an InaGradientSync with the packet level's link and pipeline defaults
+ */
+Ptr<InaGradientSync>
+SkewModel(const std::string& policy, uint32_t pool, uint32_t window, Time jitter, Time packetJitter)
+{
+    Ptr<InaGradientSync> m = CreateObject<InaGradientSync>();
+    m->SetAttribute("Policy", StringValue(policy));
+    m->SetAttribute("PoolSize", UintegerValue(pool));
+    m->SetAttribute("Window", UintegerValue(window));
+    m->SetAttribute("LinkRate", DataRateValue(DataRate("100Gbps")));
+    m->SetAttribute("LinkDelay", TimeValue(NanoSeconds(500)));
+    m->SetAttribute("PipelineLatency", TimeValue(NanoSeconds(400)));
+    m->SetAttribute("PipelinePasses", UintegerValue(2));
+    m->SetAttribute("IterationJitter", TimeValue(jitter));
+    m->SetAttribute("PacketJitter", TimeValue(packetJitter));
+    m->SetAttribute("ResendTimeout", TimeValue(MicroSeconds(200)));
+    return m;
+}
+} // namespace
+
+TEST_CASE("INA rate level: ESA never rescues a key split against the job's own slot", "[ina]")
+{
+    // doc/ina.md ("Skew (rate level)"): a job with more window slots than aggregators shares
+    // indices with itself; a key split against its own slot waits for the ResendTimeout,
+    // because a job does not preempt itself (EsaPolicy::PreemptOwnJob false). Alone at the
+    // switch, ESA has no other holder, so it must take exactly ATP's time.
+    InaRateJob job;
+    job.id = 0;
+    job.workers = 8;
+    job.iterations = 2;
+    job.priorityKey = 1;
+    job.gradientBytes = 4.0 * 62 * 2000;
+    auto time = [&](const std::string& policy, Time jitter) {
+        return SkewModel(policy, 64, 256, jitter, NanoSeconds(500))->SwitchSyncTimes({job})[0];
+    };
+    const double esa = time("esa", MicroSeconds(10));
+    const double atp = time("atp", MicroSeconds(10));
+    CAPTURE(esa, atp, time("esa", Seconds(0)));
+    CHECK(esa == Approx(atp).epsilon(1e-12));
+    CHECK(esa > time("esa", Seconds(0)) + 200e-6); // split keys do stall it
+}
+
+TEST_CASE("INA rate level: ESA rescues a split key when the holder's slot comes back", "[ina]")
+{
+    // doc/ina.md ("Skew (rate level)"): job 1's first-window keys split against job 0 (the
+    // higher priority: 64 chunks, window 32, so half of its slot uses come back within the
+    // iteration). No packet jitter: only the first window splits, and with job 0 holding
+    // most of the pool (about 38 of 48 aggregators) every first window of job 1 has a split
+    // (episodes 1 - exp(-32 rho), 1 to 1e-9), so
+    // job 1's stall is the rescue wait, computed here by hand:
+    //   wait = again x E[max(0, gap - O)] + (1 - again) x cycle0, again = 1 - 32 / 64,
+    //   gap = one trip switch - worker - switch (job 0's earliest workers wait for its last
+    //   one to start), O uniform on [0, s], s the start spread J (W - 1) / (W + 1):
+    //   E = gap^2 / (2 s); cycle0 = rtt + 63 I0, I0 = rtt / 32 (window-bound, unblocked).
+    const double tx = (4 * 62 + 60) * 8 / 100e9;
+    const double hop = tx + 500e-9;
+    const double pass = 2 * 400e-9;
+    const double rtt = 4 * hop + pass * 2;
+    const double start = 10e-6 * 7 / 9;
+    const double gap = 2 * hop;
+    const double rescue = gap * gap / (2 * start);
+    const double cycle0 = rtt + 63 * rtt / 32;
+    const double wait = 0.5 * rescue + 0.5 * cycle0;
+    std::vector<InaRateJob> jobs(2);
+    for (size_t j = 0; j < 2; ++j)
+    {
+        jobs[j].id = j;
+        jobs[j].workers = 8;
+        jobs[j].iterations = 2;
+        jobs[j].priorityKey = j + 1;
+        jobs[j].gradientBytes = 4.0 * 62 * (j == 0 ? 64 : 640);
+    }
+    Ptr<InaGradientSync> m = SkewModel("esa", 48, 32, MicroSeconds(10), Seconds(0));
+    std::vector<double> f;
+    const std::vector<double> t = m->SwitchSyncTimes(jobs, 0, &f);
+    // Job 1's sync time without its stall: rtt + 639 I1 + the last worker's start J W / (W + 1).
+    const double i1 = std::max({tx, rtt / 32, tx * (8 * f[1] + 1 - f[1])});
+    const double stall = t[1] - (rtt + 639 * i1 + 10e-6 * 8 / 9);
+    CAPTURE(f[0], f[1], t[0], t[1], rescue, cycle0, stall);
+    CHECK(f[0] == 0);
+    CHECK(t[0] == Approx(cycle0 + 10e-6 * 8 / 9).epsilon(1e-9)); // job 0 runs unblocked
+    CHECK(stall == Approx(wait).epsilon(1e-6));
+
+    // Departures: only a key split against the last use of job 0's slot in an iteration
+    // (the share (1 - again) cycle0 of the wait) is stranded when job 0 leaves, and only
+    // pairs still sharing an index in job 0's last iteration (both jobs window-bound at the
+    // same K I = rtt, so no phase drift) can split then: with S = 64 slots in P = 48
+    // aggregators, E0 = S - P (1 - e^(-S/P)) share one, and after one iteration (2 passes,
+    // phi = 1) E1 / E0 = a r1 / ((1 - r1) E0), a = P - S, r1 = E0 / (a + E0) e^(-a 2 / P).
+    // DepartureStalls[1][0] = (E1 / E0) x (stall / iteration) x (last-use share of the wait)
+    // x (T - cycle0) = (E1 / E0) x 0.5 cycle0 x (T - cycle0) / iteration.
+    REQUIRE(tx * (8 * f[1] + 1 - f[1]) < rtt / 32); // job 1 window-bound: no drift
+    const double s = 64;
+    const double p = 48;
+    const double e0 = s - p * (1 - std::exp(-s / p));
+    const double r1 = e0 / (p - s + e0) * std::exp(-(p - s) * 2 / p);
+    const double decay = (p - s) * r1 / ((1 - r1) * e0);
+    const double iteration = t[1] - 10e-6 * 8 / 9;
+    const double owed = decay * 0.5 * cycle0 * (200e-6 - cycle0) / iteration;
+    const std::vector<std::vector<double>> d = m->DepartureStalls(jobs);
+    CAPTURE(decay, owed, d[1][0]);
+    CHECK(d[1][0] == Approx(owed).epsilon(1e-6));
+}

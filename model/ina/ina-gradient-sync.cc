@@ -65,6 +65,30 @@ QueueingSum(double chunks, double window, double interval, double psLoad, double
 }
 
 /**
+ * Mean of max(0, gap - O) for O uniform on [lo, hi] (a point mass at lo when hi <= lo): how
+ * long a key split by skew still waits for its rescuer (ESA) when the rescuer's next packet
+ * on the index comes gap after the aggregator was freed and the key's last packet came O
+ * after that.
+ */
+double
+MeanShortfall(double gap, double lo, double hi)
+{
+    if (gap <= lo)
+    {
+        return 0.0;
+    }
+    if (hi <= lo)
+    {
+        return gap - lo;
+    }
+    if (gap >= hi)
+    {
+        return gap - (lo + hi) / 2;
+    }
+    return (gap - lo) * (gap - lo) / (2 * (hi - lo));
+}
+
+/**
  * Fallback fraction of a job whose slots keep their aggregator index between uses (ATP, ESA):
  * on a slot's first use in an iteration it finds its index held with probability rho; a slot
  * that collided is re-hashed by its PS and finds its new index held with probability rho
@@ -415,13 +439,24 @@ InaGradientSync::SwitchSyncTimes(const std::vector<InaRateJob>& jobs,
     return SyncTimesWithFloor(jobs, extraHopsEachWay, {}, fallback, nullptr, held);
 }
 
+std::vector<std::vector<double>>
+InaGradientSync::DepartureStalls(const std::vector<InaRateJob>& jobs) const
+{
+    NS_LOG_FUNCTION(this << jobs.size());
+    std::vector<std::vector<double>> overhang;
+    SyncTimesWithFloor(jobs, 0, {}, nullptr, nullptr, nullptr, &overhang);
+    overhang.resize(jobs.size(), std::vector<double>(jobs.size(), 0.0));
+    return overhang;
+}
+
 std::vector<double>
 InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
                                     uint32_t extraHopsEachWay,
                                     const std::vector<double>& floor,
                                     std::vector<double>* fallback,
                                     std::vector<double>* intervalOut,
-                                    std::vector<double>* heldOut) const
+                                    std::vector<double>* heldOut,
+                                    std::vector<std::vector<double>>* overhangOut) const
 {
     const size_t n = jobs.size();
     std::vector<double> out(n, 0.0);
@@ -484,7 +519,18 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
     }
     if (m_policy != SWITCHML)
     {
-        SolveSharedPool(jobs, tx, rtt, holds, spread, window, lower, interval, f, stall, heldOut);
+        SolveSharedPool(jobs,
+                        tx,
+                        rtt,
+                        holds,
+                        spread,
+                        window,
+                        lower,
+                        interval,
+                        f,
+                        stall,
+                        heldOut,
+                        overhangOut);
     }
     else
     {
@@ -532,7 +578,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                                  std::vector<double>& interval,
                                  std::vector<double>& f,
                                  std::vector<double>& stall,
-                                 std::vector<double>* heldOut) const
+                                 std::vector<double>* heldOut,
+                                 std::vector<std::vector<double>>* overhangOut) const
 {
     const size_t n = jobs.size();
     const double pool = m_poolSize;
@@ -543,6 +590,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     std::vector<double> demand(n);           // aggregators held if no chunk fell back
     std::vector<double> preemptRate(n, 0.0); // ESA: higher-priority arrivals per aggregator
     std::vector<double> perChunk(n, 0.0);    // mean aggregator sojourn of a chunk [s]
+    std::vector<double> steadyHold(n, 0.0);  // that sojourn outside an iteration's first window
     std::vector<double> rho(n, 0.0);         // first-use collision probability
     stall.assign(n, 0.0);
     for (size_t j = 0; j < n; ++j)
@@ -570,6 +618,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         double sojourn = chunks[j] * hold[j] + slotsOf(j) * startSpread(j) +
                          QueueingSum(chunks[j], window[j], interval[j], psLoad[j], tx, rtt);
         perChunk[j] = sojourn / chunks[j];
+        steadyHold[j] = perChunk[j] - slotsOf(j) * startSpread(j) / chunks[j];
         double x = preemptRate[j] * sojourn / chunks[j];
         double kept = x > 1e-12 ? (1 - std::exp(-x)) / x : 1.0;
         demand[j] = kept * sojourn / iter;
@@ -625,11 +674,16 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     // 1 - exp(-splits in the pass), each ResendTimeout plus the resent chunk's round trip.
     // ESA: the holder a key collided with has the higher priority, and when its slot comes
     // back to that index it preempts the stranded partial, whose eviction hands the key to
-    // the PS: the stall lasts until then, at most the timeout (rescueWait, the blocking-
-    // weighted mean over the holders). The slot comes back one window period later in all but
-    // the last of its C / K passes of an iteration; after the last, one iteration later
-    // (the sync part: compute time is not known here) if the holder has iterations left.
-    auto stallOf = [&](size_t j, double holderHold, double rescueWait) {
+    // the PS by the path its aggregate would have taken: the stall is only how much later
+    // that eviction comes than the key's last packet, at most the timeout (waitFirst and
+    // waitRest, the blocking-weighted means over the holders, see rescueDelay). After the
+    // last of the holder's C / K passes of an iteration its slot comes back one iteration
+    // later (the sync part: compute time is not known here) if it has iterations left.
+    std::vector<double> episodesFirst(n, 0.0);
+    std::vector<double> episodesRest(n, 0.0);
+    auto stallOf = [&](size_t j, double holderHold, double waitFirst, double waitRest) {
+        episodesFirst[j] = 0;
+        episodesRest[j] = 0;
         const double first = spread[j] + startSpread(j);
         if (first <= 0 || holderHold <= 0)
         {
@@ -640,14 +694,35 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         const double firstRate = std::min(1.0, std::max(rho[j], f[j]));
         const double restRate =
             passes > 1 ? std::max(0.0, (f[j] * chunks[j] - firstRate * k) / (chunks[j] - k)) : 0.0;
-        double episodes = 1 - std::exp(-k * firstRate * std::min(1.0, first / holderHold));
+        episodesFirst[j] = 1 - std::exp(-k * firstRate * std::min(1.0, first / holderHold));
         if (passes > 1)
         {
-            episodes += (passes - 1) *
-                        (1 - std::exp(-k * restRate * std::min(1.0, spread[j] / holderHold)));
+            episodesRest[j] = (passes - 1) *
+                              (1 - std::exp(-k * restRate * std::min(1.0, spread[j] / holderHold)));
         }
-        const double wait = m_policy == ESA ? rescueWait : m_resendTimeout.GetSeconds();
-        return episodes * (wait + rtt);
+        if (m_policy != ESA)
+        {
+            return (episodesFirst[j] + episodesRest[j]) * (m_resendTimeout.GetSeconds() + rtt);
+        }
+        return episodesFirst[j] * waitFirst + episodesRest[j] * waitRest;
+    };
+    // ESA, how much later than its last packet a key of job j split against holder i is
+    // rescued while i's slot comes back within the iteration. The slot is idle for
+    // gap = K_i I_i - h_i between uses (h_i its steady hold); in an iteration's first window
+    // the holder's earliest workers wait for its last one to start (start_i), so they send
+    // the slot's next chunk as soon as the result reaches them: gap = max(one trip switch -
+    // worker - switch, K_i I_i - h_i - start_i). The key's packets span s (its host spread,
+    // plus its start spread in the first window) and split when its last packet comes after
+    // the holder's hold H ends, by O uniform on [max(0, s - H), s] (its first packet uniform
+    // over the hold), so it waits E[max(0, gap - O)] (MeanShortfall) more than unsplit.
+    const double returnTrip =
+        std::max(0.0, rtt - 2 * (tx + m_linkDelay.GetSeconds()) - 2 * PipelineSeconds());
+    auto rescueDelay = [&](size_t i, size_t j, bool firstWindow) {
+        const double start = firstWindow ? startSpread(i) : 0.0;
+        const double gap = std::max(returnTrip, window[i] * interval[i] - steadyHold[i] - start);
+        const double s = spread[j] + (firstWindow ? startSpread(j) : 0.0);
+        const double h = steadyHold[i] + start;
+        return MeanShortfall(gap, std::max(0.0, s - h), s);
     };
     // Damped steps whose weight decays as 1/round after the first rounds (Mann iteration):
     // the map is continuous but can overshoot into a 2-cycle near the pool's capacity.
@@ -673,6 +748,13 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         });
     }
     auto sameLevel = [&](size_t a, size_t b) { return m_policy != ESA || a == b; };
+    // ESA, per victim j and holder i: the blocking and the rescue waits (first window, later
+    // passes) of i's part of j's stalls (for DepartureStalls).
+    std::vector<std::vector<double>> pairBlocking(n, std::vector<double>(n, 0.0));
+    std::vector<std::vector<double>> pairWaitFirst(n, std::vector<double>(n, 0.0));
+    std::vector<std::vector<double>> pairWaitRest(n, std::vector<double>(n, 0.0));
+    std::vector<std::vector<double>> pairWaitLast(n, std::vector<double>(n, 0.0));
+    std::vector<std::vector<double>> pairCycle(n, std::vector<double>(n, 0.0));
     double before = 0;     // holdings of strictly more important jobs
     double beforeRate = 0; // their chunk arrivals per second
     for (size_t k = 0; k < n;)
@@ -719,7 +801,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 double aboveBlocking = 0;
                 double aboveFresh = 0; // the part of the blocking above whose phase drifts
                 double holderHold = 0; // blocking-weighted sojourn of the holders [s x aggr.]
-                double rescueWait = 0; // and the time to their slot's next use [s x aggr.]
+                double waitFirst = 0;  // and the rescue waits (first window, later passes)
+                double waitRest = 0;   // [s x aggr.]
                 for (size_t p = 0; p < end; ++p)
                 {
                     size_t i = order[p];
@@ -736,11 +819,28 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                     const double cycle = jobs[i].iterations > 1
                                              ? rtt + (chunks[i] - 1) * interval[i] + stall[i]
                                              : timeout;
-                    rescueWait += b * (again * std::min(timeout, window[i] * interval[i]) +
-                                       (1 - again) * std::min(timeout, cycle));
+                    // A key split against the job's own slot (more slots than aggregators) is
+                    // never rescued: a job does not preempt itself (PreemptOwnJob false), so
+                    // it waits for the timeout and its resend, as under ATP.
+                    const bool self = i == j;
+                    const double last = self ? 0.0 : (1 - again) * std::min(timeout, cycle);
+                    const double wFirst =
+                        self ? timeout + rtt
+                             : again * std::min(timeout, rescueDelay(i, j, true)) + last;
+                    const double wRest =
+                        self ? timeout + rtt
+                             : again * std::min(timeout, rescueDelay(i, j, false)) + last;
+                    waitFirst += b * wFirst;
+                    waitRest += b * wRest;
+                    pairBlocking[j][i] = b;
+                    pairWaitFirst[j][i] = wFirst;
+                    pairWaitRest[j][i] = wRest;
+                    pairWaitLast[j][i] = last;
+                    pairCycle[j][i] = std::min(timeout, cycle);
                 }
                 holderHold /= std::max(aboveBlocking + levelBlocking, 1e-30);
-                rescueWait /= std::max(aboveBlocking + levelBlocking, 1e-30);
+                waitFirst /= std::max(aboveBlocking + levelBlocking, 1e-30);
+                waitRest /= std::max(aboveBlocking + levelBlocking, 1e-30);
                 double room = (pool - before) * demand[j] / std::max(levelDemand, 1e-30);
                 preemptRate[j] = beforeRate / pool;
                 // step() discounts the aggregator the job holds itself, which is in its level
@@ -750,7 +850,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 double blocking = aboveBlocking + share * level + 1;
                 double fresh = aboveFresh;
                 maxChange = std::max(maxChange, step(j, blocking, fresh, room, weight(it)));
-                stall[j] = stallOf(j, holderHold, rescueWait);
+                stall[j] = stallOf(j, holderHold, waitFirst, waitRest);
             }
             converged = maxChange < TOLERANCE;
         }
@@ -765,6 +865,75 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     if (heldOut)
     {
         *heldOut = held;
+    }
+    // Stalls that outlive their rescuer (ESA). A key of job j split against holder i waits
+    // for i's slot to come back (its wait, the first-window and later waits weighted by j's
+    // episodes of each). A slot that comes back within i's iteration rescues it before i can
+    // leave; one split against the last use of i's slot in the iteration waits for i's next
+    // iteration (the cycle), and if i leaves instead nothing rescues it and it waits for the
+    // whole ResendTimeout. At a random moment j is stalled for the share stall / iteration
+    // of its time, split over its holders by blocking x wait (Little: a holder's part of the
+    // stall time is its episodes x their length), and of i's part the last-use share
+    // (1 - again) cycle / wait, so when i departs j loses at once that share x
+    // (ResendTimeout - cycle) more than the per-iteration average, which the next evaluation
+    // (without i) no longer holds. ATP: a split key waits
+    // the timeout whoever leaves, and the per-iteration average already counts it.
+    // Shared indices left at the holder's last iteration (relative to its first): every
+    // collision of the victim re-hashes its slot (its PS's free list), so pairs on one index
+    // decay over iterations as within a level (IterationShare over all the switch's slots).
+    double allSlots = 0;
+    double allHeld = 0;
+    for (size_t q = 0; q < n; ++q)
+    {
+        allSlots += slotsOf(q);
+        allHeld += held[q];
+    }
+    auto finalShare = [&](size_t i) {
+        const double iters = jobs[i].iterations;
+        if (iters <= 1)
+        {
+            return 1.0;
+        }
+        const double phi = std::min(1.0, 2 * allHeld / std::max(allSlots, 1e-30));
+        const double passes = chunks[i] / slotsOf(i);
+        return iters * IterationShare(allSlots, pool, phi, passes, iters) -
+               (iters - 1) * IterationShare(allSlots, pool, phi, passes, iters - 1);
+    };
+    if (overhangOut)
+    {
+        overhangOut->assign(n, std::vector<double>(n, 0.0));
+        const double timeout = m_resendTimeout.GetSeconds();
+        for (size_t j = 0; j < n && m_policy == ESA; ++j)
+        {
+            const double iter = rtt + (chunks[j] - 1) * interval[j] + stall[j];
+            const double episodes = episodesFirst[j] + episodesRest[j];
+            if (stall[j] <= 0 || episodes <= 0 || iter <= 0)
+            {
+                continue;
+            }
+            std::vector<double> wait(n);
+            double total = 0;
+            for (size_t i = 0; i < n; ++i)
+            {
+                wait[i] = (episodesFirst[j] * pairWaitFirst[j][i] +
+                           episodesRest[j] * pairWaitRest[j][i]) /
+                          episodes;
+                total += pairBlocking[j][i] * wait[i];
+            }
+            if (total <= 0)
+            {
+                continue;
+            }
+            for (size_t i = 0; i < n; ++i)
+            {
+                // Only pairs still on one index at i's last iteration can strand j then:
+                // those whose phases drift meet anew, the others decay (finalShare).
+                const double persist = driftOf(i, j) + (1 - driftOf(i, j)) * finalShare(i);
+                (*overhangOut)[j][i] = persist * stall[j] / iter * pairBlocking[j][i] *
+                                       pairWaitLast[j][i] / total *
+                                       std::max(0.0, timeout - pairCycle[j][i]);
+            }
+        }
     }
 }
 

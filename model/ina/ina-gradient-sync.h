@@ -144,6 +144,18 @@ class InaGradientSync : public IterationTermModel
                                         std::vector<double>* held = nullptr) const;
 
     /**
+     * \brief One-off delays at a departure (ESA with skew, single switch): a key split against
+     *        the last use of a holder's slot in its iteration waits for the holder's next
+     *        iteration; if the holder leaves, it waits for the whole ResendTimeout instead
+     *        (only pairs of slots still sharing an index by then, see doc/ina.md). The
+     * per-iteration times of SwitchSyncTimes hold while the holders stay; a caller that advances
+     * jobs (as the cluster engine) adds [j][i] to job j's remaining time when job i departs. \param
+     * jobs the jobs, as for SwitchSyncTimes \return per victim j, per departing job i: seconds j
+     * loses at once when i leaves (0 for SwitchML and ATP, and without skew)
+     */
+    std::vector<std::vector<double>> DepartureStalls(const std::vector<InaRateJob>& jobs) const;
+
+    /**
      * \brief Per-iteration in-switch sync time of jobs placed over racks: jobs with fewer than
      *        two racks in InaRateJob::racks at their rack's ToR, the others across racks
      *        (two-level, or at the spine only when Hierarchical is false).
@@ -230,14 +242,17 @@ class InaGradientSync : public IterationTermModel
      * \param floor per job (empty: none) [s] \param fallback out if not null
      * \param intervalOut out if not null: chunk interval per job [s]
      * \param heldOut out if not null: aggregators each job holds
+     * \param overhangOut out if not null: DepartureStalls
      * \return seconds per iteration, per job
      */
-    std::vector<double> SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
-                                           uint32_t extraHopsEachWay,
-                                           const std::vector<double>& floor,
-                                           std::vector<double>* fallback,
-                                           std::vector<double>* intervalOut,
-                                           std::vector<double>* heldOut = nullptr) const;
+    std::vector<double> SyncTimesWithFloor(
+        const std::vector<InaRateJob>& jobs,
+        uint32_t extraHopsEachWay,
+        const std::vector<double>& floor,
+        std::vector<double>* fallback,
+        std::vector<double>* intervalOut,
+        std::vector<double>* heldOut = nullptr,
+        std::vector<std::vector<double>>* overhangOut = nullptr) const;
 
     /// Another job a job meets: (its level, the other's level) at each pool they share.
     struct Shared
@@ -298,6 +313,7 @@ class InaGradientSync : public IterationTermModel
      * \param stall out: per job, time an iteration waits for resend timeouts on keys split
      *        by skew [s]
      * \param heldOut out if not null: aggregators each job holds (Little's law)
+     * \param overhangOut out if not null: DepartureStalls
      */
     void SolveSharedPool(const std::vector<InaRateJob>& jobs,
                          double tx,
@@ -309,7 +325,8 @@ class InaGradientSync : public IterationTermModel
                          std::vector<double>& interval,
                          std::vector<double>& f,
                          std::vector<double>& stall,
-                         std::vector<double>* heldOut = nullptr) const;
+                         std::vector<double>* heldOut = nullptr,
+                         std::vector<std::vector<double>>* overhangOut = nullptr) const;
 
     Policy m_policy;
     Rule m_rule;
