@@ -46,7 +46,7 @@ ReplayLikeTheEngine(Ptr<InaGradientSync> model,
             break;
         }
         std::vector<double> t(running.size());
-        model->Evaluate(topo, running, t);
+        model->Evaluate(topo, {running.begin(), running.end()}, t);
         double dt = 1e30;
         for (size_t k = 0; k < running.size(); ++k)
         {

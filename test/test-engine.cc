@@ -466,7 +466,7 @@ class EqualShareReporting : public ReportingTermModel
 {
   public:
     void Evaluate(const ClusterTopology&,
-                  const std::vector<Ptr<ClusterJob>>& subjects,
+                  const std::vector<Ptr<const ClusterJob>>& subjects,
                   std::vector<double>& seconds) override
     {
         for (const auto& job : subjects)
@@ -515,7 +515,7 @@ class EqualShareReporting : public ReportingTermModel
     uint64_t evaluations{0};
 
   private:
-    std::vector<Ptr<ClusterJob>> m_running;
+    std::vector<Ptr<const ClusterJob>> m_running;
     std::map<uint64_t, double> m_term;
     std::vector<TermChange> m_changes;
 };
@@ -525,7 +525,7 @@ class EqualShareCoupled : public IterationTermModel
 {
   public:
     void Evaluate(const ClusterTopology&,
-                  const std::vector<Ptr<ClusterJob>>& running,
+                  const std::vector<Ptr<const ClusterJob>>& running,
                   std::vector<double>& seconds) override
     {
         std::fill(seconds.begin(), seconds.end(), double(running.size()));

@@ -49,7 +49,7 @@ class SharedPool : public ReportingTermModel
     }
 
     void Evaluate(const ClusterTopology&,
-                  const std::vector<Ptr<ClusterJob>>& subjects,
+                  const std::vector<Ptr<const ClusterJob>>& subjects,
                   std::vector<double>& seconds) override
     {
         if (m_mode == COUPLED)
@@ -124,7 +124,7 @@ class SharedPool : public ReportingTermModel
 
     Mode m_mode;
     double m_pace{0};
-    std::map<uint64_t, Ptr<ClusterJob>> m_running;
+    std::map<uint64_t, Ptr<const ClusterJob>> m_running;
     std::map<uint64_t, double> m_term;
     std::vector<TermChange> m_changes;
     std::vector<PaceChange> m_paces;

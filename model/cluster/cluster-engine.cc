@@ -783,15 +783,17 @@ ClusterEngine::UpdateRates()
     }
     std::vector<double> dataTime(subjects.size(), 0.0);
     std::vector<double> syncTime(subjects.size(), 0.0);
+    // The models read the jobs; only the engine writes them.
+    std::vector<Ptr<const ClusterJob>> readOnly(subjects.begin(), subjects.end());
     // A reporting model is called in every pass, with no subjects too: departures and its
     // own events have to reach its state before it reports.
     if (!subjects.empty() || dataReports)
     {
-        m_dataModel->Evaluate(m_topology, subjects, dataTime);
+        m_dataModel->Evaluate(m_topology, readOnly, dataTime);
     }
     if (!subjects.empty() || syncReports)
     {
-        m_syncModel->Evaluate(m_topology, subjects, syncTime);
+        m_syncModel->Evaluate(m_topology, readOnly, syncTime);
     }
     for (size_t i = 0; i < subjects.size(); ++i)
     {
@@ -816,8 +818,10 @@ ClusterEngine::ApplyChanges(ReportingTermModel& model, bool isData)
 {
     m_changes.clear();
     model.TakeChanges(m_changes);
-    for (const auto& [job, seconds, group, work] : m_changes)
+    for (const auto& [named, seconds, group, work] : m_changes)
     {
+        // The engine owns every job; a model names one by the read-only pointer it was given.
+        Ptr<ClusterJob> job = ConstCast<ClusterJob>(named);
         NS_ABORT_MSG_IF(!isData && group >= 0,
                         "a gradient-sync model reported a paced term: only data-loading "
                         "terms can share a pace (the sync term adds to compute)");

@@ -140,7 +140,7 @@ IdealDataLoading::GetTypeId()
 
 void
 IdealDataLoading::Evaluate(const ClusterTopology& /* topology */,
-                           const std::vector<Ptr<ClusterJob>>& /* running */,
+                           const std::vector<Ptr<const ClusterJob>>& /* running */,
                            std::vector<double>& seconds)
 {
     std::fill(seconds.begin(), seconds.end(), 0.0);
@@ -164,7 +164,7 @@ IdealGradientSync::GetTypeId()
 
 void
 IdealGradientSync::Evaluate(const ClusterTopology& /* topology */,
-                            const std::vector<Ptr<ClusterJob>>& /* running */,
+                            const std::vector<Ptr<const ClusterJob>>& /* running */,
                             std::vector<double>& seconds)
 {
     std::fill(seconds.begin(), seconds.end(), 0.0);

@@ -53,7 +53,7 @@ class IterationTermModel : public Object
      * \param seconds output, resized by the caller to running.size(): seconds[i] for running[i]
      */
     virtual void Evaluate(const ClusterTopology& topology,
-                          const std::vector<Ptr<ClusterJob>>& running,
+                          const std::vector<Ptr<const ClusterJob>>& running,
                           std::vector<double>& seconds) = 0;
 
     /**
@@ -172,7 +172,7 @@ class ReportingTermModel : public IterationTermModel
          * \param g its pace group, -1 for none
          * \param w with a group: the term's units per iteration (s = w * pace)
          */
-        TermChange(Ptr<ClusterJob> j, double s, int32_t g = -1, double w = 0)
+        TermChange(Ptr<const ClusterJob> j, double s, int32_t g = -1, double w = 0)
             : job(j),
               seconds(s),
               group(g),
@@ -180,10 +180,10 @@ class ReportingTermModel : public IterationTermModel
         {
         }
 
-        Ptr<ClusterJob> job; //!< the job
-        double seconds;      //!< its term now [s]
-        int32_t group;       //!< its pace group, -1 = none
-        double work;         //!< with a group: units per iteration
+        Ptr<const ClusterJob> job; //!< the job, as the model was given it (read-only)
+        double seconds;            //!< its term now [s]
+        int32_t group;             //!< its pace group, -1 = none
+        double work;               //!< with a group: units per iteration
     };
 
     /** A pace group's new pace [s per unit of work]. */
@@ -229,7 +229,7 @@ class IdealDataLoading : public IterationTermModel
     /** \return the TypeId */
     static TypeId GetTypeId();
     void Evaluate(const ClusterTopology& topology,
-                  const std::vector<Ptr<ClusterJob>>& running,
+                  const std::vector<Ptr<const ClusterJob>>& running,
                   std::vector<double>& seconds) override;
     bool DependsOnOtherJobs() const override;
 };
@@ -247,7 +247,7 @@ class IdealGradientSync : public IterationTermModel
     /** \return the TypeId */
     static TypeId GetTypeId();
     void Evaluate(const ClusterTopology& topology,
-                  const std::vector<Ptr<ClusterJob>>& running,
+                  const std::vector<Ptr<const ClusterJob>>& running,
                   std::vector<double>& seconds) override;
     bool DependsOnOtherJobs() const override;
 };

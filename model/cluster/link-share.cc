@@ -89,7 +89,7 @@ LinkShare::DataIn() const
 }
 
 std::vector<double>
-LinkShare::SyncReserve(const std::vector<Ptr<ClusterJob>>& running) const
+LinkShare::SyncReserve(const std::vector<Ptr<const ClusterJob>>& running) const
 {
     NS_LOG_FUNCTION(this << running.size());
     std::vector<double> demand(m_topology.numNodes, 0.0);
@@ -173,7 +173,7 @@ LinkShare::ShareOf(const std::vector<SyncLinkTraffic>& traffic, uint32_t* node) 
 }
 
 double
-LinkShare::SyncShare(Ptr<ClusterJob> job,
+LinkShare::SyncShare(Ptr<const ClusterJob> job,
                      const std::vector<SyncLinkTraffic>& traffic,
                      uint32_t* node)
 {

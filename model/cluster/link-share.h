@@ -87,7 +87,7 @@ class LinkShare : public Object
      * \return per training node, the bytes/s of its rail bundle (each direction) the data
      *         traffic must leave to sync: min(S, C/2)
      */
-    std::vector<double> SyncReserve(const std::vector<Ptr<ClusterJob>>& running) const;
+    std::vector<double> SyncReserve(const std::vector<Ptr<const ClusterJob>>& running) const;
 
     /**
      * \brief The data model's solved load on every node's rails.
@@ -105,7 +105,7 @@ class LinkShare : public Object
      * \param node if not null: set to the node whose rails give the smallest share
      * \return the fraction, in (0, 1]
      */
-    double SyncShare(Ptr<ClusterJob> job,
+    double SyncShare(Ptr<const ClusterJob> job,
                      const std::vector<SyncLinkTraffic>& traffic,
                      uint32_t* node = nullptr);
 
@@ -148,7 +148,7 @@ class LinkShare : public Object
     /** A running job's share as its sync model last used it. */
     struct Used
     {
-        Ptr<ClusterJob> job;                  //!< the job
+        Ptr<const ClusterJob> job;            //!< the job
         std::vector<SyncLinkTraffic> traffic; //!< its traffic
         double share;                         //!< the share used
     };

@@ -945,7 +945,7 @@ InaGradientSync::IsCoupled(const ClusterJob& job) const
 
 void
 InaGradientSync::Evaluate(const ClusterTopology& topology,
-                          const std::vector<Ptr<ClusterJob>>& running,
+                          const std::vector<Ptr<const ClusterJob>>& running,
                           std::vector<double>& seconds)
 {
     seconds.assign(running.size(), 0.0);
@@ -1753,7 +1753,7 @@ RingAllReduceSync::SyncTime(uint32_t gpus, uint32_t nodes, double bytes, double 
 
 void
 RingAllReduceSync::Evaluate(const ClusterTopology& /*topology*/,
-                            const std::vector<Ptr<ClusterJob>>& running,
+                            const std::vector<Ptr<const ClusterJob>>& running,
                             std::vector<double>& seconds)
 {
     seconds.assign(running.size(), 0.0);

@@ -107,7 +107,7 @@ class InaGradientSync : public IterationTermModel
     InaGradientSync();
 
     void Evaluate(const ClusterTopology& topology,
-                  const std::vector<Ptr<ClusterJob>>& running,
+                  const std::vector<Ptr<const ClusterJob>>& running,
                   std::vector<double>& seconds) override;
     /** \return true for a job on several nodes: only those share switch aggregators */
     bool IsCoupled(const ClusterJob& job) const override;
@@ -365,7 +365,7 @@ class RingAllReduceSync : public IterationTermModel
     static TypeId GetTypeId();
     RingAllReduceSync();
     void Evaluate(const ClusterTopology& topology,
-                  const std::vector<Ptr<ClusterJob>>& running,
+                  const std::vector<Ptr<const ClusterJob>>& running,
                   std::vector<double>& seconds) override;
     bool DependsOnOtherJobs() const override;
     /**

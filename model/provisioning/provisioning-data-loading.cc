@@ -94,7 +94,7 @@ ProvisioningDataLoading::DependsOnOtherJobs() const
 
 void
 ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
-                                  const std::vector<Ptr<ClusterJob>>& running,
+                                  const std::vector<Ptr<const ClusterJob>>& running,
                                   std::vector<double>& seconds)
 {
     if (!m_storage || !m_model->GetLoader())
@@ -283,7 +283,7 @@ StagedDataLoading::StagesOf(uint64_t id) const
 
 void
 StagedDataLoading::Evaluate(const ClusterTopology& topology,
-                            const std::vector<Ptr<ClusterJob>>& running,
+                            const std::vector<Ptr<const ClusterJob>>& running,
                             std::vector<double>& seconds)
 {
     NS_LOG_FUNCTION(this << running.size());
@@ -324,7 +324,7 @@ StagedDataLoading::Evaluate(const ClusterTopology& topology,
     // Loader stage: the whole running set, when it changed.
     if (m_runningChanged && !m_slots.empty())
     {
-        std::vector<Ptr<ClusterJob>> all;
+        std::vector<Ptr<const ClusterJob>> all;
         all.reserve(m_slots.size());
         for (const auto& [id, slot] : m_slots)
         {

@@ -54,7 +54,7 @@ class ProvisioningDataLoading : public IterationTermModel
     Ptr<ProvisioningModel> GetModel() const;
 
     void Evaluate(const ClusterTopology& topology,
-                  const std::vector<Ptr<ClusterJob>>& running,
+                  const std::vector<Ptr<const ClusterJob>>& running,
                   std::vector<double>& seconds) override;
     bool DependsOnOtherJobs() const override;
     /** \return the loader's binding resource for this job at its last evaluation */
@@ -116,7 +116,7 @@ class StagedDataLoading : public ReportingTermModel
     Ptr<ProvisioningDataLoading> GetLoaderStage() const;
 
     void Evaluate(const ClusterTopology& topology,
-                  const std::vector<Ptr<ClusterJob>>& running,
+                  const std::vector<Ptr<const ClusterJob>>& running,
                   std::vector<double>& seconds) override;
     bool DependsOnOtherJobs() const override;
     /** \brief The job left: the storage stage drops it, then this model. \param job it */
@@ -146,9 +146,9 @@ class StagedDataLoading : public ReportingTermModel
     /** One running job. */
     struct Slot
     {
-        Ptr<ClusterJob> job; //!< the job
-        Stages stages;       //!< its stages now
-        double reported{-1}; //!< data term the engine has [s]; -1 = none
+        Ptr<const ClusterJob> job; //!< the job
+        Stages stages;             //!< its stages now
+        double reported{-1};       //!< data term the engine has [s]; -1 = none
     };
 
     void OnStageChanged();

@@ -394,7 +394,7 @@ AutoCbaSizing::SetRunningJobs(const ClusterJob& arrival, const StorageProblem& p
     // The running set as the storage model keeps it, in problem.jobs' order (the arrival
     // last): read from the problem, so the jobs themselves are touched only for a rate not
     // yet known.
-    const std::vector<Ptr<ClusterJob>>& running = m_storage->LastJobs();
+    const std::vector<Ptr<const ClusterJob>>& running = m_storage->LastJobs();
     const JobUtility utility = UtilityOf(arrival, 0.0); // the kind, parsed once per arrival
     m_utilities.assign(problem.jobs.size(), utility);
     uint64_t used = 0;

@@ -301,7 +301,7 @@ StorageDataLoading::InfoOf(const ClusterJob& job) const
 }
 
 StorageProblem
-StorageDataLoading::BuildProblem(const std::vector<Ptr<ClusterJob>>& running,
+StorageDataLoading::BuildProblem(const std::vector<Ptr<const ClusterJob>>& running,
                                  std::vector<uint32_t>* datasets) const
 {
     // Datasets get their problem index through a stamped array, not a map.
@@ -314,7 +314,7 @@ StorageDataLoading::BuildProblem(const std::vector<Ptr<ClusterJob>>& running,
         m_localIndex.resize(m_datasets.size(), 0);
     }
     ++m_stamp;
-    for (const Ptr<ClusterJob>& job : running)
+    for (const Ptr<const ClusterJob>& job : running)
     {
         const JobInfo& info = InfoOf(*job);
         uint32_t g = info.dataset;
@@ -426,7 +426,7 @@ StorageDataLoading::Release(uint32_t dataset)
 }
 
 void
-StorageDataLoading::AddJob(const Ptr<ClusterJob>& job)
+StorageDataLoading::AddJob(const Ptr<const ClusterJob>& job)
 {
     JobInfo& info = InfoOf(*job);
     uint32_t local = LocalDataset(info.dataset);
@@ -961,7 +961,7 @@ StorageDataLoading::Resolve()
 
 void
 StorageDataLoading::Evaluate(const ClusterTopology& /* topology */,
-                             const std::vector<Ptr<ClusterJob>>& running,
+                             const std::vector<Ptr<const ClusterJob>>& running,
                              std::vector<double>& seconds)
 {
     Settle();
@@ -972,7 +972,7 @@ StorageDataLoading::Evaluate(const ClusterTopology& /* topology */,
         SetCapacities(m_problem);
         m_alloc = StorageAllocation();
     }
-    for (const Ptr<ClusterJob>& job : running)
+    for (const Ptr<const ClusterJob>& job : running)
     {
         if (InfoOf(*job).slot < 0)
         {
@@ -1040,7 +1040,7 @@ StorageDataLoading::LastAllocation() const
     return m_alloc;
 }
 
-const std::vector<Ptr<ClusterJob>>&
+const std::vector<Ptr<const ClusterJob>>&
 StorageDataLoading::LastJobs() const
 {
     return m_jobs;
@@ -1100,7 +1100,7 @@ StorageDataLoading::OnCheckpointStart(uint64_t id)
     JobInfo& info = m_jobInfo[id];
     NS_ASSERT(info.slot >= 0 && !info.writing);
     uint32_t j = uint32_t(info.slot);
-    const Ptr<ClusterJob>& job = m_jobs[j];
+    const Ptr<const ClusterJob>& job = m_jobs[j];
     double now = Simulator::Now().GetSeconds();
     CheckpointState& state = m_checkpointState[id];
     state.bytesLeft = job->profile->checkpointBytes;
@@ -1280,7 +1280,7 @@ StorageDataLoading::WeightBytesOf(const ClusterJob& job) const
 bool
 StorageDataLoading::StartLoad(uint32_t j)
 {
-    const Ptr<ClusterJob>& job = m_jobs[j];
+    const Ptr<const ClusterJob>& job = m_jobs[j];
     double bytes = WeightBytesOf(*job);
     if (!(bytes > 0))
     {
@@ -1330,7 +1330,7 @@ StorageDataLoading::OnLoadDone(uint64_t id)
     JobInfo& info = m_jobInfo[id];
     CheckpointState& state = m_checkpointState[id];
     uint32_t j = uint32_t(info.slot);
-    const Ptr<ClusterJob>& job = m_jobs[j];
+    const Ptr<const ClusterJob>& job = m_jobs[j];
     double now = Simulator::Now().GetSeconds();
     double gpuSeconds = (now - state.start) * info.gpus;
     info.writing = false;

@@ -165,7 +165,7 @@ class StorageDataLoading : public ReportingTermModel
     Ptr<CacheTier> GetCacheTier() const;
 
     void Evaluate(const ClusterTopology& topology,
-                  const std::vector<Ptr<ClusterJob>>& running,
+                  const std::vector<Ptr<const ClusterJob>>& running,
                   std::vector<double>& seconds) override;
     bool DependsOnOtherJobs() const override;
     /**
@@ -204,7 +204,7 @@ class StorageDataLoading : public ReportingTermModel
      * \return the problem, with this model's capacities and prices
      * \throws std::invalid_argument naming a job whose dataset is not registered
      */
-    StorageProblem BuildProblem(const std::vector<Ptr<ClusterJob>>& running,
+    StorageProblem BuildProblem(const std::vector<Ptr<const ClusterJob>>& running,
                                 std::vector<uint32_t>* datasets = nullptr) const;
 
     /**
@@ -234,7 +234,7 @@ class StorageDataLoading : public ReportingTermModel
     /** \return the last allocation (per entry of LastProblem()) */
     const StorageAllocation& LastAllocation() const;
     /** \return the running jobs of the last evaluation, in problem order */
-    const std::vector<Ptr<ClusterJob>>& LastJobs() const;
+    const std::vector<Ptr<const ClusterJob>>& LastJobs() const;
 
     /** \param name a dataset \return the cache bytes that serve hits now */
     double EffectiveCache(const std::string& name) const;
@@ -304,7 +304,7 @@ class StorageDataLoading : public ReportingTermModel
 
     void OnFillDone(uint32_t dataset);
     /** Add a job that just started to the running set (and its dataset to the problem). */
-    void AddJob(const Ptr<ClusterJob>& job);
+    void AddJob(const Ptr<const ClusterJob>& job);
     /** \return the problem's index of a registered dataset, added if no running job reads it */
     uint32_t LocalDataset(uint32_t dataset);
     /** Put the job at this slot in the entry of its identical jobs (a new entry if none). */
@@ -417,12 +417,12 @@ class StorageDataLoading : public ReportingTermModel
     StorageProblem m_problem;
     StorageAllocation m_alloc;
     // Per job (slot).
-    std::vector<Ptr<ClusterJob>> m_jobs;  //!< the running jobs
-    std::vector<StorageDemand> m_demands; //!< each as an entry of its own (ProblemWith)
-    std::vector<uint32_t> m_entryOf;      //!< the entry of each
-    std::vector<uint32_t> m_memberAt;     //!< its index in m_members of its entry
-    std::vector<double> m_seconds;        //!< data term as the engine has it [s]; -1 = none
-    std::vector<double> m_iterationBytes; //!< bytes read per iteration [bytes]
+    std::vector<Ptr<const ClusterJob>> m_jobs; //!< the running jobs
+    std::vector<StorageDemand> m_demands;      //!< each as an entry of its own (ProblemWith)
+    std::vector<uint32_t> m_entryOf;           //!< the entry of each
+    std::vector<uint32_t> m_memberAt;          //!< its index in m_members of its entry
+    std::vector<double> m_seconds;             //!< data term as the engine has it [s]; -1 = none
+    std::vector<double> m_iterationBytes;      //!< bytes read per iteration [bytes]
     std::vector<double> m_pacedWork; //!< on the shared pace: missed bytes per iteration, else 0
     std::vector<uint64_t> m_fresh;   //!< ids of the jobs added since the last re-rating
     // Per entry.
