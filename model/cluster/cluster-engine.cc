@@ -639,12 +639,13 @@ ClusterEngine::SchedulePriorityEvent(ClusterJob* job)
 {
     double now = Simulator::Now().GetSeconds();
     double at = m_scheduler->NextKeyChange(*job, now);
-    if (std::isfinite(at))
+    Time when = std::isfinite(at) ? EventTimeAfter(std::max(0.0, at - now)) : Time::Max();
+    if (when != Time::Max()) // a change beyond the end of simulated time never comes
     {
         // A plain pointer: the job holds this event, so a Ptr here would be a reference cycle
         // that outlives the run. m_jobs owns every job for the engine's lifetime, and
         // DoDispose cancels what is still pending.
-        job->priorityEvent = Simulator::Schedule(Seconds(std::max(0.0, at - now)),
+        job->priorityEvent = Simulator::Schedule(when - Simulator::Now(),
                                                  &ClusterEngine::OnPriorityChange,
                                                  this,
                                                  job);
@@ -1037,10 +1038,11 @@ ClusterEngine::ScheduleGroupFinishes()
         Simulator::Remove(group.finishEvent);
         if (group.First())
         {
-            group.finishEvent = Simulator::Schedule(Seconds(group.UntilFirst(now)),
-                                                    &ClusterEngine::OnGroupFinish,
-                                                    this,
-                                                    id);
+            group.finishEvent =
+                Simulator::Schedule(EventTimeAfter(group.UntilFirst(now)) - Simulator::Now(),
+                                    &ClusterEngine::OnGroupFinish,
+                                    this,
+                                    id);
         }
     }
     m_groupsMoved.clear();

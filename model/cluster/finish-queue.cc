@@ -13,6 +13,18 @@
 namespace ns3
 {
 
+Time
+EventTimeAfter(double seconds)
+{
+    // One second short of the end, so that rounding the delay to a step cannot overflow either.
+    double left = (Time::Max() - Simulator::Now()).GetSeconds() - 1;
+    if (!(seconds < left))
+    {
+        return Time::Max();
+    }
+    return Simulator::Now() + Seconds(seconds);
+}
+
 namespace
 {
 
@@ -68,7 +80,7 @@ FinishQueue::Set(ClusterJob& job, double after)
         m_heap->handles.resize(size);
     }
     // The same time step an event scheduled now after this delay would get.
-    FinishEntry entry{(Simulator::Now() + Seconds(after)).GetTimeStep(), m_nextSeq++, &job};
+    FinishEntry entry{EventTimeAfter(after).GetTimeStep(), m_nextSeq++, &job};
     if (m_heap->queued[id])
     {
         m_heap->queue.update(m_heap->handles[id], entry);

@@ -18,6 +18,19 @@ class ClusterJob;
 
 /**
  * \ingroup aicluster
+ * \brief The simulator time a delay from now ends at, within what Time can hold.
+ *
+ * Time counts integer steps (ns by default: about 292 years). A delay beyond what is left of
+ * that range (a job that would run for centuries, a Tiresias threshold of 1e12 GPU-s) would
+ * overflow Seconds(): an assertion in ns-3's debug builds, a wrapped, earlier time in optimized
+ * ones. Such an event can never come before the end of time: it is placed at Time::Max().
+ * \param seconds delay from now [s], >= 0
+ * \return Simulator::Now() + the delay, or Time::Max() if that lies beyond the range
+ */
+Time EventTimeAfter(double seconds);
+
+/**
+ * \ingroup aicluster
  * \brief The finish times of the jobs timed on their own, earliest first, behind one ns-3
  *        event.
  *
