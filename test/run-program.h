@@ -9,11 +9,50 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <sys/wait.h>
+#include <system_error>
 
 namespace ns3
 {
+
+/**
+ * \param name an example's name (examples/examples.cmake)
+ * \return its program: build/examples/<name> beside the suite's build/test (standalone), or in
+ *         an ns-3 tree the program ns-3 built for it, <output>/contrib/aicluster/
+ *         ns3<version>-<name>-<profile>; the standalone path if neither is there (callers
+ *         report it as not built)
+ */
+inline std::filesystem::path
+ExampleProgram(const std::string& name)
+{
+    namespace fs = std::filesystem;
+    const fs::path standalone =
+        fs::canonical("/proc/self/exe").parent_path().parent_path() / "examples" / name;
+    if (fs::exists(standalone))
+    {
+        return standalone;
+    }
+#ifdef AICLUSTER_INTREE_EXAMPLES_DIR
+    // ns-3 names it ns3-dev-trace-replay-default, ns3.37-trace-replay-optimized, ...: the name
+    // between a prefix starting "ns3" and a profile with no dash (so "ina" is not
+    // "ina-shared-aggregation").
+    const std::string middle = "-" + name + "-";
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(AICLUSTER_INTREE_EXAMPLES_DIR, ec))
+    {
+        const std::string file = entry.path().filename().string();
+        const size_t at = file.find(middle);
+        if (file.rfind("ns3", 0) == 0 && at != std::string::npos &&
+            file.find('-', at + middle.size()) == std::string::npos)
+        {
+            return entry.path();
+        }
+    }
+#endif
+    return standalone;
+}
 
 /** What a program run gave. */
 struct ProgramOutcome

@@ -9,6 +9,7 @@
 //    exit status 0, 1 or 2 only, a one-line message when it fails, no signal, no hang.
 // The same seed gives the same inputs; every failure prints the input that caused it.
 
+#include "run-program.h"
 #include "temp-dir.h"
 
 #include "ns3/cluster-scenario.h"
@@ -338,13 +339,6 @@ RunProgram(const fs::path& exe,
     return o;
 }
 
-/** Where the examples are: build/examples next to this test's build/test. */
-fs::path
-ExamplesDir()
-{
-    return fs::canonical("/proc/self/exe").parent_path().parent_path() / "examples";
-}
-
 /** What is wrong with an outcome, "" if nothing: 0/1/2, no signal, no hang, one line. */
 std::string
 OutcomeProblem(const RunOutcome& o)
@@ -522,13 +516,12 @@ TEST_CASE("fuzz: mutated traces, scenarios and catalogs read or fail naming the 
 TEST_CASE("fuzz: hostile option values through every example", "[fuzz]")
 {
     std::mt19937_64 rng(kSeed + 1);
-    const fs::path examples = ExamplesDir();
     const auto& values = HostileValues();
     const auto start = std::chrono::steady_clock::now();
     int runs = 0;
     for (const ExampleSpec& ex : Examples())
     {
-        const fs::path exe = examples / ex.name;
+        const fs::path exe = ExampleProgram(ex.name);
         if (!fs::exists(exe))
         {
             FAIL("example " << exe.string() << " is not built (./ns3 build)");
@@ -563,7 +556,6 @@ TEST_CASE("fuzz: hostile option values through every example", "[fuzz]")
 
 TEST_CASE("fuzz: the classes of issue #18 through the examples", "[fuzz]")
 {
-    const fs::path examples = ExamplesDir();
     const std::string sample =
         (fs::path(AICLUSTER_TEST_DATA) / "traces" / "philly-small.csv").string();
 
@@ -611,7 +603,7 @@ TEST_CASE("fuzz: the classes of issue #18 through the examples", "[fuzz]")
     {
         const Case& c = cases[i];
         const fs::path cwd = TempDir("case-" + std::to_string(i));
-        RunOutcome o = RunProgram(examples / c.example, c.args, cwd, 120);
+        RunOutcome o = RunProgram(ExampleProgram(c.example), c.args, cwd, 120);
         std::string line = c.example;
         for (const auto& a : c.args)
         {

@@ -21,15 +21,11 @@
 namespace
 {
 
-/// The example binary next to the test binary (build/examples/<name>).
+/// The example's program (ExampleProgram: standalone or in an ns-3 tree).
 std::string
 Example(const std::string& name)
 {
-    std::array<char, 4096> buf{};
-    ssize_t n = readlink("/proc/self/exe", buf.data(), buf.size() - 1);
-    REQUIRE(n > 0);
-    std::filesystem::path exe(std::string(buf.data(), n));
-    auto path = exe.parent_path().parent_path() / "examples" / name;
+    auto path = ns3::ExampleProgram(name);
     INFO("example binary " << path << " (./ns3 build " << name << ")");
     REQUIRE(std::filesystem::exists(path));
     return path.string();
