@@ -8,6 +8,8 @@
 // requests a test loader makes (hundreds of clients, so the model's index grows while a Solve
 // runs), not against another model.
 
+#include "provisioning-job.h"
+
 #include "ns3/provisioning-model.h"
 #include "ns3/uinteger.h"
 #include "ns3/workload-catalog.h"
@@ -72,18 +74,6 @@ class ClientProbeLoader : public ProvisioningLoader
     mutable uint32_t mismatches{0};
 };
 
-ProvisioningJob
-Job(const std::string& name,
-    const std::string& profile,
-    std::vector<std::pair<uint32_t, uint32_t>> gpusOnNode)
-{
-    ProvisioningJob j;
-    j.name = name;
-    j.profile = &WorkloadCatalog::Default().Get(profile);
-    j.gpusOnNode = std::move(gpusOnNode);
-    return j;
-}
-
 } // namespace
 
 TEST_CASE("provisioning: one storage client per (job, node) and Solve, sized by its reads",
@@ -101,11 +91,12 @@ TEST_CASE("provisioning: one storage client per (job, node) and Solve, sized by 
     model->GetAttribute("PrefetchDepth", depth);
 
     std::vector<std::vector<ProvisioningJob>> passes = {
-        {Job("a", "resnet50-imagenet", {{0, 2}, {1, 1}}), Job("b", "bert-squad", {{2, 2}})},
+        {ProvisioningJobOn("a", "resnet50-imagenet", {{0, 2}, {1, 1}}),
+         ProvisioningJobOn("b", "bert-squad", {{2, 2}})},
         // other jobs, in another order: the first Solve's clients must not be found again
-        {Job("c", "yolov3-voc", {{3, 1}}),
-         Job("b", "bert-squad", {{0, 1}, {2, 1}}),
-         Job("a", "resnet50-imagenet", {{1, 2}})},
+        {ProvisioningJobOn("c", "yolov3-voc", {{3, 1}}),
+         ProvisioningJobOn("b", "bert-squad", {{0, 1}, {2, 1}}),
+         ProvisioningJobOn("a", "resnet50-imagenet", {{1, 2}})},
     };
     for (size_t p = 0; p < passes.size(); ++p)
     {

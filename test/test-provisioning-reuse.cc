@@ -6,6 +6,7 @@
 // the bit, as usages built anew at every Solve.
 
 #include "provisioning-compare.h"
+#include "provisioning-job.h"
 
 #include "ns3/boolean.h"
 #include "ns3/provisioning-model.h"
@@ -35,18 +36,6 @@ Model(const std::string& loader, bool reuse)
     return m;
 }
 
-ProvisioningJob
-Job(const std::string& name,
-    const std::string& profile,
-    std::vector<std::pair<uint32_t, uint32_t>> gpusOnNode)
-{
-    ProvisioningJob j;
-    j.name = name;
-    j.profile = &WorkloadCatalog::Default().Get(profile);
-    j.gpusOnNode = std::move(gpusOnNode);
-    return j;
-}
-
 } // namespace
 
 TEST_CASE("provisioning: reused usages give the rates of usages built anew", "[provisioning]")
@@ -55,17 +44,19 @@ TEST_CASE("provisioning: reused usages give the rates of usages built anew", "[p
     // the datasets running change the cache plans. Every Solve of the model that reuses
     // usages must equal, bit for bit, the Solve of one that builds them anew.
     std::vector<std::vector<ProvisioningJob>> passes = {
-        {Job("a", "resnet50-imagenet", {{0, 8}}), Job("b", "bert-squad", {{1, 4}})},
-        {Job("a", "resnet50-imagenet", {{0, 8}}),
-         Job("b", "bert-squad", {{1, 4}}),
-         Job("c", "yolov3-voc", {{1, 4}, {2, 8}, {3, 2}})},
-        {Job("c", "yolov3-voc", {{1, 4}, {2, 8}, {3, 2}}),
-         Job("d", "resnet18-cifar10", {{0, 2}}),
-         Job("b", "bert-squad", {{4, 4}})},
-        {Job("a", "resnet50-imagenet", {{0, 8}}), Job("b", "bert-squad", {{1, 4}})},
-        {Job("d", "resnet18-cifar10", {{3, 1}}),
-         Job("c", "yolov3-voc", {{1, 4}, {2, 8}, {3, 2}}),
-         Job("a", "resnet50-imagenet", {{0, 8}})},
+        {ProvisioningJobOn("a", "resnet50-imagenet", {{0, 8}}),
+         ProvisioningJobOn("b", "bert-squad", {{1, 4}})},
+        {ProvisioningJobOn("a", "resnet50-imagenet", {{0, 8}}),
+         ProvisioningJobOn("b", "bert-squad", {{1, 4}}),
+         ProvisioningJobOn("c", "yolov3-voc", {{1, 4}, {2, 8}, {3, 2}})},
+        {ProvisioningJobOn("c", "yolov3-voc", {{1, 4}, {2, 8}, {3, 2}}),
+         ProvisioningJobOn("d", "resnet18-cifar10", {{0, 2}}),
+         ProvisioningJobOn("b", "bert-squad", {{4, 4}})},
+        {ProvisioningJobOn("a", "resnet50-imagenet", {{0, 8}}),
+         ProvisioningJobOn("b", "bert-squad", {{1, 4}})},
+        {ProvisioningJobOn("d", "resnet18-cifar10", {{3, 1}}),
+         ProvisioningJobOn("c", "yolov3-voc", {{1, 4}, {2, 8}, {3, 2}}),
+         ProvisioningJobOn("a", "resnet50-imagenet", {{0, 8}})},
     };
     for (const std::string loader : {"kspeed", "dpp", "alluxio", "local"})
     {
