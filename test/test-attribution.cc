@@ -16,6 +16,7 @@
 #include "ns3/double.h"
 #include "ns3/ina-gradient-sync.h"
 #include "ns3/link-share.h"
+#include "ns3/ring-all-reduce-sync.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"

@@ -10,6 +10,7 @@
 #include "ns3/core-module.h"
 #include "ns3/ina-gradient-sync.h"
 #include "ns3/ina-helper.h"
+#include "ns3/ring-all-reduce-sync.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -14,6 +14,7 @@
 #include "ns3/ina-gradient-sync.h"
 #include "ns3/link-share.h"
 #include "ns3/provisioning-data-loading.h"
+#include "ns3/ring-all-reduce-sync.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"

@@ -5,6 +5,7 @@ list(APPEND AICLUSTER_SOURCES
   model/cluster/gpu-allocator.cc
   model/cluster/scheduling-policy.cc
   model/cluster/iteration-model.cc
+  model/cluster/ring-all-reduce-sync.cc
   model/cluster/link-share.cc
   model/cluster/job-sizing-policy.cc
   model/cluster/paced-group.cc
@@ -20,6 +21,7 @@ list(APPEND AICLUSTER_HEADERS
   model/cluster/gpu-allocator.h
   model/cluster/scheduling-policy.h
   model/cluster/iteration-model.h
+  model/cluster/ring-all-reduce-sync.h
   model/cluster/link-share.h
   model/cluster/job-sizing-policy.h
   model/cluster/cluster-engine.h
