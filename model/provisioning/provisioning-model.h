@@ -4,6 +4,8 @@
 #ifndef AICLUSTER_PROVISIONING_MODEL_H
 #define AICLUSTER_PROVISIONING_MODEL_H
 
+#include "provisioning-loader.h"
+
 #include "ns3/max-min-solver.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -12,7 +14,6 @@
 #include "ns3/workload-catalog.h"
 
 #include <limits>
-#include <map>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -22,119 +23,6 @@
 
 namespace ns3
 {
-
-class ProvisioningModel;
-
-/**
- * \ingroup aicluster
- * \brief One training job as the data-provisioning model sees it.
- */
-struct ProvisioningJob
-{
-    std::string name;                                      //!< label for results
-    const WorkloadProfile* profile{nullptr};               //!< catalog entry (must be set)
-    std::vector<std::pair<uint32_t, uint32_t>> gpusOnNode; //!< (node, GPUs on it)
-    /**
-     * Samples/s one GPU consumes; < 0: the catalog's compute rate SamplesPerSecond(g)/g;
-     * +infinity: a pure loading benchmark (the loader's capacity).
-     */
-    double gpuRate{-1};
-
-    /** \return GPUs in total */
-    uint32_t TotalGpus() const;
-    /** \return the dataset's name (profile's dataset, else the workload name) */
-    std::string Dataset() const;
-};
-
-/**
- * \ingroup aicluster
- * \brief How a loader keeps one dataset in the cluster's memory tier.
- */
-struct CachePlan
-{
-    double rawHit{0};     //!< fraction of samples served from cached raw bytes
-    double decodedHit{0}; //!< fraction served from cached preprocessed samples
-    double bytes{0};      //!< cache bytes the dataset holds
-};
-
-/**
- * \ingroup aicluster
- * \brief A flow's use of resources, merged per resource (weights per sample).
- */
-class UsageBuilder
-{
-  public:
-    /** A bulk transfer between two fabric endpoints, per sample. */
-    struct Transfer
-    {
-        uint32_t src;  //!< source endpoint (vertex)
-        uint32_t dst;  //!< destination endpoint (vertex)
-        uint32_t rail; //!< NIC index on both sides (ignored inside a node)
-        double bytes;  //!< payload bytes per sample
-    };
-
-    /** \param resource id \param weight units of the resource per sample (> 0 kept) */
-    void Add(uint32_t resource, double weight);
-    /** \param t a transfer (recorded for the packet-level realization) */
-    void AddTransfer(const Transfer& t);
-    /** \return merged (resource, weight) list; clears it */
-    std::vector<MaxMinSolver::Usage> Take();
-
-    /** \return the transfers recorded so far */
-    const std::vector<Transfer>& Transfers() const
-    {
-        return m_transfers;
-    }
-
-  private:
-    /// Usages in the order they were added; Take() merges them (a std::map per flow cost an
-    /// allocation per usage at every provisioning pass)
-    std::vector<MaxMinSolver::Usage> m_usage;
-    std::vector<Transfer> m_transfers;
-};
-
-/**
- * \ingroup aicluster
- * \brief A data loader: where each sample a GPU consumes is read, decoded and copied.
- *
- * One interface, four implementations (local, DPP, Alluxio, KSpeed). A loader describes, per
- * sample delivered to one GPU, how many units of every resource it takes (bytes of storage,
- * of a storage client, of PCIe links and rails, of host memory; core-seconds of CPU);
- * ProvisioningModel turns these into a max-min problem. PlanCaches decides how a loader with
- * a memory tier keeps each dataset.
- */
-class ProvisioningLoader : public Object
-{
-  public:
-    /** \return the TypeId */
-    static TypeId GetTypeId();
-    /** \return short name: local, dpp, alluxio, kspeed */
-    virtual std::string Name() const = 0;
-    /**
-     * \param model the model (parameters, topology, resources)
-     * \param jobs the jobs
-     * \return per job, its dataset's cache plan (default: no cache)
-     */
-    virtual std::vector<CachePlan> PlanCaches(const ProvisioningModel& model,
-                                              const std::vector<ProvisioningJob>& jobs) const;
-    /**
-     * Add the resources one sample delivered to GPU (node, gpu) of a job uses.
-     * \param model the model \param job the job \param cache its dataset's plan
-     * \param node node of the GPU \param gpu GPU index on the node \param u output
-     */
-    virtual void AddSampleUsage(const ProvisioningModel& model,
-                                const ProvisioningJob& job,
-                                const CachePlan& cache,
-                                uint32_t node,
-                                uint32_t gpu,
-                                UsageBuilder& u) const = 0;
-    /**
-     * \param name local | dpp | alluxio | kspeed
-     * \return a new loader with default attributes
-     * \throws std::invalid_argument naming the unknown loader
-     */
-    static Ptr<ProvisioningLoader> Create(const std::string& name);
-};
 
 /**
  * \ingroup aicluster
@@ -682,108 +570,6 @@ eturn true if every flow gets its cap (results may be computed without a solver)
     mutable bool m_utilValid{false};
     std::vector<ProvisioningFlow> m_flows;
     std::vector<double> m_railReserve; //!< per training node, kept for other traffic [bytes/s]
-};
-
-/**
- * \ingroup aicluster
- * \brief PyTorch-DataLoader style: every trainer reads raw samples from storage, decodes on
- * its own cores, stages them in host memory and copies them to its GPUs.
- */
-class LocalLoader : public ProvisioningLoader
-{
-  public:
-    /** \return the TypeId */
-    static TypeId GetTypeId();
-    std::string Name() const override;
-    void AddSampleUsage(const ProvisioningModel& model,
-                        const ProvisioningJob& job,
-                        const CachePlan& cache,
-                        uint32_t node,
-                        uint32_t gpu,
-                        UsageBuilder& u) const override;
-};
-
-/**
- * \ingroup aicluster
- * \brief Meta's DPP: a separate CPU pool (PoolNodes) reads and preprocesses, then sends
- * tensors over TCP (RPC) into the trainer's host memory; the trainer pays the receive (stack
- * and copy to user space), stages the tensors in pinned memory and copies them to the GPU.
- */
-class DppLoader : public ProvisioningLoader
-{
-  public:
-    /** \return the TypeId */
-    static TypeId GetTypeId();
-    std::string Name() const override;
-    void AddSampleUsage(const ProvisioningModel& model,
-                        const ProvisioningJob& job,
-                        const CachePlan& cache,
-                        uint32_t node,
-                        uint32_t gpu,
-                        UsageBuilder& u) const override;
-};
-
-/**
- * \ingroup aicluster
- * \brief Alluxio-style distributed cache of raw samples across the trainers' host memory;
- * decode stays on the trainer's CPUs. A hit is local with probability 1/N (N cache nodes):
- * a short-circuit copy out of the local worker's memory; else the node holding it sends it
- * over TCP (gRPC) on the rails and the client receives it; a miss is read from storage. The
- * training process reads every byte through the Alluxio FUSE mount (its extra copies).
- */
-class AlluxioLoader : public ProvisioningLoader
-{
-  public:
-    /** \return the TypeId */
-    static TypeId GetTypeId();
-    std::string Name() const override;
-    std::vector<CachePlan> PlanCaches(const ProvisioningModel& model,
-                                      const std::vector<ProvisioningJob>& jobs) const override;
-    void AddSampleUsage(const ProvisioningModel& model,
-                        const ProvisioningJob& job,
-                        const CachePlan& cache,
-                        uint32_t node,
-                        uint32_t gpu,
-                        UsageBuilder& u) const override;
-
-  private:
-    bool m_lru{true}; //!< LRU eviction (else pinned, never evicted)
-};
-
-/**
- * \ingroup aicluster
- * \brief KSpeed: a pool of memory/CPU nodes (PoolNodes of PoolCores cores and
- * PoolCacheBytes of cache each, on the rails) reads from storage, decodes on demand, caches
- * raw or preprocessed samples and RDMA-WRITEs them straight into the consuming GPU's memory
- * over its rail (GPUDirect), bypassing the trainer's CPU, host memory and PCIe uplink. With
- * PoolNodes 0 the training nodes themselves form the pool (their CpuCores and
- * CacheBytesPerNode).
- */
-class KSpeedLoader : public ProvisioningLoader
-{
-  public:
-    /** Where a GPU's samples are prepared. */
-    enum Placement
-    {
-        SPREAD, //!< every pool node serves 1/N of every GPU's samples (no hot spot)
-        LOCAL   //!< one pool node per training node (node mod pool size): no balancing
-    };
-
-    /** \return the TypeId */
-    static TypeId GetTypeId();
-    std::string Name() const override;
-    std::vector<CachePlan> PlanCaches(const ProvisioningModel& model,
-                                      const std::vector<ProvisioningJob>& jobs) const override;
-    void AddSampleUsage(const ProvisioningModel& model,
-                        const ProvisioningJob& job,
-                        const CachePlan& cache,
-                        uint32_t node,
-                        uint32_t gpu,
-                        UsageBuilder& u) const override;
-
-  private:
-    Placement m_placement{SPREAD};
-    bool m_cacheDecoded{true};
 };
 
 } // namespace ns3

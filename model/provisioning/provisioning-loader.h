@@ -1,0 +1,141 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_PROVISIONING_LOADER_H
+#define AICLUSTER_PROVISIONING_LOADER_H
+
+#include "ns3/max-min-solver.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+#include "ns3/workload-catalog.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup aicluster
+ * ProvisioningLoader, the data loaders' base class, and what a loader works with: ProvisioningJob,
+ * CachePlan, UsageBuilder.
+ */
+
+namespace ns3
+{
+
+class ProvisioningModel;
+
+/**
+ * \ingroup aicluster
+ * \brief One training job as the data-provisioning model sees it.
+ */
+struct ProvisioningJob
+{
+    std::string name;                                      //!< label for results
+    const WorkloadProfile* profile{nullptr};               //!< catalog entry (must be set)
+    std::vector<std::pair<uint32_t, uint32_t>> gpusOnNode; //!< (node, GPUs on it)
+    /**
+     * Samples/s one GPU consumes; < 0: the catalog's compute rate SamplesPerSecond(g)/g;
+     * +infinity: a pure loading benchmark (the loader's capacity).
+     */
+    double gpuRate{-1};
+
+    /** \return GPUs in total */
+    uint32_t TotalGpus() const;
+    /** \return the dataset's name (profile's dataset, else the workload name) */
+    std::string Dataset() const;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief How a loader keeps one dataset in the cluster's memory tier.
+ */
+struct CachePlan
+{
+    double rawHit{0};     //!< fraction of samples served from cached raw bytes
+    double decodedHit{0}; //!< fraction served from cached preprocessed samples
+    double bytes{0};      //!< cache bytes the dataset holds
+};
+
+/**
+ * \ingroup aicluster
+ * \brief A flow's use of resources, merged per resource (weights per sample).
+ */
+class UsageBuilder
+{
+  public:
+    /** A bulk transfer between two fabric endpoints, per sample. */
+    struct Transfer
+    {
+        uint32_t src;  //!< source endpoint (vertex)
+        uint32_t dst;  //!< destination endpoint (vertex)
+        uint32_t rail; //!< NIC index on both sides (ignored inside a node)
+        double bytes;  //!< payload bytes per sample
+    };
+
+    /** \param resource id \param weight units of the resource per sample (> 0 kept) */
+    void Add(uint32_t resource, double weight);
+    /** \param t a transfer (recorded for the packet-level realization) */
+    void AddTransfer(const Transfer& t);
+    /** \return merged (resource, weight) list; clears it */
+    std::vector<MaxMinSolver::Usage> Take();
+
+    /** \return the transfers recorded so far */
+    const std::vector<Transfer>& Transfers() const
+    {
+        return m_transfers;
+    }
+
+  private:
+    /// Usages in the order they were added; Take() merges them (a std::map per flow cost an
+    /// allocation per usage at every provisioning pass)
+    std::vector<MaxMinSolver::Usage> m_usage;
+    std::vector<Transfer> m_transfers;
+};
+
+/**
+ * \ingroup aicluster
+ * \brief A data loader: where each sample a GPU consumes is read, decoded and copied.
+ *
+ * One interface, four implementations (local, DPP, Alluxio, KSpeed). A loader describes, per
+ * sample delivered to one GPU, how many units of every resource it takes (bytes of storage,
+ * of a storage client, of PCIe links and rails, of host memory; core-seconds of CPU);
+ * ProvisioningModel turns these into a max-min problem. PlanCaches decides how a loader with
+ * a memory tier keeps each dataset.
+ */
+class ProvisioningLoader : public Object
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    /** \return short name: local, dpp, alluxio, kspeed */
+    virtual std::string Name() const = 0;
+    /**
+     * \param model the model (parameters, topology, resources)
+     * \param jobs the jobs
+     * \return per job, its dataset's cache plan (default: no cache)
+     */
+    virtual std::vector<CachePlan> PlanCaches(const ProvisioningModel& model,
+                                              const std::vector<ProvisioningJob>& jobs) const;
+    /**
+     * Add the resources one sample delivered to GPU (node, gpu) of a job uses.
+     * \param model the model \param job the job \param cache its dataset's plan
+     * \param node node of the GPU \param gpu GPU index on the node \param u output
+     */
+    virtual void AddSampleUsage(const ProvisioningModel& model,
+                                const ProvisioningJob& job,
+                                const CachePlan& cache,
+                                uint32_t node,
+                                uint32_t gpu,
+                                UsageBuilder& u) const = 0;
+    /**
+     * \param name local | dpp | alluxio | kspeed
+     * \return a new loader with default attributes
+     * \throws std::invalid_argument naming the unknown loader
+     */
+    static Ptr<ProvisioningLoader> Create(const std::string& name);
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_PROVISIONING_LOADER_H
