@@ -9,6 +9,7 @@
 #include "unit-workload.h"
 
 #include "ns3/auto-cba.h"
+#include "ns3/cba-policy.h"
 #include "ns3/cluster-engine.h"
 #include "ns3/double.h"
 #include "ns3/pointer.h"

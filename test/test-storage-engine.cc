@@ -8,10 +8,14 @@
 #include "unit-workload.h"
 
 #include "ns3/boolean.h"
+#include "ns3/cache-all-policy.h"
+#include "ns3/cba-policy.h"
 #include "ns3/cluster-engine.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/no-cache-policy.h"
 #include "ns3/object-factory.h"
+#include "ns3/silod-like-policy.h"
 #include "ns3/simulator.h"
 #include "ns3/storage-data-loading.h"
 

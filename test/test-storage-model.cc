@@ -7,6 +7,13 @@
 
 #include "uniform-random.h"
 
+#include "ns3/benefit-ranked-policy.h"
+#include "ns3/cache-all-policy.h"
+#include "ns3/cba-policy.h"
+#include "ns3/fair-share-policy.h"
+#include "ns3/no-cache-policy.h"
+#include "ns3/shared-lru-policy.h"
+#include "ns3/silod-like-policy.h"
 #include "ns3/storage-policy.h"
 #include "ns3/storage-problem.h"
 

@@ -3,6 +3,8 @@
  */
 #include "auto-cba.h"
 
+#include "cba-policy.h"
+
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/string.h"

@@ -6,6 +6,13 @@ list(APPEND AICLUSTER_SOURCES
   model/storage/storage-backend.cc
   model/storage/cache-tier.cc
   model/storage/storage-policy.cc
+  model/storage/no-cache-policy.cc
+  model/storage/cache-all-policy.cc
+  model/storage/fair-share-policy.cc
+  model/storage/shared-lru-policy.cc
+  model/storage/benefit-ranked-policy.cc
+  model/storage/silod-like-policy.cc
+  model/storage/cba-policy.cc
   model/storage/storage-data-loading.cc
   model/storage/auto-cba.cc
   model/storage/storage-helper.cc
@@ -16,6 +23,13 @@ list(APPEND AICLUSTER_HEADERS
   model/storage/storage-backend.h
   model/storage/cache-tier.h
   model/storage/storage-policy.h
+  model/storage/no-cache-policy.h
+  model/storage/cache-all-policy.h
+  model/storage/fair-share-policy.h
+  model/storage/shared-lru-policy.h
+  model/storage/benefit-ranked-policy.h
+  model/storage/silod-like-policy.h
+  model/storage/cba-policy.h
   model/storage/storage-data-loading.h
   model/storage/auto-cba.h
   model/storage/storage-helper.h

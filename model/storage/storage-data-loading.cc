@@ -3,6 +3,8 @@
  */
 #include "storage-data-loading.h"
 
+#include "cba-policy.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"

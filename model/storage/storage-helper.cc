@@ -4,6 +4,7 @@
 #include "storage-helper.h"
 
 #include "auto-cba.h"
+#include "cba-policy.h"
 
 #include "ns3/boolean.h"
 #include "ns3/component-registry.h"

@@ -1,0 +1,257 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "cba-policy.h"
+
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/ns3-compat.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CbaPolicy");
+NS_OBJECT_ENSURE_REGISTERED(CbaPolicy);
+
+TypeId
+CbaPolicy::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::CbaPolicy")
+            .SetParent<StorageAllocationPolicy>()
+            .SetGroupName("Aicluster")
+            .AddConstructor<CbaPolicy>()
+            .AddAttribute("Budget",
+                          "IO budget for cache plus remote bandwidth [$ per hour]; 0 = none "
+                          "(serve every job at its compute rate at minimum cost).",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&CbaPolicy::m_budgetPerHour),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute(
+                "Scarcity",
+                "Rule when the capacities or the budget cannot serve every job at its "
+                "compute rate: Throughput (the most delivered throughput, every job "
+                "at least at its no-cache max-min fair rate, then the least IO cost "
+                "for those rates) or Common (the largest common fraction of every "
+                "demand at least cost).",
+                EnumValue(CbaPolicy::THROUGHPUT),
+                MakeAiclusterEnumAccessor(&CbaPolicy::m_scarcity),
+                MakeEnumChecker(CbaPolicy::THROUGHPUT, "Throughput", CbaPolicy::COMMON, "Common"));
+    return tid;
+}
+
+CbaPolicy::CbaPolicy()
+    : m_budgetPerHour(0),
+      m_scarcity(THROUGHPUT),
+      m_silod(CreateObject<SiloDLikePolicy>())
+{
+}
+
+StorageAllocation
+CbaPolicy::Allocate(const StorageProblem& problem)
+{
+    const double budget = BudgetPerSecond();
+    StorageAllocation common = CbaSolver::MaxScale(problem, budget);
+    if (common.scale >= 1 || m_scarcity == COMMON)
+    {
+        return common; // every job at its compute rate (or the common slowdown asked for)
+    }
+    // The plan without a budget: every demand at least cost if the capacities allow,
+    // else the throughput-first plan.
+    StorageAllocation plan = budget > 0 ? CbaSolver::MaxScale(problem, 0) : common;
+    if (plan.scale < 1)
+    {
+        plan = ThroughputFirst(problem, plan);
+    }
+    if (budget <= 0 || plan.CostRate(problem) <= budget * (1 + 1e-11))
+    {
+        return plan;
+    }
+    return WithinBudget(problem, plan, common);
+}
+
+StorageAllocation
+CbaPolicy::WithinBudget(const StorageProblem& problem,
+                        const StorageAllocation& plan,
+                        const StorageAllocation& common) const
+{
+    NS_LOG_FUNCTION(this);
+    // Keep the cache and the cached datasets' readers as planned; the readers of uncached
+    // data pay p_b per byte at any speed, so throttling them (max-min fair on the bandwidth
+    // the budget leaves) lowers the cost rate without raising any job's cost per byte.
+    const double budget = BudgetPerSecond();
+    size_t n = problem.jobs.size();
+    double fixed = problem.cachePrice * plan.TotalCache();
+    std::vector<size_t> flexible;
+    for (size_t j = 0; j < n; ++j)
+    {
+        uint32_t k = problem.jobs[j].dataset;
+        if (plan.cache[k] > 0 || problem.datasetBytes[k] <= 0)
+        {
+            fixed += problem.bandwidthPrice * problem.jobs[j].count * plan.bandwidth[j];
+        }
+        else
+        {
+            flexible.push_back(j);
+        }
+    }
+    if (flexible.empty() || problem.bandwidthPrice <= 0 || fixed > budget)
+    {
+        return common; // the cached part alone is over budget: every job slows together
+    }
+    std::vector<double> wants;
+    std::vector<StorageDemand> entries;
+    for (size_t j : flexible)
+    {
+        wants.push_back(plan.bandwidth[j]);
+        entries.push_back(problem.jobs[j]);
+    }
+    WaterFill(wants, (budget - fixed) / problem.bandwidthPrice, entries);
+    StorageAllocation out = plan;
+    double served = 0;
+    double total = 0;
+    for (size_t i = 0; i < flexible.size(); ++i)
+    {
+        out.bandwidth[flexible[i]] = wants[i];
+        // Never starve a throttled reader below what the common fraction gives it (a job
+        // left (nearly) without bandwidth would never finish): then every job slows together.
+        if (out.Rate(problem, flexible[i]) < common.Rate(problem, flexible[i]))
+        {
+            return common;
+        }
+    }
+    for (size_t j = 0; j < n; ++j)
+    {
+        served += problem.jobs[j].count * out.Rate(problem, j);
+        total += problem.jobs[j].count * problem.jobs[j].demand;
+    }
+    out.scale = total > 0 ? std::min(1.0, served / total) : 1.0;
+    out.level = std::numeric_limits<double>::infinity();
+    return out;
+}
+
+namespace
+{
+
+/// Sum over jobs of their served fraction rate / demand (1 for a job that demands nothing).
+double
+ServedFractions(const StorageProblem& problem, const StorageAllocation& alloc)
+{
+    double total = 0;
+    for (size_t j = 0; j < problem.jobs.size(); ++j)
+    {
+        double demand = problem.jobs[j].demand;
+        total += problem.jobs[j].count * (demand > 0 ? alloc.Rate(problem, j) / demand : 1.0);
+    }
+    return total;
+}
+
+} // namespace
+
+StorageAllocation
+CbaPolicy::ThroughputFirst(const StorageProblem& problem, const StorageAllocation& common)
+{
+    NS_LOG_FUNCTION(this);
+    size_t nd = problem.datasetBytes.size();
+    std::vector<double> demand = problem.DatasetDemand();
+    // The floor: no cache, bandwidth max-min fair. Caching under the same water-filling only
+    // lowers the jobs' remote needs, so the level rises and every job's rate
+    // min(T, b / (1 - x)) stays at or above its floor: every plan below but the common
+    // fraction keeps every job at or above it.
+    StorageAllocation none;
+    none.cache.assign(nd, 0.0);
+    CompleteWithFairBandwidth(problem, none);
+    std::vector<StorageAllocation> plans;
+    plans.push_back(none);
+    plans.push_back(m_silod->Allocate(problem));
+    std::vector<double> rho(nd, 0.0);
+    for (size_t k = 0; k < nd; ++k)
+    {
+        rho[k] = problem.datasetBytes[k] > 0 ? demand[k] / problem.datasetBytes[k] : 0.0;
+    }
+    std::vector<size_t> order = ReadDatasetsBy(problem, demand, rho);
+    plans.push_back(CacheWholeDatasets(problem, order)); // whole datasets by density
+    StorageAllocation prefix;                            // a density prefix, the last in part
+    prefix.cache.assign(nd, 0.0);
+    double left = problem.cacheCapacity;
+    for (size_t k : order)
+    {
+        prefix.cache[k] = std::min(left, problem.datasetBytes[k]);
+        left -= prefix.cache[k];
+    }
+    CompleteWithFairBandwidth(problem, prefix);
+    plans.push_back(prefix);
+    // The common fraction competes only where it gives every job its floor too.
+    const double slack = 1e-12;
+    bool commonAboveFloor = true;
+    for (size_t j = 0; j < problem.jobs.size() && commonAboveFloor; ++j)
+    {
+        commonAboveFloor = common.Rate(problem, j) >= none.Rate(problem, j) * (1 - slack);
+    }
+    if (commonAboveFloor)
+    {
+        plans.push_back(common);
+    }
+    // Each plan's per-job rates at least cost (the same rates or more: CbaSolver::MaxScale
+    // with targets); the most throughput wins, ties to the larger sum of served fractions,
+    // then to the lower cost.
+    StorageAllocation best;
+    double bestRate = -1;
+    double bestServed = -1;
+    double bestCost = 0;
+    std::vector<double> targets(problem.jobs.size());
+    for (const StorageAllocation& plan : plans)
+    {
+        for (size_t j = 0; j < problem.jobs.size(); ++j)
+        {
+            targets[j] = plan.Rate(problem, j);
+        }
+        StorageAllocation a = CbaSolver::MaxScale(problem, targets, 0);
+        // Rounding may leave the least-cost plan a hair short of the targets: the plan
+        // itself serves them.
+        if (a.scale < 1)
+        {
+            a = plan;
+        }
+        double rate = a.TotalRate(problem);
+        double served = ServedFractions(problem, a);
+        double cost = a.CostRate(problem);
+        bool better = rate > bestRate * (1 + slack) ||
+                      (rate >= bestRate * (1 - slack) &&
+                       (served > bestServed * (1 + slack) ||
+                        (served >= bestServed * (1 - slack) && cost < bestCost)));
+        if (better)
+        {
+            best = a;
+            bestRate = rate;
+            bestServed = served;
+            bestCost = cost;
+        }
+    }
+    double total = 0;
+    for (const StorageDemand& job : problem.jobs)
+    {
+        total += job.count * job.demand;
+    }
+    best.scale = total > 0 ? std::min(1.0, bestRate / total) : 1.0;
+    best.level = std::numeric_limits<double>::infinity();
+    return best;
+}
+
+double
+CbaPolicy::BudgetPerSecond() const
+{
+    return m_budgetPerHour / 3600.0;
+}
+
+std::string
+CbaPolicy::Name() const
+{
+    return "cba";
+}
+
+} // namespace ns3

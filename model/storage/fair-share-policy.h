@@ -1,0 +1,36 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_FAIR_SHARE_POLICY_H
+#define AICLUSTER_FAIR_SHARE_POLICY_H
+
+#include "storage-policy.h"
+
+#include <string>
+
+/**
+ * \file
+ * \ingroup aicluster
+ * FairSharePolicy: an equal cache share per running job.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief Equal cache share per running job (a dataset gets its readers' shares, at most its
+ *        size) and max-min fair bandwidth.
+ */
+class FairSharePolicy : public StorageAllocationPolicy
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    StorageAllocation Allocate(const StorageProblem& problem) override;
+    std::string Name() const override;
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_FAIR_SHARE_POLICY_H
