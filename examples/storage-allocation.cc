@@ -21,6 +21,7 @@
 #include "ns3/cluster-results.h"
 #include "ns3/cluster-scenario.h"
 #include "ns3/core-module.h"
+#include "ns3/progress-reporter.h"
 #include "ns3/storage-helper.h"
 #include "ns3/strict-options.h"
 #include "ns3/trace-annotator.h"
@@ -293,6 +294,7 @@ Run(int argc, char* argv[])
         check.policy = p;
         check.Validate();
     }
+    ProgressReporter::SetQuiet(quiet);
     Config::SetDefault("ns3::ClusterEngine::ProgressInterval", DoubleValue(quiet ? 0.0 : 5.0));
     RngSeedManager::SetSeed(scenario.seed);
     RngSeedManager::SetRun(scenario.run);

@@ -275,6 +275,7 @@ ClusterBuilder::DoDispose()
 ClusterTopology
 ClusterBuilder::GetTopology() const
 {
+    NS_LOG_FUNCTION(this);
     ClusterTopology t;
     t.numNodes = m_nodes;
     t.gpusPerNode = m_gpusPerNode;
@@ -285,6 +286,7 @@ ClusterBuilder::GetTopology() const
 RailClusterConfig
 ClusterBuilder::GetRailConfig() const
 {
+    NS_LOG_FUNCTION(this);
     RailClusterConfig c;
     c.nodes = m_nodes;
     c.node.gpus = m_gpusPerNode;
@@ -304,6 +306,7 @@ ClusterBuilder::GetRailConfig() const
 StorageOptions
 ClusterBuilder::GetStorageOptions() const
 {
+    NS_LOG_FUNCTION(this);
     StorageOptions o;
     o.policy = m_storagePolicy;
     o.cacheBytes = m_cacheBytes;
@@ -322,6 +325,7 @@ ClusterBuilder::GetStorageOptions() const
 AnnotatorOptions
 ClusterBuilder::GetAnnotatorOptions() const
 {
+    NS_LOG_FUNCTION(this);
     AnnotatorOptions o = m_annotator;
     o.datasetRule = m_datasetRule;
     o.modelRule = m_modelRule;
@@ -341,6 +345,7 @@ ClusterBuilder::SetAnnotatorOptions(const AnnotatorOptions& options)
 void
 ClusterBuilder::Validate() const
 {
+    NS_LOG_FUNCTION(this);
     ComponentRegistry::Find("scheduler", m_scheduler);
     ComponentRegistry::Find("placement", m_placement);
     ComponentRegistry::Find("sync", m_sync);
@@ -366,18 +371,21 @@ ClusterBuilder::Annotate(std::vector<JobRecord>& jobs, const WorkloadCatalog& ca
 Ptr<StorageDataLoading>
 ClusterBuilder::GetStorageModel() const
 {
+    NS_LOG_FUNCTION(this);
     return m_storageModel;
 }
 
 Ptr<ProvisioningDataLoading>
 ClusterBuilder::GetProvisioningModel() const
 {
+    NS_LOG_FUNCTION(this);
     return m_provisioningModel;
 }
 
 Ptr<LinkShare>
 ClusterBuilder::GetLinkShare() const
 {
+    NS_LOG_FUNCTION(this);
     return m_links;
 }
 
@@ -492,6 +500,7 @@ ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog&
 ClusterBuilder::ComponentSample&
 ClusterBuilder::NewSample()
 {
+    NS_LOG_FUNCTION(this);
     double now = Simulator::Now().GetSeconds();
     if (!m_series.empty() && m_series.back().time == now)
     {
@@ -509,6 +518,7 @@ ClusterBuilder::OnStorageAllocation(double /* time */,
                                     double bandwidth,
                                     double cache)
 {
+    NS_LOG_FUNCTION(this);
     ComponentSample& s = NewSample();
     s.storageCostRate = costRate;
     s.storageBandwidth = bandwidth;
@@ -518,6 +528,7 @@ ClusterBuilder::OnStorageAllocation(double /* time */,
 void
 ClusterBuilder::OnProvisioningSolved(const std::vector<ProvisioningJobResult>& /* results */)
 {
+    NS_LOG_FUNCTION(this);
     ++m_provisioningSolves;
     NewSample().provisioning = m_provisioningModel->GetModel()->GetUtilization();
 }
@@ -525,12 +536,14 @@ ClusterBuilder::OnProvisioningSolved(const std::vector<ProvisioningJobResult>& /
 void
 ClusterBuilder::OnPoolOccupancy()
 {
+    NS_LOG_FUNCTION(this);
     NewSample().pools = m_ina->PoolOccupancy(GetTopology().NumRacks());
 }
 
 std::map<std::string, std::map<std::string, double>>
 ClusterBuilder::Figures(Ptr<const ClusterEngine> engine) const
 {
+    NS_LOG_FUNCTION(this << engine);
     std::map<std::string, std::map<std::string, double>> figures;
     double lostData = 0;
     double lostSync = 0;
@@ -626,6 +639,7 @@ ClusterBuilder::Figures(Ptr<const ClusterEngine> engine) const
 void
 ClusterBuilder::WriteComponentSeries(const std::string& dir) const
 {
+    NS_LOG_FUNCTION(this << dir);
     std::string path = dir + "/components.csv";
     std::ofstream out(path);
     if (!out)

@@ -4,6 +4,7 @@
 #include "cluster-engine-helper.h"
 
 #include "ns3/component-registry.h"
+#include "ns3/log.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -12,8 +13,11 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("ClusterEngineHelper");
+
 ClusterEngineHelper::ClusterEngineHelper()
 {
+    NS_LOG_FUNCTION(this);
     m_scheduler.SetTypeId("ns3::FifoPolicy");
     m_allocator.SetTypeId("ns3::GpuAllocator");
     m_dataModel.SetTypeId("ns3::IdealDataLoading");
@@ -23,12 +27,14 @@ ClusterEngineHelper::ClusterEngineHelper()
 void
 ClusterEngineHelper::SetTopology(const ClusterTopology& topology)
 {
+    NS_LOG_FUNCTION(this << topology.numNodes << topology.gpusPerNode);
     m_topology = topology;
 }
 
 void
 ClusterEngineHelper::SetGradientSyncByName(const std::string& name, uint32_t poolSize)
 {
+    NS_LOG_FUNCTION(this << name << poolSize);
     m_syncModel = ComponentRegistry::Factory(ComponentRegistry::Find("sync", name));
     TypeId::AttributeInformation info;
     if (poolSize > 0 && m_syncModel.GetTypeId().LookupAttributeByName("PoolSize", &info))
@@ -41,6 +47,7 @@ Ptr<ClusterEngine>
 ClusterEngineHelper::Create(const std::vector<JobRecord>& jobs,
                             const WorkloadCatalog& catalog) const
 {
+    NS_LOG_FUNCTION(this << jobs.size() << &catalog);
     Ptr<ClusterEngine> engine = CreateObject<ClusterEngine>();
     engine->SetTopology(m_topology);
     engine->SetScheduler(m_scheduler.Create<SchedulingPolicy>());
@@ -54,12 +61,14 @@ ClusterEngineHelper::Create(const std::vector<JobRecord>& jobs,
 std::string
 ClusterEngineHelper::SchedulerTypeName(const std::string& name)
 {
+    NS_LOG_FUNCTION(name);
     return ComponentRegistry::Find("scheduler", name).typeId;
 }
 
 std::vector<std::string>
 ClusterEngineHelper::SchedulerNames()
 {
+    NS_LOG_FUNCTION_NOARGS();
     return ComponentRegistry::Names("scheduler");
 }
 

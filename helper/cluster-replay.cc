@@ -10,6 +10,7 @@
 
 #include "ns3/cluster-results.h"
 #include "ns3/core-module.h"
+#include "ns3/progress-reporter.h"
 #include "ns3/trace-reader.h"
 #include "ns3/workload-catalog.h"
 
@@ -71,6 +72,7 @@ PrintTableRow(std::ostream& out, const std::string& policy, const RunSummary& s,
 int
 RunTraceReplay(int argc, char* argv[], const std::string& program, std::ostream& out)
 {
+    NS_LOG_FUNCTION(argc << program);
     ClusterScenario scenario = ScenarioFromArguments(argc, argv);
     std::string scenarioPath;
     bool quiet = false;
@@ -87,6 +89,7 @@ RunTraceReplay(int argc, char* argv[], const std::string& program, std::ostream&
     scenario.Finalize();
     scenario.ApplyAttributes();
     PrepareOutputDirectory(scenario.outputDir);
+    ProgressReporter::SetQuiet(quiet);
     if (quiet)
     {
         Config::SetDefault("ns3::ClusterEngine::ProgressInterval", DoubleValue(0));
@@ -129,6 +132,7 @@ RunTraceReplay(int argc, char* argv[], const std::string& program, std::ostream&
     {
         Ptr<ClusterBuilder> builder = scenario.Builder(policy);
         Ptr<ClusterEngine> engine = builder->Build(jobs, catalog);
+        NS_LOG_INFO("policy " << policy << ": replaying " << jobs.size() << " jobs");
         engine->Run();
         RunInfo policyInfo = info;
         policyInfo.components = builder->Figures(engine);

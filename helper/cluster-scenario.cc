@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
+#include "ns3/log.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -22,6 +23,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ClusterScenario");
 
 namespace
 {
@@ -860,6 +863,7 @@ ScenarioFields::All()
 ClusterScenario::ClusterScenario()
     : tracePath(DefaultTracePath())
 {
+    NS_LOG_FUNCTION(this);
     // One set of defaults: a ClusterBuilder's (the cluster the bundled sample is generated
     // for, traces/README.md).
     Ptr<ClusterBuilder> defaults = CreateObject<ClusterBuilder>();
@@ -889,12 +893,14 @@ ClusterScenario::ClusterScenario()
 std::string
 ClusterScenario::DefaultTracePath()
 {
+    NS_LOG_FUNCTION_NOARGS();
     return std::string(AICLUSTER_SOURCE_DIR) + "/traces/sample/sample-trace.csv";
 }
 
 ClusterScenario
 ClusterScenario::Load(const std::string& path)
 {
+    NS_LOG_FUNCTION(path);
     json root = strict::ParseJson(path, strict::ReadTextFile(path, "scenario file"));
     ClusterScenario s;
     FieldReader top(path, root, "");
@@ -924,6 +930,7 @@ ClusterScenario::Load(const std::string& path)
 void
 ClusterScenario::AddCommandLineOptions(StrictCommandLine& cmd)
 {
+    NS_LOG_FUNCTION(this << &cmd);
     for (const ScenarioField& f : ScenarioFields::All())
     {
         if (!f.option.empty())
@@ -936,6 +943,7 @@ ClusterScenario::AddCommandLineOptions(StrictCommandLine& cmd)
 void
 ClusterScenario::Finalize()
 {
+    NS_LOG_FUNCTION(this);
     for (const ScenarioField& f : ScenarioFields::All())
     {
         if (f.finalize)
@@ -948,6 +956,7 @@ ClusterScenario::Finalize()
 std::vector<std::pair<std::string, std::string>>
 ClusterScenario::FieldNames()
 {
+    NS_LOG_FUNCTION_NOARGS();
     std::vector<std::pair<std::string, std::string>> names;
     for (const ScenarioField& f : ScenarioFields::All())
     {
@@ -959,8 +968,10 @@ ClusterScenario::FieldNames()
 void
 ClusterScenario::ApplyAttributes() const
 {
+    NS_LOG_FUNCTION(this << attributes.size());
     for (const auto& [name, value] : attributes)
     {
+        NS_LOG_LOGIC("attribute default " << name << " = " << value);
         if (!Config::SetDefaultFailSafe(name, StringValue(value)))
         {
             throw std::invalid_argument("attribute '" + name + "' = '" + value +
@@ -972,6 +983,7 @@ ClusterScenario::ApplyAttributes() const
 std::map<std::string, std::string>
 ClusterScenario::Settings() const
 {
+    NS_LOG_FUNCTION(this);
     ScenarioField::Settings settings;
     for (const ScenarioField& f : ScenarioFields::All())
     {
@@ -986,6 +998,7 @@ ClusterScenario::Settings() const
 Ptr<ClusterBuilder>
 ClusterScenario::Builder(const std::string& scheduler) const
 {
+    NS_LOG_FUNCTION(this << scheduler);
     Ptr<ClusterBuilder> b = CreateObject<ClusterBuilder>();
     b->SetAttribute("Nodes", UintegerValue(topology.numNodes));
     b->SetAttribute("GpusPerNode", UintegerValue(topology.gpusPerNode));
@@ -1041,6 +1054,7 @@ CommandLineText(int argc, char* argv[])
 std::vector<JobRecord>
 ClusterScenario::ReadJobs(std::ostream& out, TraceReadReport* report) const
 {
+    NS_LOG_FUNCTION(this << tracePath);
     TraceReadReport local;
     TraceReadReport& r = report ? *report : local;
     std::vector<JobRecord> jobs = ReadTrace(tracePath, traceOptions, &r);
@@ -1067,6 +1081,7 @@ ClusterScenario::ReadJobs(std::ostream& out, TraceReadReport* report) const
 WorkloadCatalog
 ClusterScenario::Catalog() const
 {
+    NS_LOG_FUNCTION(this << catalogPath);
     return catalogPath.empty() ? WorkloadCatalog::Default() : WorkloadCatalog::Load(catalogPath);
 }
 

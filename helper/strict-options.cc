@@ -436,6 +436,7 @@ AttributeProblem(const std::string& path, const std::string& value)
 StrictCommandLine::StrictCommandLine(const std::string& filename)
     : CommandLine(filename)
 {
+    NS_LOG_FUNCTION(this << filename);
 }
 
 void
@@ -447,6 +448,7 @@ StrictCommandLine::Register(const std::string& name)
 void
 StrictCommandLine::AddValue(const std::string& name, const std::string& help, bool& value)
 {
+    NS_LOG_FUNCTION(this << name);
     Register(name);
     m_flags.insert(name);
     bool* target = &value;
@@ -483,6 +485,7 @@ StrictCommandLine::AddInteger(const std::string& name,
                               T max,
                               const std::string& unit)
 {
+    NS_LOG_FUNCTION(this << name);
     Register(name);
     T* target = &value;
     auto parse = [=](std::string text) -> bool {
@@ -510,6 +513,7 @@ StrictCommandLine::AddValue(const std::string& name,
                             uint32_t max,
                             const std::string& unit)
 {
+    NS_LOG_FUNCTION(this << name);
     AddInteger<uint32_t>(name, help, value, min, max, unit);
 }
 
@@ -521,6 +525,7 @@ StrictCommandLine::AddValue(const std::string& name,
                             uint64_t max,
                             const std::string& unit)
 {
+    NS_LOG_FUNCTION(this << name);
     AddInteger<uint64_t>(name, help, value, min, max, unit);
 }
 
@@ -532,6 +537,7 @@ StrictCommandLine::AddValue(const std::string& name,
                             int32_t max,
                             const std::string& unit)
 {
+    NS_LOG_FUNCTION(this << name);
     AddInteger<int32_t>(name, help, value, min, max, unit);
 }
 
@@ -543,6 +549,7 @@ StrictCommandLine::AddValue(const std::string& name,
                             int64_t max,
                             const std::string& unit)
 {
+    NS_LOG_FUNCTION(this << name);
     AddInteger<int64_t>(name, help, value, min, max, unit);
 }
 
@@ -554,6 +561,7 @@ StrictCommandLine::AddValue(const std::string& name,
                             double max,
                             const std::string& unit)
 {
+    NS_LOG_FUNCTION(this << name);
     Register(name);
     double* target = &value;
     CommandLine::AddValue(name,
@@ -568,6 +576,7 @@ StrictCommandLine::AddValue(const std::string& name,
 void
 StrictCommandLine::AddValue(const std::string& name, const std::string& help, std::string& value)
 {
+    NS_LOG_FUNCTION(this << name);
     Register(name);
     std::string* target = &value;
     CommandLine::AddValue(name,
@@ -585,6 +594,7 @@ StrictCommandLine::AddChoice(const std::string& name,
                              std::string& value,
                              const std::vector<std::string>& choices)
 {
+    NS_LOG_FUNCTION(this << name);
     Register(name);
     std::string* target = &value;
     CommandLine::AddValue(name,
@@ -603,6 +613,7 @@ StrictCommandLine::AddValue(const std::string& name,
                             ns3::AiclusterCommandLineCallback callback,
                             const std::string& defaultValue)
 {
+    NS_LOG_FUNCTION(this << name);
     Register(name);
     CommandLine::AddValue(name, help, callback, defaultValue);
 }
@@ -610,6 +621,7 @@ StrictCommandLine::AddValue(const std::string& name,
 void
 StrictCommandLine::Parse(int argc, char* argv[])
 {
+    NS_LOG_FUNCTION(this << argc);
     for (int i = 1; i < argc; ++i)
     {
         std::string arg = argv[i];
@@ -784,6 +796,7 @@ RunMain(const std::string& program,
         char* argv[],
         const std::function<int(int, char*[])>& body)
 {
+    NS_LOG_FUNCTION(program << argc);
     std::string message;
     int status = 1;
     try

@@ -7,6 +7,7 @@
 #include "strict-options.h"
 
 #include "ns3/log.h"
+#include "ns3/progress-reporter.h"
 #include "ns3/strict-parse.h"
 #include "ns3/trace-reader.h"
 
@@ -194,7 +195,7 @@ class Progress
         size_t doneHere = done - m_alreadyDone + failed;
         size_t left = m_total - done - failed;
         std::ostringstream line;
-        line << "[sweep] " << m_experiment << ": " << done << "/" << m_total << " done, " << running
+        line << m_experiment << ": " << done << "/" << m_total << " done, " << running
              << " running, " << failed << " failed";
         if (doneHere > 0 && left > 0)
         {
@@ -202,7 +203,7 @@ class Progress
             line << ", about " << static_cast<long>(elapsed / doneHere * left + 0.5) << " s left";
         }
         line << " (" << static_cast<long>(elapsed + 0.5) << " s)";
-        std::cerr << line.str() << std::endl;
+        ProgressReporter::Report("sweep", line.str());
     }
 
   private:
@@ -232,6 +233,8 @@ RejectOutsideSweep(std::string name, std::string /* value */)
 void
 SweepRunner::DescribeOptions(StrictCommandLine& cmd)
 {
+    NS_LOG_FUNCTION(&cmd);
+
     struct Described
     {
         const char* name;
@@ -280,6 +283,7 @@ SweepRunner::SweepRunner(std::string experiment,
 void
 SweepRunner::ParseArguments(int argc, char* argv[], const std::set<std::string>& listOptions)
 {
+    NS_LOG_FUNCTION(this << argc);
     std::error_code error;
     fs::path self = fs::read_symlink("/proc/self/exe", error);
     m_program = error ? std::string(argv[0]) : self.string();
@@ -403,6 +407,7 @@ SweepRunner::ParseArguments(int argc, char* argv[], const std::set<std::string>&
 void
 SweepRunner::ReadScenarioAxes(const std::string& path)
 {
+    NS_LOG_FUNCTION(this << path);
     std::ifstream in(path);
     if (!in || fs::is_directory(path))
     {
@@ -454,6 +459,7 @@ SweepRunner::ReadScenarioAxes(const std::string& path)
 void
 SweepRunner::BuildPoints()
 {
+    NS_LOG_FUNCTION(this);
     m_points.clear();
     if (m_axes.empty())
     {
@@ -487,18 +493,21 @@ SweepRunner::BuildPoints()
 bool
 SweepRunner::IsSweep() const
 {
+    NS_LOG_FUNCTION(this);
     return !m_axes.empty();
 }
 
 const std::vector<SweepPoint>&
 SweepRunner::Points() const
 {
+    NS_LOG_FUNCTION(this);
     return m_points;
 }
 
 std::vector<std::string>
 SweepRunner::PointArguments(const SweepPoint& point) const
 {
+    NS_LOG_FUNCTION(this << point.directory);
     std::vector<std::string> args{m_program};
     args.insert(args.end(), m_fixed.begin(), m_fixed.end());
     for (const auto& [option, value] : point.values)
@@ -512,6 +521,7 @@ SweepRunner::PointArguments(const SweepPoint& point) const
 std::vector<size_t>
 SweepRunner::PendingPoints() const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<size_t> pending;
     for (size_t i = 0; i < m_points.size(); ++i)
     {
@@ -526,6 +536,7 @@ SweepRunner::PendingPoints() const
 void
 SweepRunner::CheckOrRecordSweep() const
 {
+    NS_LOG_FUNCTION(this);
     // The sweep's description: a rerun resumes only the same sweep, never mixes two.
     nlohmann::json description;
     description["experiment"] = m_experiment;
@@ -563,11 +574,14 @@ SweepRunner::Run()
         return 0;
     }
     CheckOrRecordSweep();
-    std::cerr << "[sweep] " << m_experiment << ": " << m_points.size() << " points ("
-              << m_points.size() - pending.size() << " already done) into " << m_output << ", "
-              << (m_options.executor == "slurm" ? std::string("as one Slurm job array")
-                                                : std::to_string(m_options.parallel) + " at a time")
-              << std::endl;
+    // The sweep's own lines stay on: a --quiet is an option of the points (test/sweep).
+    ProgressReporter::Report("sweep",
+                             m_experiment + ": " + std::to_string(m_points.size()) + " points (" +
+                                 std::to_string(m_points.size() - pending.size()) +
+                                 " already done) into " + m_output + ", " +
+                                 (m_options.executor == "slurm"
+                                      ? std::string("as one Slurm job array")
+                                      : std::to_string(m_options.parallel) + " at a time"));
     int status = m_options.executor == "slurm" ? RunSlurm(pending) : RunLocal(pending);
     WriteSweepCsv();
     std::cout << "sweep: " << m_points.size() - PendingPoints().size() << " of " << m_points.size()
@@ -578,6 +592,7 @@ SweepRunner::Run()
 int
 SweepRunner::RunLocal(const std::vector<size_t>& pending)
 {
+    NS_LOG_FUNCTION(this << pending.size());
     struct sigaction action = {};
     struct sigaction oldInt = {};
     struct sigaction oldTerm = {};
@@ -644,10 +659,12 @@ SweepRunner::RunLocal(const std::vector<size_t>& pending)
         else
         {
             ++failed;
-            std::cerr << "[sweep] point " << point.directory << " failed ("
-                      << (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
-                                            : "signal " + std::to_string(WTERMSIG(status)))
-                      << "); its output: " << point.directory << "/log.txt" << std::endl;
+            ProgressReporter::Notice("sweep",
+                                     "point " + point.directory + " failed (" +
+                                         (WIFEXITED(status)
+                                              ? "exit " + std::to_string(WEXITSTATUS(status))
+                                              : "signal " + std::to_string(WTERMSIG(status))) +
+                                         "); its output: " + point.directory + "/log.txt");
         }
         progress.Update(done, running.size(), failed);
     }
@@ -661,8 +678,10 @@ SweepRunner::RunLocal(const std::vector<size_t>& pending)
         {
             waitpid(pid, nullptr, 0);
         }
-        std::cerr << "[sweep] interrupted: " << done << " of " << m_points.size()
-                  << " points done; run the same command again to resume" << std::endl;
+        ProgressReporter::Notice("sweep",
+                                 "interrupted: " + std::to_string(done) + " of " +
+                                     std::to_string(m_points.size()) +
+                                     " points done; run the same command again to resume");
     }
     sigaction(SIGINT, &oldInt, nullptr);
     sigaction(SIGTERM, &oldTerm, nullptr);
@@ -676,6 +695,7 @@ SweepRunner::RunLocal(const std::vector<size_t>& pending)
 std::string
 SweepRunner::SlurmScript() const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<size_t> pending = PendingPoints();
     std::ostringstream script;
     script << "#!/bin/bash\n"
@@ -720,6 +740,7 @@ SweepRunner::SlurmScript() const
 int
 SweepRunner::RunSlurm(const std::vector<size_t>& pending)
 {
+    NS_LOG_FUNCTION(this << pending.size());
     if (pending.empty())
     {
         return 0;
@@ -733,8 +754,10 @@ SweepRunner::RunSlurm(const std::vector<size_t>& pending)
         throw std::runtime_error("sbatch " + scriptPath.string() + " failed (exit " +
                                  std::to_string(status) + "): " + submitted);
     }
-    std::cerr << "[sweep] submitted Slurm job array " << jobId << " (" << pending.size()
-              << " tasks, script " << scriptPath.string() << ")" << std::endl;
+    ProgressReporter::Report("sweep",
+                             "submitted Slurm job array " + jobId + " (" +
+                                 std::to_string(pending.size()) + " tasks, script " +
+                                 scriptPath.string() + ")");
     size_t alreadyDone = m_points.size() - pending.size();
     Progress progress(m_experiment, m_points.size(), alreadyDone);
     while (true)
@@ -764,6 +787,7 @@ SweepRunner::RunSlurm(const std::vector<size_t>& pending)
 void
 SweepRunner::WriteSweepCsv() const
 {
+    NS_LOG_FUNCTION(this);
     std::ostringstream csv;
     std::vector<std::string> metrics;
     bool header = false;

@@ -6,13 +6,14 @@
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
+#include "ns3/progress-reporter.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
-#include <iostream>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -57,7 +58,8 @@ ClusterEngine::GetTypeId()
                           MakeDoubleAccessor(&ClusterEngine::m_syncOverlap),
                           MakeDoubleChecker<double>(0.0, 1.0))
             .AddAttribute("ProgressInterval",
-                          "Wall-clock seconds between progress lines on stderr [s]; 0 = quiet.",
+                          "Wall-clock seconds between progress lines on stderr [s]; 0 = none "
+                          "(ProgressReporter; --quiet turns them all off).",
                           DoubleValue(5.0),
                           MakeDoubleAccessor(&ClusterEngine::m_progressInterval),
                           MakeDoubleChecker<double>(0.0))
@@ -115,17 +117,22 @@ ClusterEngine::ClusterEngine()
       m_progressInterval(5),
       m_finishes(MakeCallback(&ClusterEngine::OnFinish, this))
 {
+    NS_LOG_FUNCTION(this);
     m_scheduler = CreateObject<FifoPolicy>();
     m_allocator = CreateObject<GpuAllocator>();
     m_dataModel = CreateObject<IdealDataLoading>();
     m_syncModel = CreateObject<IdealGradientSync>();
 }
 
-ClusterEngine::~ClusterEngine() = default;
+ClusterEngine::~ClusterEngine()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 ClusterEngine::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_scheduler = nullptr;
     m_allocator = nullptr;
     m_dataModel = nullptr;
@@ -150,66 +157,77 @@ ClusterEngine::DoDispose()
 void
 ClusterEngine::SetTopology(const ClusterTopology& topology)
 {
+    NS_LOG_FUNCTION(this << topology.numNodes << topology.gpusPerNode);
     m_topology = topology;
 }
 
 const ClusterTopology&
 ClusterEngine::GetTopology() const
 {
+    NS_LOG_FUNCTION(this);
     return m_topology;
 }
 
 void
 ClusterEngine::SetScheduler(Ptr<SchedulingPolicy> policy)
 {
+    NS_LOG_FUNCTION(this << policy);
     m_scheduler = policy;
 }
 
 Ptr<SchedulingPolicy>
 ClusterEngine::GetScheduler() const
 {
+    NS_LOG_FUNCTION(this);
     return m_scheduler;
 }
 
 void
 ClusterEngine::SetAllocator(Ptr<GpuAllocator> allocator)
 {
+    NS_LOG_FUNCTION(this << allocator);
     m_allocator = allocator;
 }
 
 Ptr<GpuAllocator>
 ClusterEngine::GetAllocator() const
 {
+    NS_LOG_FUNCTION(this);
     return m_allocator;
 }
 
 void
 ClusterEngine::SetDataLoadingModel(Ptr<IterationTermModel> model)
 {
+    NS_LOG_FUNCTION(this << model);
     m_dataModel = model;
 }
 
 Ptr<IterationTermModel>
 ClusterEngine::GetDataLoadingModel() const
 {
+    NS_LOG_FUNCTION(this);
     return m_dataModel;
 }
 
 void
 ClusterEngine::SetGradientSyncModel(Ptr<IterationTermModel> model)
 {
+    NS_LOG_FUNCTION(this << model);
     m_syncModel = model;
 }
 
 Ptr<IterationTermModel>
 ClusterEngine::GetGradientSyncModel() const
 {
+    NS_LOG_FUNCTION(this);
     return m_syncModel;
 }
 
 void
 ClusterEngine::SetJobs(const std::vector<JobRecord>& jobs, const WorkloadCatalog& catalog)
 {
+    NS_LOG_FUNCTION(this << jobs.size());
     m_jobs.clear();
     m_rejected.clear();
     for (const JobRecord& record : jobs)
@@ -248,11 +266,14 @@ ClusterEngine::SetJobs(const std::vector<JobRecord>& jobs, const WorkloadCatalog
     std::stable_sort(m_jobs.begin(), m_jobs.end(), [](const auto& a, const auto& b) {
         return a->record.submitTime < b->record.submitTime;
     });
+    NS_LOG_INFO(m_jobs.size() << " of " << jobs.size() << " jobs to replay, " << m_rejected.size()
+                              << " rejected");
 }
 
 void
 ClusterEngine::Start()
 {
+    NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(!m_scheduler || !m_allocator || !m_dataModel || !m_syncModel,
                     "ClusterEngine needs a scheduler, an allocator and both term models");
     m_allocator->Reset(m_topology);
@@ -282,6 +303,10 @@ ClusterEngine::Start()
     m_wallStart = std::chrono::steady_clock::now();
     m_lastProgress = m_wallStart;
     m_eventsAtStart = Simulator::GetEventCount();
+    NS_LOG_INFO("start: " << m_jobs.size() << " jobs on " << m_topology.TotalGpus() << " GPUs, "
+                          << m_scheduler->GetInstanceTypeId().GetName() << ", "
+                          << m_dataModel->GetInstanceTypeId().GetName() << ", "
+                          << m_syncModel->GetInstanceTypeId().GetName());
     if (!m_jobs.empty())
     {
         Simulator::Schedule(ArrivalTime(m_jobs.front()->record.submitTime),
@@ -293,22 +318,28 @@ ClusterEngine::Start()
 void
 ClusterEngine::Run()
 {
+    NS_LOG_FUNCTION(this);
     Start();
     Simulator::Run();
     m_wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
     m_events = Simulator::GetEventCount() - m_eventsAtStart;
-    if (m_progressInterval > 0)
+    NS_LOG_INFO("done: " << m_finished << " of " << m_jobs.size()
+                         << " jobs finished at t=" << Simulator::Now().GetSeconds() << " s, "
+                         << m_passes << " passes, " << m_events << " events");
+    if (m_progressInterval > 0 && !ProgressReporter::IsQuiet())
     {
-        std::cerr << "[aicluster] done: " << m_finished << " of " << m_jobs.size()
-                  << " jobs, simulated " << Simulator::Now().GetSeconds() / 86400 << " days in "
-                  << m_wallSeconds << " s wall" << std::endl;
+        std::ostringstream line;
+        line << "done: " << m_finished << " of " << m_jobs.size() << " jobs, simulated "
+             << Simulator::Now().GetSeconds() / 86400 << " days in " << m_wallSeconds << " s wall";
+        ProgressReporter::Report("aicluster", line.str());
     }
 }
 
 void
 ClusterEngine::OnArrival()
 {
+    NS_LOG_FUNCTION(this);
     double now = Simulator::Now().GetSeconds();
     // All jobs submitted at this instant enter together, so one pass sees them all. Compared
     // as the Time the event was scheduled for: compared in seconds, a submit time that
@@ -327,6 +358,8 @@ ClusterEngine::OnArrival()
         }
         UpdatePolicy(*job, now);
         Track(job);
+        NS_LOG_LOGIC("t=" << now << " job " << job->record.id << " submitted, " << job->gpus
+                          << " GPUs, level " << job->priorityLevel);
         m_submitTrace(job);
     }
     if (m_nextArrival < m_jobs.size())
@@ -341,12 +374,15 @@ ClusterEngine::OnArrival()
 void
 ClusterEngine::Resize(ClusterJob& job, uint32_t gpus)
 {
+    NS_LOG_FUNCTION(this << job.record.id << gpus);
     NS_ABORT_MSG_IF(gpus == 0 || gpus > m_topology.TotalGpus(),
                     "job sizing policy gave job " << job.record.id << " " << gpus
                                                   << " GPUs; expected 1 to "
                                                   << m_topology.TotalGpus());
     // Same samples in total, spread over gpus instead of job.gpus per iteration.
     job.remainingIterations *= static_cast<double>(job.gpus) / gpus;
+    NS_LOG_LOGIC("job " << job.record.id << " sized from " << job.gpus << " to " << gpus
+                        << " GPUs");
     job.gpus = gpus;
 }
 
@@ -363,6 +399,7 @@ ClusterEngine::RequestPass()
 void
 ClusterEngine::OnModelChanged()
 {
+    NS_LOG_FUNCTION(this);
     m_modelChanged = true;
     RequestPass();
 }
@@ -470,6 +507,7 @@ ClusterEngine::SelectJobs(uint32_t budget, bool includeRunning) const
 void
 ClusterEngine::Reschedule()
 {
+    NS_LOG_FUNCTION(this);
     m_passPending = false;
     ++m_passes;
     std::vector<ClusterJob*> chosen;
@@ -491,6 +529,9 @@ ClusterEngine::Reschedule()
                 victims.push_back(job);
             }
         }
+        NS_LOG_LOGIC("pass " << m_passes << ": " << m_waitingDemandSum << " GPUs waiting, "
+                             << allocated << " of " << total << " allocated: " << chosen.size()
+                             << " jobs chosen, " << victims.size() << " preempted");
         for (ClusterJob* job : victims)
         {
             PreemptJob(job);
@@ -510,12 +551,16 @@ ClusterEngine::Reschedule()
     UpdateRates();
     ScheduleGroupFinishes();
     RecordUtilization();
+    NS_LOG_DEBUG("t=" << Simulator::Now().GetSeconds() << " pass " << m_passes << ": "
+                      << m_running.size() << " running, " << m_waitingCount << " waiting, "
+                      << m_allocator->FreeGpus() << " GPUs free");
     MaybePrintProgress();
 }
 
 void
 ClusterEngine::StartJob(ClusterJob* job)
 {
+    NS_LOG_FUNCTION(this << job->record.id);
     double now = Simulator::Now().GetSeconds();
     // A node count from the trace (Acme node_num) holds while the job runs at its own size.
     job->placement =
@@ -535,20 +580,23 @@ ClusterEngine::StartJob(ClusterJob* job)
     AddRunning(job);
     Simulator::Remove(job->priorityEvent);
     SchedulePriorityEvent(job);
-    NS_LOG_INFO("t=" << now << " start job " << job->record.id << " on "
-                     << job->placement.ToString());
+    NS_LOG_LOGIC("t=" << now << " start job " << job->record.id << " on "
+                      << job->placement.ToString());
     m_startTrace(job);
 }
 
 void
 ClusterEngine::PreemptJob(ClusterJob* job)
 {
+    NS_LOG_FUNCTION(this << job->record.id);
     double now = Simulator::Now().GetSeconds();
     LeaveGroup(*job);
     AdvanceProgress(*job);
     if (job->remainingIterations * job->iterationTime < FINISH_SLACK)
     {
         // Its finish event is due within the time resolution: finish rather than requeue.
+        NS_LOG_LOGIC("job " << job->record.id << " finishes instead of being preempted: "
+                            << job->remainingIterations << " iterations left");
         FinishJob(job);
         return;
     }
@@ -566,7 +614,8 @@ ClusterEngine::PreemptJob(ClusterJob* job)
     UpdatePolicy(*job, now);
     Track(job);
     SchedulePriorityEvent(job);
-    NS_LOG_INFO("t=" << now << " preempt job " << job->record.id);
+    NS_LOG_LOGIC("t=" << now << " preempt job " << job->record.id << " (preemption "
+                      << job->preemptions << ", level " << job->priorityLevel << ")");
     m_dataModel->JobStopped(*job);
     m_syncModel->JobStopped(*job);
     m_preemptTrace(job);
@@ -575,6 +624,7 @@ ClusterEngine::PreemptJob(ClusterJob* job)
 void
 ClusterEngine::OnFinish(ClusterJob* job)
 {
+    NS_LOG_FUNCTION(this << job->record.id);
     AdvanceProgress(*job);
     FinishJob(job);
 }
@@ -582,6 +632,7 @@ ClusterEngine::OnFinish(ClusterJob* job)
 void
 ClusterEngine::FinishJob(ClusterJob* job)
 {
+    NS_LOG_FUNCTION(this << job->record.id);
     double now = Simulator::Now().GetSeconds();
     LeaveGroup(*job);
     NS_ASSERT_MSG(job->remainingIterations * job->iterationTime <= FINISH_SLACK,
@@ -608,7 +659,8 @@ ClusterEngine::FinishJob(ClusterJob* job)
     job->finishTime = now;
     m_scheduler->Forget(*job);
     ++m_finished;
-    NS_LOG_INFO("t=" << now << " finish job " << job->record.id);
+    NS_LOG_LOGIC("t=" << now << " finish job " << job->record.id << ", " << job->bound << ", JCT "
+                      << now - job->record.submitTime << " s");
     m_dataModel->JobStopped(*job);
     m_syncModel->JobStopped(*job);
     m_finishTrace(job);
@@ -618,11 +670,14 @@ ClusterEngine::FinishJob(ClusterJob* job)
 void
 ClusterEngine::OnPriorityChange(ClusterJob* job)
 {
+    NS_LOG_FUNCTION(this << job->record.id);
     double now = Simulator::Now().GetSeconds();
     AdvanceProgress(*job);
     Untrack(job);
     UpdatePolicy(*job, now);
     Track(job);
+    NS_LOG_LOGIC("t=" << now << " job " << job->record.id << " now at level "
+                      << job->priorityLevel);
     SchedulePriorityEvent(job);
     RequestPass();
 }
@@ -1022,6 +1077,7 @@ ClusterEngine::LeaveGroup(ClusterJob& job)
 void
 ClusterEngine::OnGroupFinish(uint32_t id)
 {
+    NS_LOG_FUNCTION(this << id);
     PacedGroup& group = GroupOf(id);
     ClusterJob* job = group.First();
     AdvanceProgress(*job);
@@ -1084,7 +1140,7 @@ void
 ClusterEngine::MaybePrintProgress()
 {
     // Looking at the clock every pass would cost more than the pass: every 4096th.
-    if (m_progressInterval <= 0 || (m_passes & 4095) != 0)
+    if (m_progressInterval <= 0 || (m_passes & 4095) != 0 || ProgressReporter::IsQuiet())
     {
         return;
     }
@@ -1094,53 +1150,60 @@ ClusterEngine::MaybePrintProgress()
         return;
     }
     m_lastProgress = now;
-    std::cerr << "[aicluster] simulated " << std::fixed << std::setprecision(2)
-              << Simulator::Now().GetSeconds() / 86400 << " days | jobs done " << m_finished
-              << " of " << m_jobs.size() << " | running " << m_running.size() << ", waiting "
-              << m_waitingCount << " | wall "
-              << std::chrono::duration<double>(now - m_wallStart).count() << " s" << std::endl;
-    std::cerr.unsetf(std::ios::fixed);
+    std::ostringstream line;
+    line << "simulated " << std::fixed << std::setprecision(2)
+         << Simulator::Now().GetSeconds() / 86400 << " days | jobs done " << m_finished << " of "
+         << m_jobs.size() << " | running " << m_running.size() << ", waiting " << m_waitingCount
+         << " | wall " << std::chrono::duration<double>(now - m_wallStart).count() << " s";
+    ProgressReporter::Report("aicluster", line.str());
 }
 
 const std::vector<Ptr<ClusterJob>>&
 ClusterEngine::Jobs() const
 {
+    NS_LOG_FUNCTION(this);
     return m_jobs;
 }
 
 const std::vector<RejectedJob>&
 ClusterEngine::Rejected() const
 {
+    NS_LOG_FUNCTION(this);
     return m_rejected;
 }
 
 const std::vector<UtilizationSample>&
 ClusterEngine::Utilization() const
 {
+    NS_LOG_FUNCTION(this);
     return m_utilization;
 }
 
 uint64_t
 ClusterEngine::Passes() const
 {
+    NS_LOG_FUNCTION(this);
     return m_passes;
 }
 
 uint64_t
 ClusterEngine::FinishedJobs() const
 {
+    NS_LOG_FUNCTION(this);
     return m_finished;
 }
 
 double
 ClusterEngine::WallSeconds() const
 {
+    NS_LOG_FUNCTION(this);
     return m_wallSeconds;
 }
 
 uint64_t
 ClusterEngine::EventsProcessed() const
 {
+    NS_LOG_FUNCTION(this);
     return m_events;
 }
 

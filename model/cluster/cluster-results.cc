@@ -361,6 +361,7 @@ WriteUtilization(const std::string& path, const ClusterEngine& engine)
 std::map<std::string, std::string>
 ClusterResults::Attributes(Ptr<const Object> object)
 {
+    NS_LOG_FUNCTION(object);
     std::map<std::string, std::string> values;
     TypeId tid = object->GetInstanceTypeId();
     values["typeId"] = tid.GetName();
@@ -391,6 +392,7 @@ ClusterResults::Attributes(Ptr<const Object> object)
 RunSummary
 ClusterResults::Summarize(Ptr<const ClusterEngine> engine)
 {
+    NS_LOG_FUNCTION(engine);
     RunSummary summary;
     std::vector<double> jct;
     std::vector<double> queueing;
@@ -437,6 +439,7 @@ ClusterResults::Summarize(Ptr<const ClusterEngine> engine)
 void
 ClusterResults::Write(const std::string& dir, Ptr<const ClusterEngine> engine, const RunInfo& info)
 {
+    NS_LOG_FUNCTION(dir << engine);
     std::error_code error;
     std::filesystem::create_directories(dir, error);
     if (error)

@@ -5,6 +5,7 @@
 
 #include "cluster-job.h"
 
+#include "ns3/log.h"
 #include "ns3/simulator.h"
 
 #include <boost/heap/d_ary_heap.hpp>
@@ -12,6 +13,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FinishQueue");
 
 Time
 EventTimeAfter(double seconds)
@@ -65,9 +68,17 @@ FinishQueue::FinishQueue(Callback<void, ClusterJob*> onDue)
     : m_heap(std::make_unique<Heap>()),
       m_onDue(onDue)
 {
+    NS_LOG_FUNCTION(this);
 }
 
-FinishQueue::~FinishQueue() = default; // the owner calls Clear() while the simulator lives
+// The owner calls Clear() while the simulator lives.
+FinishQueue::~FinishQueue()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+// Set, Remove, Contains and Arm run for every job whose iteration time a pass changes: they do
+// not log (doc/contributing.md, Logging).
 
 void
 FinishQueue::Set(ClusterJob& job, double after)
@@ -115,6 +126,7 @@ FinishQueue::Contains(const ClusterJob& job) const
 void
 FinishQueue::Clear()
 {
+    NS_LOG_FUNCTION(this);
     m_heap->queue.clear();
     std::fill(m_heap->queued.begin(), m_heap->queued.end(), 0);
     Arm();
@@ -150,6 +162,7 @@ FinishQueue::Arm()
 void
 FinishQueue::OnEvent()
 {
+    NS_LOG_FUNCTION(this);
     // Every finish due now, in order, in this one event: with an event per job they would all
     // have come before the scheduling pass the first of them asks for, so the pass sees them
     // all here too.
@@ -159,6 +172,7 @@ FinishQueue::OnEvent()
     while (!m_heap->queue.empty() && m_heap->queue.top().at <= now)
     {
         FinishEntry due = m_heap->queue.top();
+        NS_LOG_LOGIC("job " << due.job->record.id << " due");
         m_onDue(due.job); // takes it out (Remove)
         if (!m_heap->queue.empty() && m_heap->queue.top().seq == due.seq)
         {

@@ -38,11 +38,13 @@ GpuAllocator::GetTypeId()
 GpuAllocator::GpuAllocator()
     : m_rule(CONSOLIDATED)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 void
 GpuAllocator::Reset(const ClusterTopology& topology)
 {
+    NS_LOG_FUNCTION(this << topology.numNodes << topology.gpusPerNode << topology.nodesPerRack);
     NS_ABORT_MSG_IF(topology.numNodes == 0 || topology.gpusPerNode == 0 ||
                         topology.nodesPerRack == 0,
                     "cluster topology needs at least one node, one GPU per node and one node "
@@ -58,6 +60,10 @@ GpuAllocator::Reset(const ClusterTopology& topology)
     }
     m_free = topology.TotalGpus();
 }
+
+// Topology, FreeGpus and FreeGpusOn answer queries of the engine and the placement rules, Take
+// runs per node, and the rules (AllocateConsolidated, ...) are steps of Allocate, which logs:
+// they do not log.
 
 const ClusterTopology&
 GpuAllocator::Topology() const
@@ -94,6 +100,7 @@ GpuAllocator::Take(uint32_t node, uint32_t n)
 JobPlacement
 GpuAllocator::Allocate(uint32_t gpus)
 {
+    NS_LOG_FUNCTION(this << gpus);
     NS_ABORT_MSG_IF(gpus == 0 || gpus > m_free,
                     "cannot allocate " << gpus << " GPUs with " << m_free << " free");
     JobPlacement placement =
@@ -130,6 +137,7 @@ GpuAllocator::Allocate(uint32_t gpus, uint32_t nodes)
 uint64_t
 GpuAllocator::NodeShapeFallbacks() const
 {
+    NS_LOG_FUNCTION(this);
     return m_nodeShapeFallbacks;
 }
 
@@ -281,6 +289,7 @@ GpuAllocator::AllocateSpread(uint32_t gpus)
 void
 GpuAllocator::Release(const JobPlacement& placement)
 {
+    NS_LOG_FUNCTION(this << placement.ToString());
     for (const auto& [node, gpus] : placement.gpusOnNode)
     {
         NS_ABORT_MSG_IF(m_freeOnNode.at(node) + gpus > m_topology.gpusPerNode,

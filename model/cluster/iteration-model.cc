@@ -27,6 +27,7 @@ IterationTermModel::GetTypeId()
 void
 IterationTermModel::JobStopped(const ClusterJob& /* job */)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 bool
@@ -51,6 +52,7 @@ IterationTermModel::Bottleneck(const ClusterJob& /* job */) const
 void
 IterationTermModel::SetLinkShare(Ptr<LinkShare> links)
 {
+    NS_LOG_FUNCTION(this << links);
     m_links = links;
 }
 
@@ -69,6 +71,7 @@ IterationTermModel::LinkTraffic(const ClusterJob& /* job */,
 void
 IterationTermModel::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_links = nullptr;
     Object::DoDispose();
 }
@@ -76,6 +79,7 @@ IterationTermModel::DoDispose()
 void
 IterationTermModel::SetChangeCallback(Callback<void> onChange)
 {
+    NS_LOG_FUNCTION(this);
     m_onChange = onChange;
 }
 
@@ -90,6 +94,7 @@ ReportingTermModel::GetTypeId()
 void
 ReportingTermModel::SetJobsChangedCallback(Callback<void> onJobsChanged)
 {
+    NS_LOG_FUNCTION(this);
     m_onJobsChanged = onJobsChanged;
 }
 
@@ -107,6 +112,7 @@ ReportingTermModel::TakePaceChanges(std::vector<PaceChange>& /* changes */)
 void
 ReportingTermModel::NotifyJobsChanged()
 {
+    NS_LOG_FUNCTION(this);
     if (!m_onJobsChanged.IsNull())
     {
         m_onJobsChanged();
@@ -116,6 +122,7 @@ ReportingTermModel::NotifyJobsChanged()
 void
 IterationTermModel::NotifyChanged()
 {
+    NS_LOG_FUNCTION(this);
     if (!m_onChange.IsNull())
     {
         m_onChange();
@@ -143,6 +150,7 @@ IdealDataLoading::Evaluate(const ClusterTopology& /* topology */,
                            const std::vector<Ptr<const ClusterJob>>& /* running */,
                            std::vector<double>& seconds)
 {
+    NS_LOG_FUNCTION(this << seconds.size());
     std::fill(seconds.begin(), seconds.end(), 0.0);
 }
 
@@ -167,6 +175,7 @@ IdealGradientSync::Evaluate(const ClusterTopology& /* topology */,
                             const std::vector<Ptr<const ClusterJob>>& /* running */,
                             std::vector<double>& seconds)
 {
+    NS_LOG_FUNCTION(this << seconds.size());
     std::fill(seconds.begin(), seconds.end(), 0.0);
 }
 

@@ -7,15 +7,22 @@
 #include "cluster-job.h"
 
 #include "ns3/assert.h"
+#include "ns3/log.h"
 
 #include <algorithm>
 
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("PacedGroup");
+
+// Only the group's own events log: its members' bookkeeping (Clock, Park, First, ...) and the
+// virtual clock run for every member of a pace change, in the engine's pass.
+
 PacedGroup::PacedGroup(uint32_t id)
     : m_id(id)
 {
+    NS_LOG_FUNCTION(this << id);
 }
 
 uint32_t
@@ -39,9 +46,12 @@ PacedGroup::VirtualTime(double now) const
 void
 PacedGroup::SetPace(double now, double pace)
 {
+    NS_LOG_FUNCTION(this << now << pace);
     NS_ASSERT_MSG(pace > 0, "paced group " << m_id << " got pace " << pace);
     m_virtual = VirtualTime(now);
     m_since = now;
+    NS_LOG_LOGIC("pace group " << m_id << ": " << m_pace << " -> " << pace << " s per unit, "
+                               << m_clocked.size() << " clocked, " << m_parked.size() << " parked");
     m_pace = pace;
 }
 

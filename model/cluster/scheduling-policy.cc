@@ -63,6 +63,7 @@ SchedulingPolicy::Backfill() const
 void
 SchedulingPolicy::SetBackfill(bool backfill)
 {
+    NS_LOG_FUNCTION(this << backfill);
     m_backfill = backfill;
 }
 
@@ -87,6 +88,9 @@ void
 SchedulingPolicy::Forget(const ClusterJob& /* job */) const
 {
 }
+
+// Key, Level, Backfill and IsPreemptive answer the engine's queue operations, several per job
+// and pass: they do not log (doc/contributing.md, Logging).
 
 // ---- FIFO ---------------------------------------------------------------------------
 
@@ -204,6 +208,7 @@ TiresiasPolicy::GetTypeId()
 void
 TiresiasPolicy::SetThresholds(const std::string& thresholds)
 {
+    NS_LOG_FUNCTION(this << thresholds);
     std::vector<double> parsed;
     std::istringstream in(thresholds);
     std::string item;
@@ -276,6 +281,7 @@ TiresiasPolicy::Level(const ClusterJob& job) const
 void
 TiresiasPolicy::Forget(const ClusterJob& job) const
 {
+    NS_LOG_FUNCTION(this << job.record.id);
     m_levels.erase(job.record.id);
 }
 
@@ -300,6 +306,7 @@ TiresiasPolicy::LevelService(const ClusterJob& job, const JobLevel& state, doubl
 double
 TiresiasPolicy::NextKeyChange(const ClusterJob& job, double now) const
 {
+    NS_LOG_FUNCTION(this << job.record.id << now);
     const JobLevel& state = StateOf(job);
     if (job.state == ClusterJob::RUNNING && state.level < m_thresholds.size())
     {
@@ -317,6 +324,7 @@ TiresiasPolicy::NextKeyChange(const ClusterJob& job, double now) const
 void
 TiresiasPolicy::Update(const ClusterJob& job, double now) const
 {
+    NS_LOG_FUNCTION(this << job.record.id << now);
     JobLevel& state = StateOf(job);
     if (job.state == ClusterJob::WAITING && state.level > 0 && m_starvationFactor > 0)
     {
@@ -334,6 +342,8 @@ TiresiasPolicy::Update(const ClusterJob& job, double now) const
     uint32_t level = LevelOf(LevelService(job, state, now));
     if (level != state.level)
     {
+        NS_LOG_LOGIC("job " << job.record.id << " moves from level " << state.level << " to "
+                            << level);
         state.level = level;
         state.entry = now;
     }

@@ -1,14 +1,16 @@
 # Shared pieces used by several components (no component of its own): the weighted max-min
 # solver that the rdma rate fabric and provisioning fill their resources with, its
-# single-resource case in closed form for storage (water-fill), and the one
-# table of short component names (esa, kspeed, cba, fifo, ...).
+# single-resource case in closed form for storage (water-fill), the one
+# table of short component names (esa, kspeed, cba, fifo, ...) and the one progress reporter.
 list(APPEND AICLUSTER_SOURCES
   model/common/max-min-solver.cc
   model/common/component-registry.cc
   model/common/water-fill.cc
+  model/common/progress-reporter.cc
 )
 list(APPEND AICLUSTER_HEADERS
   model/common/max-min-solver.h
   model/common/component-registry.h
   model/common/water-fill.h
+  model/common/progress-reporter.h
 )

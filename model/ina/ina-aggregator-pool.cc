@@ -4,14 +4,18 @@
 #include "ina-aggregator-pool.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 
 #include <algorithm>
 
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("InaAggregatorPool");
+
 InaAggregatorPool::InaAggregatorPool(uint32_t size, uint32_t valuesPerAggregator)
 {
+    NS_LOG_FUNCTION(this << size << valuesPerAggregator);
     NS_ABORT_MSG_IF(size == 0, "InaAggregatorPool: PoolSize must be >= 1");
     m_aggs.resize(size);
     for (auto& a : m_aggs)
@@ -29,6 +33,7 @@ InaAggregatorPool::Allocate(uint32_t i,
                             uint16_t psAddr,
                             Time now)
 {
+    NS_LOG_FUNCTION(this << i << job << seq << +fanIn << priority << psAddr << now);
     Release(i, now);
     InaAggregator& a = At(i);
     a.inUse = true;
@@ -53,6 +58,7 @@ InaAggregatorPool::Allocate(uint32_t i,
 void
 InaAggregatorPool::MarkComplete(uint32_t i, Time now)
 {
+    NS_LOG_FUNCTION(this << i << now);
     InaAggregator& a = At(i);
     a.complete = true;
     a.completedAt = now;
@@ -61,6 +67,7 @@ InaAggregatorPool::MarkComplete(uint32_t i, Time now)
 void
 InaAggregatorPool::Release(uint32_t i, Time now)
 {
+    NS_LOG_FUNCTION(this << i << now);
     InaAggregator& a = At(i);
     if (!a.inUse)
     {
@@ -71,6 +78,9 @@ InaAggregatorPool::Release(uint32_t i, Time now)
     {
         m_usefulSeconds += (a.completedAt - a.allocatedAt).GetSeconds();
     }
+    NS_LOG_LOGIC("aggregator " << i << " freed from job " << a.job << " seq " << a.seq << " after "
+                               << (now - a.allocatedAt).GetSeconds() << " s, "
+                               << (a.complete ? "complete" : "incomplete"));
     a.inUse = false;
     --m_inUse;
 }
@@ -78,6 +88,7 @@ InaAggregatorPool::Release(uint32_t i, Time now)
 double
 InaAggregatorPool::BusySeconds(Time now) const
 {
+    NS_LOG_FUNCTION(this << now);
     double s = m_busySeconds;
     for (const auto& a : m_aggs)
     {
@@ -92,6 +103,7 @@ InaAggregatorPool::BusySeconds(Time now) const
 double
 InaAggregatorPool::UsefulSeconds() const
 {
+    NS_LOG_FUNCTION(this);
     double s = m_usefulSeconds;
     for (const auto& a : m_aggs)
     {

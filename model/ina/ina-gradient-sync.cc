@@ -369,7 +369,7 @@ InaGradientSync::GetTypeId()
             .AddTraceSource("PoolOccupancy",
                             "The aggregators held at the switches changed (PoolOccupancy())",
                             MakeTraceSourceAccessor(&InaGradientSync::m_poolsTrace),
-                            "ns3::TracedCallback::Void");
+                            "ns3::TracedValueCallback::Void");
     return tid;
 }
 

@@ -65,12 +65,20 @@ RdmaPacketFabric::GetTypeId()
     return tid;
 }
 
-RdmaPacketFabric::RdmaPacketFabric() = default;
-RdmaPacketFabric::~RdmaPacketFabric() = default;
+RdmaPacketFabric::RdmaPacketFabric()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+RdmaPacketFabric::~RdmaPacketFabric()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 RdmaPacketFabric::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_records.clear();
     m_endpoints.clear();
     m_switches.clear();
@@ -82,6 +90,7 @@ RdmaPacketFabric::DoDispose()
 void
 RdmaPacketFabric::Build(const RailClusterConfig& config)
 {
+    NS_LOG_FUNCTION(this << config.nodes);
     NS_ABORT_MSG_IF(m_topology, "RdmaPacketFabric::Build called twice");
     m_topology = std::make_unique<RailTopology>(config);
     const RailTopology& t = *m_topology;
@@ -156,11 +165,13 @@ RdmaPacketFabric::Build(const RailClusterConfig& config)
             return m_topology->QpLineRate(v, requester, myNic);
         });
     }
+    NS_LOG_INFO("built " << nv << " vertices, " << links.size() << " links");
 }
 
 const RailTopology&
 RdmaPacketFabric::GetTopology() const
 {
+    NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(!m_topology, "RdmaPacketFabric: Build() first");
     return *m_topology;
 }
@@ -168,6 +179,7 @@ RdmaPacketFabric::GetTopology() const
 void
 RdmaPacketFabric::CheckEndpoints(uint32_t a, uint32_t b, uint64_t bytes, const char* op) const
 {
+    NS_LOG_FUNCTION(this << a << b << bytes << op);
     const RailTopology& t = GetTopology();
     std::string where = std::string("RdmaPacketFabric::") + op + ": ";
     if (a >= t.GetNVertices() || b >= t.GetNVertices() || !t.IsEndpoint(a) || !t.IsEndpoint(b))
@@ -189,6 +201,7 @@ RdmaPacketFabric::CheckEndpoints(uint32_t a, uint32_t b, uint64_t bytes, const c
 uint32_t
 RdmaPacketFabric::PickNic(uint32_t endpoint, uint32_t peer, uint32_t id, int32_t forced) const
 {
+    NS_LOG_FUNCTION(this << endpoint << peer << id << forced);
     const RailTopology& t = GetTopology();
     if (forced < 0)
     {
@@ -204,6 +217,7 @@ RdmaPacketFabric::Write(uint32_t src,
                         RdmaCompletion done,
                         RdmaTransferOptions options)
 {
+    NS_LOG_FUNCTION(this << src << dst << bytes << options.srcNic << options.dstNic);
     CheckEndpoints(src, dst, bytes, "Write");
     uint32_t id = m_nextId++;
     RdmaSendSpec spec;
@@ -225,6 +239,7 @@ RdmaPacketFabric::Read(uint32_t local,
                        RdmaCompletion done,
                        RdmaTransferOptions options)
 {
+    NS_LOG_FUNCTION(this << local << remote << bytes << options.srcNic << options.dstNic);
     CheckEndpoints(local, remote, bytes, "Read");
     uint32_t id = m_nextId++;
     RdmaSendSpec spec;
@@ -249,6 +264,9 @@ RdmaPacketFabric::Post(uint32_t id,
                        bool read,
                        RdmaCompletion done)
 {
+    NS_LOG_FUNCTION(this << id << src << dst << srcNic << dstNic << bytes << read);
+    NS_LOG_LOGIC("transfer " << id << ": " << (read ? "READ " : "WRITE ") << bytes << " bytes "
+                             << src << " -> " << dst << " over NICs " << srcNic << ", " << dstNic);
     m_bytesPosted += bytes;
     ++m_posted;
     Record& r = m_records[id];
@@ -268,6 +286,7 @@ RdmaPacketFabric::Post(uint32_t id,
 void
 RdmaPacketFabric::OnDelivered(uint32_t qp)
 {
+    NS_LOG_FUNCTION(this << qp);
     auto it = m_records.find(qp);
     if (it == m_records.end())
     {
@@ -284,6 +303,7 @@ RdmaPacketFabric::OnDelivered(uint32_t qp)
 void
 RdmaPacketFabric::OnAcked(uint32_t qp)
 {
+    NS_LOG_FUNCTION(this << qp);
     auto it = m_records.find(qp);
     if (it == m_records.end() || it->second.result.read)
     {
@@ -296,10 +316,13 @@ RdmaPacketFabric::OnAcked(uint32_t qp)
 void
 RdmaPacketFabric::Complete(uint32_t qp)
 {
+    NS_LOG_FUNCTION(this << qp);
     auto it = m_records.find(qp);
     Record rec = std::move(it->second);
     m_records.erase(it);
     ++m_completed;
+    NS_LOG_INFO("transfer " << qp << " done: " << rec.result.bytes << " bytes in "
+                            << (rec.result.completed - rec.result.start).GetSeconds() << " s");
     if (rec.done)
     {
         rec.done(rec.result);
@@ -309,12 +332,14 @@ RdmaPacketFabric::Complete(uint32_t qp)
 Ptr<LosslessNetDevice>
 RdmaPacketFabric::GetLinkDevice(uint32_t directedLink) const
 {
+    NS_LOG_FUNCTION(this << directedLink);
     return m_linkDev.at(directedLink);
 }
 
 Ptr<RdmaEndpoint>
 RdmaPacketFabric::GetEndpoint(uint32_t vertex) const
 {
+    NS_LOG_FUNCTION(this << vertex);
     Ptr<RdmaEndpoint> e = m_endpoints.at(vertex);
     NS_ABORT_MSG_IF(!e, "RdmaPacketFabric: vertex " << vertex << " is not an endpoint");
     return e;
@@ -323,12 +348,14 @@ RdmaPacketFabric::GetEndpoint(uint32_t vertex) const
 Ptr<Node>
 RdmaPacketFabric::GetNode(uint32_t vertex) const
 {
+    NS_LOG_FUNCTION(this << vertex);
     return m_nodes.at(vertex);
 }
 
 void
 RdmaPacketFabric::SetLinkErrorModel(uint32_t directedLink, Ptr<ErrorModel> em)
 {
+    NS_LOG_FUNCTION(this << directedLink << em);
     // The receiving end of the directed link applies the model.
     m_linkDev.at(directedLink ^ 1u)->SetReceiveErrorModel(em);
 }
@@ -336,6 +363,7 @@ RdmaPacketFabric::SetLinkErrorModel(uint32_t directedLink, Ptr<ErrorModel> em)
 double
 RdmaPacketFabric::GetLinkUtilization(uint32_t directedLink) const
 {
+    NS_LOG_FUNCTION(this << directedLink);
     double now = Simulator::Now().GetSeconds();
     double cap = m_topology->GetLinks().at(directedLink / 2).bytesPerSec;
     return now > 0 ? m_linkDev.at(directedLink)->GetTxBytes() / (cap * now) : 0.0;
@@ -344,6 +372,7 @@ RdmaPacketFabric::GetLinkUtilization(uint32_t directedLink) const
 RdmaPacketFabric::Stats
 RdmaPacketFabric::GetStats() const
 {
+    NS_LOG_FUNCTION(this);
     Stats s;
     s.transfersPosted = m_posted;
     s.transfersCompleted = m_completed;
@@ -371,6 +400,7 @@ RdmaPacketFabric::GetStats() const
 int64_t
 RdmaPacketFabric::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     int64_t used = 0;
     for (const auto& dev : m_linkDev)
     {

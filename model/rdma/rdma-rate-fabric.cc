@@ -55,12 +55,20 @@ RdmaRateFabric::GetTypeId()
     return tid;
 }
 
-RdmaRateFabric::RdmaRateFabric() = default;
-RdmaRateFabric::~RdmaRateFabric() = default;
+RdmaRateFabric::RdmaRateFabric()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+RdmaRateFabric::~RdmaRateFabric()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 void
 RdmaRateFabric::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_event.Cancel();
     m_pending.Cancel();
     m_flows.clear();
@@ -73,6 +81,7 @@ RdmaRateFabric::DoDispose()
 void
 RdmaRateFabric::Build(const RailClusterConfig& config)
 {
+    NS_LOG_FUNCTION(this << config.nodes);
     NS_ABORT_MSG_IF(m_topology, "RdmaRateFabric::Build called twice");
     m_topology = std::make_unique<RailTopology>(config);
     // One set of parameters for both granularities: read the packet level's defaults.
@@ -122,11 +131,14 @@ RdmaRateFabric::Build(const RailClusterConfig& config)
     m_marking.assign(m_upstream.size(), -1);
     m_solver = std::make_unique<MaxMinSolver>(caps);
     m_solver->SetMergeIdenticalFlows(m_mergeIdentical);
+    NS_LOG_INFO("built " << t.GetNVertices() << " vertices, " << t.GetLinks().size()
+                         << " links, DCQCN " << (m_dcqcn ? "on" : "off"));
 }
 
 const RailTopology&
 RdmaRateFabric::GetTopology() const
 {
+    NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(!m_topology, "RdmaRateFabric: Build() first");
     return *m_topology;
 }
@@ -139,6 +151,7 @@ RdmaRateFabric::AddTransfer(uint32_t src,
                             RdmaCompletion done,
                             RdmaTransferOptions options)
 {
+    NS_LOG_FUNCTION(this << src << dst << bytes << read << options.srcNic << options.dstNic);
     const RailTopology& t = GetTopology();
     std::string where = read ? "RdmaRateFabric::Read: " : "RdmaRateFabric::Write: ";
     if (src >= t.GetNVertices() || dst >= t.GetNVertices() || !t.IsEndpoint(src) ||
@@ -213,6 +226,9 @@ RdmaRateFabric::AddTransfer(uint32_t src,
     f.remaining = static_cast<double>(bytes);
     f.lastUpdate = Simulator::Now().GetSeconds();
     m_byId[id] = sid;
+    NS_LOG_LOGIC("transfer " << id << ": " << (read ? "READ " : "WRITE ") << bytes << " bytes "
+                             << src << " -> " << dst << " over NICs " << srcNic << ", " << dstNic
+                             << ", line rate " << cap << " B/s");
     return id;
 }
 
@@ -223,6 +239,7 @@ RdmaRateFabric::Write(uint32_t src,
                       RdmaCompletion done,
                       RdmaTransferOptions options)
 {
+    NS_LOG_FUNCTION(this << src << dst << bytes);
     uint32_t id = AddTransfer(src, dst, bytes, false, std::move(done), options);
     ScheduleReallocation();
     return id;
@@ -235,6 +252,7 @@ RdmaRateFabric::Read(uint32_t local,
                      RdmaCompletion done,
                      RdmaTransferOptions options)
 {
+    NS_LOG_FUNCTION(this << local << remote << bytes);
     uint32_t id = AddTransfer(remote, local, bytes, true, std::move(done), options);
     ScheduleReallocation();
     return id;
@@ -253,12 +271,15 @@ RdmaRateFabric::ScheduleReallocation()
 void
 RdmaRateFabric::Reallocate()
 {
+    NS_LOG_FUNCTION(this);
     m_pending.Cancel();
     double now = Simulator::Now().GetSeconds();
     double eff = static_cast<double>(m_mtu) / (m_mtu + RdmaHeader::kWireSize);
     m_solver->Solve();
     ++m_reallocations;
     const std::vector<uint32_t>& component = m_solver->GetLastComponent();
+    NS_LOG_LOGIC("reallocation " << m_reallocations << ": " << component.size() << " of "
+                                 << m_byId.size() << " transfers get new rates");
     for (uint32_t sid : component)
     {
         Flow& f = m_flows[sid];
@@ -382,6 +403,7 @@ RdmaRateFabric::ScheduleNext()
 void
 RdmaRateFabric::OnFinish()
 {
+    NS_LOG_FUNCTION(this);
     double now = Simulator::Now().GetSeconds();
     std::vector<FlowInfo> finished;
     while (!m_finish.empty())
@@ -417,6 +439,9 @@ RdmaRateFabric::OnFinish()
     });
     for (FlowInfo& f : finished)
     {
+        NS_LOG_INFO("transfer " << f.result.id << " done: " << f.result.bytes << " bytes in "
+                                << Simulator::Now().GetSeconds() - f.result.start.GetSeconds()
+                                << " s (fluid)");
         // The fluid left the bottleneck now; the last byte lands one path latency later and,
         // for a WRITE, its ACK returns after another.
         f.result.delivered = Simulator::Now() + Seconds(f.latency);
@@ -429,6 +454,9 @@ RdmaRateFabric::OnFinish()
         }
     }
 }
+
+// CountUpstream, DcqcnFactor, PushFinish and ScheduleNext run per flow or per link of a
+// reallocation, GetRate and GetLinkLoad per flow or link a caller reads: they do not log.
 
 double
 RdmaRateFabric::GetRate(uint32_t id) const

@@ -41,23 +41,29 @@ CacheTier::GetTypeId()
     return tid;
 }
 
-CacheTier::CacheTier() = default;
+CacheTier::CacheTier()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 double
 CacheTier::Capacity() const
 {
+    NS_LOG_FUNCTION(this);
     return m_capacity;
 }
 
 CacheTier::Medium
 CacheTier::GetMedium() const
 {
+    NS_LOG_FUNCTION(this);
     return m_medium;
 }
 
 double
 CacheTier::DefaultPricePerGbHour(Medium medium)
 {
+    NS_LOG_FUNCTION(medium);
     // Memory: AWS r6i.large (16 GiB) vs c6i.large (4 GiB), same vCPUs, $0.126 - $0.085 per hour
     // for 12 GiB more. SSD: AWS EBS gp3 storage, $0.08 per GB-month over 730 h.
     return medium == MEMORY ? (0.126 - 0.085) / 12.0 : 0.08 / 730.0;
@@ -66,12 +72,14 @@ CacheTier::DefaultPricePerGbHour(Medium medium)
 double
 CacheTier::PricePerGbHour() const
 {
+    NS_LOG_FUNCTION(this);
     return m_price >= 0 ? m_price : DefaultPricePerGbHour(m_medium);
 }
 
 double
 CacheTier::PricePerByteSecond() const
 {
+    NS_LOG_FUNCTION(this);
     return PricePerGbHour() / 1e9 / 3600.0;
 }
 
