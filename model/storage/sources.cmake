@@ -13,6 +13,7 @@ list(APPEND AICLUSTER_SOURCES
   model/storage/benefit-ranked-policy.cc
   model/storage/silod-like-policy.cc
   model/storage/cba-policy.cc
+  model/storage/dataset-registry.cc
   model/storage/storage-data-loading.cc
   model/storage/auto-cba.cc
   model/storage/storage-helper.cc
@@ -30,6 +31,8 @@ list(APPEND AICLUSTER_HEADERS
   model/storage/benefit-ranked-policy.h
   model/storage/silod-like-policy.h
   model/storage/cba-policy.h
+  model/storage/dataset-registry.h
+  model/storage/storage-totals.h
   model/storage/storage-data-loading.h
   model/storage/auto-cba.h
   model/storage/storage-helper.h

@@ -160,30 +160,10 @@ StorageDataLoading::DoDispose()
 void
 StorageDataLoading::AddDataset(const DatasetSpec& spec)
 {
-    if (!(spec.bytes >= 0) || !std::isfinite(spec.bytes) || !(spec.bytesPerSample >= 0) ||
-        !std::isfinite(spec.bytesPerSample))
+    if (m_datasets.Add(spec))
     {
-        throw std::invalid_argument(
-            "dataset '" + spec.name + "': expected size and bytes per sample >= 0, got " +
-            std::to_string(spec.bytes) + " and " + std::to_string(spec.bytesPerSample));
+        m_caches.emplace_back();
     }
-    auto it = m_index.find(spec.name);
-    if (it != m_index.end())
-    {
-        const DatasetSpec& known = m_datasets[it->second];
-        if (known.bytes != spec.bytes || known.bytesPerSample != spec.bytesPerSample)
-        {
-            throw std::invalid_argument("dataset '" + spec.name +
-                                        "' registered twice with "
-                                        "different numbers (" +
-                                        std::to_string(known.bytes) + " vs " +
-                                        std::to_string(spec.bytes) + " bytes)");
-        }
-        return;
-    }
-    m_index[spec.name] = m_datasets.size();
-    m_datasets.push_back(spec);
-    m_caches.emplace_back();
 }
 
 void
@@ -192,7 +172,7 @@ StorageDataLoading::AddDatasetsOf(const std::vector<JobRecord>& jobs,
 {
     for (const JobRecord& job : jobs)
     {
-        if (!m_index.count(job.dataset))
+        if (!m_datasets.Has(job.dataset))
         {
             AddDataset(annotator.Dataset(job));
         }
@@ -202,7 +182,7 @@ StorageDataLoading::AddDatasetsOf(const std::vector<JobRecord>& jobs,
 bool
 StorageDataLoading::HasDataset(const std::string& name) const
 {
-    return m_index.count(name) > 0;
+    return m_datasets.Has(name);
 }
 
 void
@@ -267,7 +247,7 @@ StorageDataLoading::DependsOnOtherJobs() const
 double
 StorageDataLoading::DemandOf(const ClusterJob& job, uint32_t gpus) const
 {
-    const DatasetSpec& spec = m_datasets[m_index.at(job.record.dataset)];
+    const DatasetSpec& spec = m_datasets.At(m_datasets.IndexOf(job.record.dataset));
     return job.profile->SamplesPerSecond(std::max<uint32_t>(1, gpus)) * spec.bytesPerSample;
 }
 
@@ -283,8 +263,7 @@ StorageDataLoading::InfoOf(const ClusterJob& job) const
     uint32_t gpus = job.gpus > 0 ? job.gpus : job.placement.TotalGpus();
     if (info.gpus == 0)
     {
-        auto it = m_index.find(job.record.dataset);
-        if (it == m_index.end())
+        if (!m_datasets.Find(job.record.dataset, info.dataset))
         {
             throw std::invalid_argument(
                 "job " + std::to_string(id) + " (" + job.record.source + ") reads dataset '" +
@@ -292,7 +271,6 @@ StorageDataLoading::InfoOf(const ClusterJob& job) const
                 "', which the storage model does not know; register it with AddDataset or "
                 "AddDatasetsOf");
         }
-        info.dataset = it->second;
     }
     if (info.gpus != gpus)
     {
@@ -310,10 +288,10 @@ StorageDataLoading::BuildProblem(const std::vector<Ptr<const ClusterJob>>& runni
     StorageProblem problem;
     std::vector<uint32_t> globals;
     problem.jobs.reserve(running.size());
-    if (m_localStamp.size() < m_datasets.size())
+    if (m_localStamp.size() < m_datasets.Size())
     {
-        m_localStamp.resize(m_datasets.size(), 0);
-        m_localIndex.resize(m_datasets.size(), 0);
+        m_localStamp.resize(m_datasets.Size(), 0);
+        m_localIndex.resize(m_datasets.Size(), 0);
     }
     ++m_stamp;
     for (const Ptr<const ClusterJob>& job : running)
@@ -325,7 +303,7 @@ StorageDataLoading::BuildProblem(const std::vector<Ptr<const ClusterJob>>& runni
             m_localStamp[g] = m_stamp;
             m_localIndex[g] = uint32_t(globals.size());
             globals.push_back(g);
-            problem.datasetBytes.push_back(m_datasets[g].bytes);
+            problem.datasetBytes.push_back(m_datasets.At(g).bytes);
         }
         StorageDemand demand;
         demand.id = job->record.id;
@@ -372,7 +350,7 @@ StorageDataLoading::ProblemWith(const ClusterJob& job) const
     else
     {
         demand.dataset = uint32_t(problem.datasetBytes.size());
-        problem.datasetBytes.push_back(m_datasets[info.dataset].bytes);
+        problem.datasetBytes.push_back(m_datasets.At(info.dataset).bytes);
     }
     problem.jobs.push_back(demand);
     return problem;
@@ -410,7 +388,7 @@ StorageDataLoading::Settle()
 double
 StorageDataLoading::HitOf(uint32_t dataset) const
 {
-    double d = m_datasets[dataset].bytes;
+    double d = m_datasets.At(dataset).bytes;
     if (d <= 0)
     {
         return 1.0;
@@ -447,7 +425,7 @@ StorageDataLoading::AddJob(const Ptr<const ClusterJob>& job)
     m_seconds.push_back(-1); // the engine has no term yet
     m_pacedWork.push_back(0);
     m_iterationBytes.push_back(double(job->profile->localBatch) * info.gpus *
-                               m_datasets[info.dataset].bytesPerSample);
+                               m_datasets.At(info.dataset).bytesPerSample);
     uint64_t own = m_groupJobs ? 0 : job->record.id;
     JoinEntry(slot, EntryKey(info.dataset, info.demand, info.gpus, own), local);
     m_dirty = true;
@@ -460,16 +438,16 @@ StorageDataLoading::AddJob(const Ptr<const ClusterJob>& job)
 uint32_t
 StorageDataLoading::LocalDataset(uint32_t dataset)
 {
-    if (m_localOf.size() < m_datasets.size())
+    if (m_localOf.size() < m_datasets.Size())
     {
-        m_localOf.resize(m_datasets.size(), -1);
+        m_localOf.resize(m_datasets.Size(), -1);
     }
     if (m_localOf[dataset] < 0)
     {
         m_localOf[dataset] = int64_t(m_globalOf.size());
         m_globalOf.push_back(dataset);
         m_readers.push_back(0);
-        m_problem.datasetBytes.push_back(m_datasets[dataset].bytes);
+        m_problem.datasetBytes.push_back(m_datasets.At(dataset).bytes);
         m_alloc.cache.push_back(0);
     }
     return uint32_t(m_localOf[dataset]);
@@ -714,9 +692,9 @@ StorageDataLoading::StartFills()
         {
             // Lazy: the bytes read from now on fill the cache, and serve hits once the readers
             // come back to them, one pass over the dataset later (at their current rates).
-            delay = readRate[local] > 0 ? m_datasets[k].bytes / readRate[local] : 0.0;
+            delay = readRate[local] > 0 ? m_datasets.At(k).bytes / readRate[local] : 0.0;
         }
-        NS_LOG_LOGIC("t=" << now << " dataset " << m_datasets[k].name << " fills to "
+        NS_LOG_LOGIC("t=" << now << " dataset " << m_datasets.At(k).name << " fills to "
                           << state.filling << " bytes in " << delay << " s");
         state.fillEvent =
             Simulator::Schedule(Seconds(delay), &StorageDataLoading::OnFillDone, this, k);
@@ -1258,8 +1236,8 @@ StorageDataLoading::RateWriters()
 double
 StorageDataLoading::EffectiveCache(const std::string& name) const
 {
-    auto it = m_index.find(name);
-    return it == m_index.end() ? 0.0 : m_caches[it->second].effective;
+    uint32_t index = 0;
+    return m_datasets.Find(name, index) ? m_caches[index].effective : 0.0;
 }
 
 } // namespace ns3

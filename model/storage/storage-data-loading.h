@@ -5,9 +5,11 @@
 #define AICLUSTER_STORAGE_DATA_LOADING_H
 
 #include "cache-tier.h"
+#include "dataset-registry.h"
 #include "storage-backend.h"
 #include "storage-policy.h"
 #include "storage-problem.h"
+#include "storage-totals.h"
 
 #include "ns3/cluster-engine.h"
 #include "ns3/event-id.h"
@@ -24,56 +26,6 @@
 
 namespace ns3
 {
-
-/**
- * \ingroup aicluster
- * \brief Running totals of a storage run (integrated between allocation changes).
- */
-struct StorageTotals
-{
-    double bandwidthCost{0};    //!< remote bandwidth bought [$]
-    double cacheCost{0};        //!< cache space reserved [$]
-    double prefetchCost{0};     //!< prefetch traffic [$]
-    double bytesRead{0};        //!< bytes the jobs read (cache + remote) [bytes]
-    double bytesRemote{0};      //!< bytes read from remote storage (incl. prefetch) [bytes]
-    double bandwidthSeconds{0}; //!< integral of bought bandwidth [bytes]
-    double cacheByteSeconds{0}; //!< integral of reserved cache [byte-s]
-    double peakBandwidth{0};    //!< most bandwidth bought at once [bytes/s]
-    double peakCache{0};        //!< most cache reserved at once [bytes]
-    double activeSeconds{0};    //!< time with at least one running job [s]
-    uint64_t solves{0};         //!< policy calls
-    uint64_t jobsSolved{0};     //!< sum over policy calls of the running jobs in the problem
-    uint64_t entriesSolved{0};  //!< sum over policy calls of the problem's entries (kinds of job)
-    uint64_t fills{0};          //!< cache fills completed
-
-    /** \return bandwidthCost + cacheCost + prefetchCost [$] */
-    double IoCost() const
-    {
-        return bandwidthCost + cacheCost + prefetchCost;
-    }
-
-    /** \return bytes served by the cache / bytes read (0 if nothing read) */
-    double HitRatio() const
-    {
-        return bytesRead > 0 ? bytesHit / bytesRead : 0.0;
-    }
-
-    double bytesHit{0};      //!< bytes the jobs read from the cache [bytes]
-    double prefetchBytes{0}; //!< bytes prefetched into the cache [bytes]
-
-    // Checkpoint writes (StorageDataLoading's "Checkpoints").
-    uint64_t checkpoints{0};             //!< checkpoints written to the end
-    double checkpointBytes{0};           //!< bytes written by checkpoints (charged) [bytes]
-    double checkpointStallGpuSeconds{0}; //!< GPU time stopped while writing them [GPU-s]
-
-    // Model-weight loads at job start (StorageDataLoading's "ModelLoading").
-    uint64_t modelLoads{0};             //!< loads finished
-    uint64_t modelLoadsFromCache{0};    //!< of which from the cache tier
-    double modelLoadBytesRemote{0};     //!< weights read from remote storage (charged) [bytes]
-    double modelLoadBytesCached{0};     //!< weights read from the cache tier [bytes]
-    double modelLoadStallGpuSeconds{0}; //!< GPU time stopped while loading [GPU-s]
-    double weightsCacheByteSeconds{0};  //!< integral of cached weights (charged) [byte-s]
-};
 
 /**
  * \ingroup aicluster
@@ -394,9 +346,7 @@ class StorageDataLoading : public ReportingTermModel
     std::map<uint64_t, CheckpointState> m_checkpointState; //!< per running job that checkpoints
     uint32_t m_writers{0};                                 //!< writes under way
 
-    std::unordered_map<std::string, uint32_t>
-        m_index; //!< dataset name -> index (looked up, never walked)
-    std::vector<DatasetSpec> m_datasets;
+    DatasetRegistry m_datasets; //!< the registered datasets, by index
     std::vector<CacheState> m_caches;
 
     mutable std::vector<JobInfo> m_jobInfo;     //!< indexed by job id (ids are dense)
