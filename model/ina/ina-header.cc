@@ -3,12 +3,18 @@
  */
 #include "ina-header.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("InaHeader");
 NS_OBJECT_ENSURE_REGISTERED(InaHeader);
 
-InaHeader::InaHeader() = default;
+InaHeader::InaHeader()
+{
+    NS_LOG_FUNCTION(this);
+}
 
 TypeId
 InaHeader::GetTypeId()
@@ -29,6 +35,7 @@ InaHeader::GetInstanceTypeId() const
 void
 InaHeader::Print(std::ostream& os) const
 {
+    NS_LOG_FUNCTION(this);
     os << "type=" << unsigned(type) << " src=" << src << " dst=" << dst << " job=" << job
        << " seq=" << seq << " worker=" << unsigned(worker) << " fanIn=" << unsigned(fanIn)
        << " bitmap=0x" << std::hex << bitmap << std::dec << " agg=" << aggIndex
@@ -39,12 +46,14 @@ InaHeader::Print(std::ostream& os) const
 uint32_t
 InaHeader::GetSerializedSize() const
 {
+    NS_LOG_FUNCTION(this);
     return FixedSize() + 4 * static_cast<uint32_t>(values.size());
 }
 
 void
 InaHeader::Serialize(Buffer::Iterator it) const
 {
+    NS_LOG_FUNCTION(this);
     it.WriteU8(type);
     it.WriteHtonU16(src);
     it.WriteHtonU16(dst);
@@ -67,6 +76,7 @@ InaHeader::Serialize(Buffer::Iterator it) const
 uint32_t
 InaHeader::Deserialize(Buffer::Iterator it)
 {
+    NS_LOG_FUNCTION(this);
     type = it.ReadU8();
     src = it.ReadNtohU16();
     dst = it.ReadNtohU16();

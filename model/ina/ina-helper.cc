@@ -8,6 +8,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
+#include "ns3/log.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
@@ -21,6 +22,8 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("InaHelper");
+
 InaHelper::InaHelper()
     : m_rate("100Gbps"),
       m_delay(NanoSeconds(500)),
@@ -32,6 +35,7 @@ InaHelper::InaHelper()
       m_uplinkRate("400Gbps"),
       m_hierarchical(true)
 {
+    NS_LOG_FUNCTION(this);
     m_switchFactory.SetTypeId(InaSwitch::GetTypeId());
     m_workerFactory.SetTypeId(InaWorker::GetTypeId());
     m_psFactory.SetTypeId(InaParameterServer::GetTypeId());
@@ -41,6 +45,7 @@ InaHelper::InaHelper()
 void
 InaHelper::SetPolicy(const std::string& name)
 {
+    NS_LOG_FUNCTION(this << name);
     const ComponentAlias* policy =
         ComponentRegistry::Lookup("ina-policy", name, InaAllocationPolicy::GetTypeId());
     if (!policy)
@@ -75,36 +80,42 @@ InaHelper::SetPolicy(const std::string& name)
 void
 InaHelper::SetPolicyAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name);
     m_policyFactory.Set(name, value);
 }
 
 void
 InaHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name);
     m_switchFactory.Set(name, value);
 }
 
 void
 InaHelper::SetWorkerAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name);
     m_workerFactory.Set(name, value);
 }
 
 void
 InaHelper::SetLinkRate(DataRate rate)
 {
+    NS_LOG_FUNCTION(this << rate);
     m_rate = rate;
 }
 
 void
 InaHelper::SetLinkDelay(Time delay)
 {
+    NS_LOG_FUNCTION(this << delay);
     m_delay = delay;
 }
 
 void
 InaHelper::SetLossRate(double rate)
 {
+    NS_LOG_FUNCTION(this << rate);
     NS_ABORT_MSG_IF(rate < 0 || rate >= 1, "InaHelper: loss rate " << rate << " not in [0, 1)");
     m_loss = rate;
 }
@@ -112,24 +123,28 @@ InaHelper::SetLossRate(double rate)
 void
 InaHelper::SetQueuePackets(uint32_t packets)
 {
+    NS_LOG_FUNCTION(this << packets);
     m_queuePackets = packets;
 }
 
 void
 InaHelper::SetValuesPerPacket(uint32_t values)
 {
+    NS_LOG_FUNCTION(this << values);
     m_valuesPerPacket = values;
 }
 
 void
 InaHelper::SetWindow(uint32_t window)
 {
+    NS_LOG_FUNCTION(this << window);
     m_window = window;
 }
 
 uint32_t
 InaHelper::AddJob(const InaJobSpec& job)
 {
+    NS_LOG_FUNCTION(this << job.workers << job.gradientValues << job.iterations);
     if (job.workers < 1 || job.workers > 32)
     {
         throw std::invalid_argument("InaHelper: job " + std::to_string(m_specs.size()) + " has " +
@@ -148,6 +163,7 @@ InaHelper::AddJob(const InaJobSpec& job)
 void
 InaHelper::Install()
 {
+    NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(m_specs.empty(), "InaHelper: add jobs before Install");
     m_policy = m_policyFactory.Create<InaAllocationPolicy>();
     UintegerValue pool;
@@ -198,6 +214,7 @@ InaHelper::Install()
 Ptr<InaSwitch>
 InaHelper::MakeSwitch() const
 {
+    NS_LOG_FUNCTION(this);
     Ptr<InaSwitch> s = m_switchFactory.Create<InaSwitch>();
     s->SetAttribute("ValuesPerPacket", UintegerValue(m_valuesPerPacket));
     s->SetPolicy(m_policy);
@@ -207,6 +224,7 @@ InaHelper::MakeSwitch() const
 void
 InaHelper::BuildSwitches()
 {
+    NS_LOG_FUNCTION(this);
     // One switch, or a ToR per rack under a spine.
     for (uint32_t r = 0; r < m_racks; ++r)
     {
@@ -236,6 +254,7 @@ InaHelper::BuildSwitches()
 Ptr<NetDevice>
 InaHelper::Connect(Ptr<Node> host, uint16_t addr, uint32_t rack)
 {
+    NS_LOG_FUNCTION(this << host << addr << rack);
     // A host in rack r hangs off ToR r; rack == m_racks means the spine.
     Ptr<Node> sw = rack < m_racks ? m_torNodes[rack] : m_spineNode;
     NetDeviceContainer d = m_p2p.Install(host, sw);
@@ -259,6 +278,7 @@ InaHelper::Connect(Ptr<Node> host, uint16_t addr, uint32_t rack)
 std::vector<uint32_t>
 InaHelper::AggregationLevels(std::vector<uint32_t> racks) const
 {
+    NS_LOG_FUNCTION(this << racks.size());
     std::sort(racks.begin(), racks.end());
     racks.erase(std::unique(racks.begin(), racks.end()), racks.end());
     if (racks.size() == 1)
@@ -279,6 +299,7 @@ InaHelper::InstallJob(uint32_t j,
                       std::map<uint32_t, InaJobSlots> slots,
                       uint16_t& nextAddr)
 {
+    NS_LOG_FUNCTION(this << j << levels.size() << nextAddr);
     const InaJobSpec& spec = m_specs[j];
     const std::vector<uint32_t> workerRacks = WorkerRacks(j);
     const uint32_t top = levels.back();
@@ -332,6 +353,7 @@ InaHelper::InstallParameterServer(uint32_t j,
                                   uint32_t top,
                                   const InaJobSlots& slots)
 {
+    NS_LOG_FUNCTION(this << j);
     const InaJobSpec& spec = m_specs[j];
     Ptr<Node> psNode = CreateObject<Node>();
     m_nodes.Add(psNode);
@@ -360,6 +382,7 @@ InaHelper::InstallWorker(uint32_t j,
                          uint32_t rack,
                          const InaJobSlots& slots)
 {
+    NS_LOG_FUNCTION(this << j);
     const InaJobSpec& spec = m_specs[j];
     Ptr<Node> node = CreateObject<Node>();
     m_nodes.Add(node);
@@ -385,6 +408,7 @@ InaHelper::InstallWorker(uint32_t j,
 void
 InaHelper::AddLoss()
 {
+    NS_LOG_FUNCTION(this);
     if (m_loss <= 0)
     {
         return;
@@ -401,6 +425,7 @@ InaHelper::AddLoss()
 std::vector<uint32_t>
 InaHelper::WorkerRacks(uint32_t j) const
 {
+    NS_LOG_FUNCTION(this << j);
     const InaJobSpec& spec = m_specs[j];
     std::vector<uint32_t> racks = spec.workerRacks.empty()
                                       ? std::vector<uint32_t>(spec.workers, j % m_racks)
@@ -429,6 +454,7 @@ InaHelper::Layouts(uint32_t j,
                    const std::map<uint32_t, std::vector<uint32_t>>& jobsAt,
                    uint64_t poolSize) const
 {
+    NS_LOG_FUNCTION(this << j);
     std::map<uint32_t, InaJobSlots> slots;
     uint32_t window = m_window;
     for (uint32_t s : levels)
@@ -454,6 +480,7 @@ InaHelper::Layouts(uint32_t j,
 int64_t
 InaHelper::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     int64_t used = 0;
     for (auto& job : m_workers)
     {
@@ -478,12 +505,14 @@ InaHelper::AssignStreams(int64_t stream)
 Ptr<InaSwitch>
 InaHelper::GetSwitch() const
 {
+    NS_LOG_FUNCTION(this);
     return m_switch;
 }
 
 std::vector<Ptr<InaSwitch>>
 InaHelper::GetSwitches() const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<Ptr<InaSwitch>> all = m_tors;
     if (m_spine)
     {
@@ -495,6 +524,7 @@ InaHelper::GetSwitches() const
 void
 InaHelper::SetRacks(uint32_t racks, DataRate uplinkRate)
 {
+    NS_LOG_FUNCTION(this << racks << uplinkRate);
     NS_ABORT_MSG_IF(racks < 1, "InaHelper: racks must be >= 1");
     m_racks = racks;
     m_uplinkRate = uplinkRate;
@@ -503,48 +533,56 @@ InaHelper::SetRacks(uint32_t racks, DataRate uplinkRate)
 void
 InaHelper::SetHierarchical(bool twoLevel)
 {
+    NS_LOG_FUNCTION(this << twoLevel);
     m_hierarchical = twoLevel;
 }
 
 Ptr<InaAllocationPolicy>
 InaHelper::GetPolicy() const
 {
+    NS_LOG_FUNCTION(this);
     return m_policy;
 }
 
 const std::vector<Ptr<InaWorker>>&
 InaHelper::GetWorkers(uint32_t job) const
 {
+    NS_LOG_FUNCTION(this << job);
     return m_workers.at(job);
 }
 
 Ptr<InaParameterServer>
 InaHelper::GetParameterServer(uint32_t job) const
 {
+    NS_LOG_FUNCTION(this << job);
     return m_ps.at(job);
 }
 
 uint32_t
 InaHelper::GetNJobs() const
 {
+    NS_LOG_FUNCTION(this);
     return static_cast<uint32_t>(m_specs.size());
 }
 
 const InaJobSpec&
 InaHelper::GetJobSpec(uint32_t job) const
 {
+    NS_LOG_FUNCTION(this << job);
     return m_specs.at(job);
 }
 
 uint32_t
 InaHelper::GetValuesPerPacket() const
 {
+    NS_LOG_FUNCTION(this);
     return m_valuesPerPacket;
 }
 
 uint32_t
 InaHelper::GetPacketBytes() const
 {
+    NS_LOG_FUNCTION(this);
     UintegerValue overhead;
     m_workerFactory.Create<InaWorker>()->GetAttribute("HeaderOverheadBytes", overhead);
     return m_valuesPerPacket * 4 + static_cast<uint32_t>(overhead.Get());
@@ -553,6 +591,7 @@ InaHelper::GetPacketBytes() const
 InaJobResult
 InaHelper::GetResult(uint32_t job) const
 {
+    NS_LOG_FUNCTION(this << job);
     InaJobResult r;
     const auto& workers = m_workers.at(job);
     double finish = 0;

@@ -3,9 +3,12 @@
  */
 #include "rdma-header.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("RdmaHeader");
 NS_OBJECT_ENSURE_REGISTERED(RdmaHeader);
 
 namespace
@@ -32,6 +35,7 @@ RdmaHeader::GetInstanceTypeId() const
 void
 RdmaHeader::Print(std::ostream& os) const
 {
+    NS_LOG_FUNCTION(this);
     static const char* names[] = {"DATA", "ACK", "NACK", "READ_REQ", "PFC"};
     os << (type <= PFC ? names[type] : "?") << " qp=" << qp << " psn=" << psn << " " << src << "->"
        << dst << " nic " << srcNic << "->" << dstNic << " prio=" << +priority << " flags=" << +flags
@@ -41,12 +45,14 @@ RdmaHeader::Print(std::ostream& os) const
 uint32_t
 RdmaHeader::GetSerializedSize() const
 {
+    NS_LOG_FUNCTION(this);
     return kWireSize;
 }
 
 void
 RdmaHeader::Serialize(Buffer::Iterator it) const
 {
+    NS_LOG_FUNCTION(this);
     it.WriteU8(type);
     it.WriteU8(flags);
     it.WriteU8(priority);
@@ -65,6 +71,7 @@ RdmaHeader::Serialize(Buffer::Iterator it) const
 uint32_t
 RdmaHeader::Deserialize(Buffer::Iterator start)
 {
+    NS_LOG_FUNCTION(this);
     Buffer::Iterator it = start;
     type = it.ReadU8();
     flags = it.ReadU8();
