@@ -239,8 +239,13 @@ build_and_run() {
     # --filter-module-examples-and-tests leaves out the examples and tests of ns-3's modules.
     local tests=--disable-tests
     [ "$TESTS" = 0 ] || tests=--enable-tests
+    # The copy in contrib/ has no ../shared beside it: the tests that read the public traces
+    # are told where they are (CMakeLists.txt, AICLUSTER_SHARED_TRACES).
+    local traces=()
+    [ ! -d "$REPO/../shared/traces" ] ||
+        traces=(-- "-DAICLUSTER_SHARED_TRACES=$(cd "$REPO/../shared/traces" && pwd)")
     ./ns3 configure -d "$NS3_PROFILE" --enable-examples "$tests" --enable-modules=aicluster \
-        --filter-module-examples-and-tests=aicluster \
+        --filter-module-examples-and-tests=aicluster "${traces[@]}" \
         >"$WORK/configure.log" 2>&1 ||
         {
             tail -n 40 "$WORK/configure.log"
