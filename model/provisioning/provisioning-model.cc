@@ -198,6 +198,18 @@ ProvisioningModel::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&ProvisioningModel::m_reuseUsages),
                           MakeBooleanChecker())
+            .AddAttribute("MergePoolTwins",
+                          "With ReuseUsages, when every flow uses the pool nodes alike (as "
+                          "KSpeed's Spread does: the same weight on each node's cores, DRAM, "
+                          "storage NIC, storage client and links), solve on pool node 0's "
+                          "resources alone: the others carry the same loads and bind "
+                          "together, so the rates, loads and utilisations are bit-identical "
+                          "and a flow's usage lists one pool node instead of all. Any flow "
+                          "that is not alike, or a pass that needs the full solver, takes the "
+                          "full usages.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&ProvisioningModel::m_mergePoolTwins),
+                          MakeBooleanChecker())
             .AddAttribute("SkipFeasibleSolves",
                           "When no resource's demand (every flow at its GPUs' pace) exceeds its "
                           "capacity, give every flow its demand without building the max-min "
@@ -509,6 +521,109 @@ ProvisioningModel::BuildResources()
     m_staticCount = static_cast<uint32_t>(m_caps.size());
     m_staticKey = key;
     m_staticBuilt = true;
+    BuildPoolTwins();
+}
+
+void
+ProvisioningModel::BuildPoolTwins()
+{
+    // Pool nodes are built from one template: vertex i of pool node q and its j-th link are
+    // those of pool node 0, when the kinds, positions and capacities say so. Twins must
+    // carry higher ids than their pool-node-0 resource (the solvers keep the lowest id of a
+    // set of identical constraints).
+    uint32_t n = m_cluster.nodes;
+    uint32_t pool = PoolNodes();
+    m_twinRep.resize(m_caps.size());
+    for (uint32_t r = 0; r < m_twinRep.size(); ++r)
+    {
+        m_twinRep[r] = r;
+    }
+    m_twinCount.assign(m_caps.size(), 0);
+    m_twinsValid = false;
+    if (pool < 2)
+    {
+        return;
+    }
+    const RailTopology& t = Topology();
+    std::vector<std::vector<uint32_t>> verts(pool); // per pool node, by position in the node
+    for (uint32_t v = 0; v < t.GetNVertices(); ++v)
+    {
+        const auto& x = t.GetVertex(v);
+        if (x.node >= static_cast<int32_t>(n) && x.node < static_cast<int32_t>(n + pool))
+        {
+            auto& list = verts[x.node - n];
+            list.resize(std::max<size_t>(list.size(), x.nodeLocal + 1), kUnused);
+            list[x.nodeLocal] = v;
+        }
+    }
+    auto twin = [&](uint32_t member, uint32_t rep) {
+        if (!(rep < member) || m_caps[rep] != m_caps[member] || m_kinds[rep] != m_kinds[member])
+        {
+            return false;
+        }
+        m_twinRep[member] = rep;
+        ++m_twinCount[rep];
+        return true;
+    };
+    auto fail = [&]() {
+        for (uint32_t r = 0; r < m_twinRep.size(); ++r)
+        {
+            m_twinRep[r] = r;
+        }
+        m_twinCount.assign(m_caps.size(), 0);
+    };
+    for (uint32_t q = 1; q < pool; ++q)
+    {
+        if (verts[q].size() != verts[0].size())
+        {
+            return fail();
+        }
+        for (uint32_t i = 0; i < verts[0].size(); ++i)
+        {
+            uint32_t a = verts[0][i];
+            uint32_t b = verts[q][i];
+            if (a == kUnused || b == kUnused || t.GetVertex(a).kind != t.GetVertex(b).kind ||
+                t.GetAdjacentLinks(a).size() != t.GetAdjacentLinks(b).size())
+            {
+                return fail();
+            }
+            for (uint32_t j = 0; j < t.GetAdjacentLinks(a).size(); ++j)
+            {
+                uint32_t la = t.GetAdjacentLinks(a)[j];
+                uint32_t lb = t.GetAdjacentLinks(b)[j];
+                const auto& oa = t.GetVertex(t.OtherEnd(a, la));
+                const auto& ob = t.GetVertex(t.OtherEnd(b, lb));
+                bool inA = oa.node == static_cast<int32_t>(n);
+                bool inB = ob.node == static_cast<int32_t>(n + q);
+                if (inA != inB || oa.kind != ob.kind || (inA && oa.nodeLocal != ob.nodeLocal))
+                {
+                    return fail();
+                }
+                uint32_t da = t.DirectedLink(a, la);
+                uint32_t db = t.DirectedLink(b, lb);
+                if (m_twinRep[db] != db)
+                {
+                    if (m_twinRep[db] != da)
+                    {
+                        return fail();
+                    }
+                    continue; // an in-node link, mapped from its other end
+                }
+                if (!twin(db, da) || !twin(db ^ 1u, da ^ 1u))
+                {
+                    return fail();
+                }
+            }
+        }
+        for (const auto* list : {&m_res.cpu, &m_res.frontend, &m_res.dram})
+        {
+            if (!twin(list->at(n + q), list->at(n)))
+            {
+                return fail();
+            }
+        }
+    }
+    m_twinsValid = true;
 }
 
 void
@@ -612,8 +727,23 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
             used[node] += g;
         }
     }
+    bool compact = m_mergePoolTwins && m_aggregate && m_reuseUsages && PoolNodes() > 1;
+    std::optional<std::vector<ProvisioningJobResult>> out = SolvePass(jobs, compact);
+    if (!out)
+    {
+        out = SolvePass(jobs, false);
+    }
+    return std::move(*out);
+}
+
+std::optional<std::vector<ProvisioningJobResult>>
+ProvisioningModel::SolvePass(const std::vector<ProvisioningJob>& jobs, bool compact)
+{
+    std::vector<uint32_t> used(m_cluster.nodes, 0);
     m_jobs = &jobs;
     BuildResources();
+    m_compactPass = compact && m_twinsValid;
+    m_compactBroken = false;
     if (m_usages.size() >= (1u << 16))
     {
         m_usages.clear(); // bounded: plans and placements vary over a long replay
@@ -621,7 +751,6 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
     m_flowCached.clear(); // entries of m_usages stay in place until the next Solve
     m_utilFresh = false;
     std::vector<CachePlan> plans = m_loader->PlanCaches(*this, jobs);
-    std::fill(used.begin(), used.end(), 0);
     m_flows.clear();
 
     std::vector<ProvisioningJobResult> out;
@@ -698,6 +827,11 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
             }
         }
     }
+    if (m_compactBroken)
+    {
+        m_jobs = nullptr;
+        return std::nullopt; // some flow is not alike on every pool node
+    }
     SizeClients();
     m_solved = false;
     m_fast = m_skipFeasible && SolveFeasible(usageOf, jobOf, groupSize, demand, jobs);
@@ -706,6 +840,11 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
     // cap, and no two flows alike: the reduced solver gives the full solver's results.
     m_reduced = !m_fast && m_skipFeasible && m_overloadedOnly && m_distinctFlows &&
                 m_flowUnit.size() == usageOf.size();
+    if (m_compactPass && !m_fast && !m_reduced)
+    {
+        m_jobs = nullptr;
+        return std::nullopt; // the full solver needs every pool node's resources
+    }
     if (m_reduced)
     {
         SolveReduced(usageOf);
@@ -863,6 +1002,7 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
     }
     m_utilValid = false; // computed when asked for
     m_solved = true;
+    m_nCompact += m_compactPass ? 1 : 0;
     m_jobs = nullptr;
     return out;
 }
@@ -894,7 +1034,8 @@ ProvisioningModel::FlowUnit(const std::vector<MaxMinSolver::Usage>& usage,
             // the same maximum (max is exact in any order): the fixed capacities' part was
             // taken when the entry was built, the storage clients' capacities are this Solve's
             share = cached->staticShare;
-            for (uint32_t e : cached->clientEntries)
+            bool compact = m_compactPass && cached->symmetric; // usage is the compact list
+            for (uint32_t e : compact ? cached->compactClients : cached->clientEntries)
             {
                 share = std::max(share, usage[e].second / groupSize / m_caps[usage[e].first]);
             }
@@ -1202,9 +1343,18 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
                     std::max(c.staticShare, c.usage[e].second / count / m_caps[c.usage[e].first]);
             }
         }
+        if (m_twinsValid)
+        {
+            CompactUsage(c);
+        }
         const CachedUsage& stored = m_usages.emplace(key, std::move(c)).first->second;
         m_flowCached.push_back(&stored);
-        out = stored.usage;
+        if (m_compactPass && !stored.symmetric)
+        {
+            m_compactBroken = true; // this pass is solved again on the full usages
+        }
+        // built in this Solve: its clients' ids are this Solve's
+        out = m_compactPass && stored.symmetric ? stored.compact : stored.usage;
         return;
     }
     // Reused: the same Client() requests, in the same order, give this job its clients (new
@@ -1217,14 +1367,113 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
     {
         ids.push_back(Client(job, call.node, call.samples));
     }
-    out.assign(c.usage.begin(), c.usage.end());
+    bool compact = m_compactPass && c.symmetric;
+    m_compactBroken = m_compactBroken || (m_compactPass && !c.symmetric);
+    const auto& usage = compact ? c.compact : c.usage;
+    const auto& clientCall = compact ? c.compactClientCall : c.clientCall;
+    out.assign(usage.begin(), usage.end());
     for (size_t e = 0; e < out.size(); ++e)
     {
-        if (c.clientCall[e] >= 0)
+        if (clientCall[e] >= 0)
         {
-            out[e].first = ids[c.clientCall[e]];
+            out[e].first = ids[clientCall[e]];
         }
     }
+}
+
+void
+ProvisioningModel::CompactUsage(CachedUsage& c) const
+{
+    // An entry on pool node q > 0 (a static twin, or the job's storage client there) is
+    // dropped when pool node 0's same resource is in the list with the same weight, and each
+    // kept pool-node-0 entry must have all P - 1 twins: then every pool node's resource gets
+    // the same sum from every flow, in the same order, and the dropped ones mirror the kept.
+    uint32_t n = m_cluster.nodes;
+    uint32_t pool = PoolNodes();
+    auto poolOf = [&](size_t e) -> int64_t { // pool node of entry e, -1: not on the pool
+        uint32_t r = c.usage[e].first;
+        if (c.clientCall[e] >= 0)
+        {
+            uint32_t node = c.calls[c.clientCall[e]].node;
+            return node >= n && node < n + pool ? int64_t(node - n) : -1;
+        }
+        if (m_twinRep[r] != r)
+        {
+            return 1; // a twin: on some pool node q > 0
+        }
+        return m_twinCount[r] > 0 ? 0 : -1;
+    };
+    int64_t client0 = -1; // entry of the storage client on pool node 0
+    for (size_t e = 0; e < c.usage.size(); ++e)
+    {
+        if (c.clientCall[e] >= 0 && poolOf(e) == 0)
+        {
+            client0 = static_cast<int64_t>(e);
+        }
+    }
+    std::unordered_map<uint32_t, uint32_t> twinsSeen; // kept entry -> its twins in the list
+    std::unordered_map<uint32_t, size_t> entryOf;     // resource -> entry
+    for (size_t e = 0; e < c.usage.size(); ++e)
+    {
+        entryOf[c.usage[e].first] = e;
+    }
+    c.symmetric = false;
+    for (size_t e = 0; e < c.usage.size(); ++e)
+    {
+        int64_t q = poolOf(e);
+        if (q <= 0)
+        {
+            continue;
+        }
+        size_t rep;
+        if (c.clientCall[e] >= 0)
+        {
+            if (client0 < 0)
+            {
+                return;
+            }
+            rep = static_cast<size_t>(client0);
+        }
+        else
+        {
+            auto it = entryOf.find(m_twinRep[c.usage[e].first]);
+            if (it == entryOf.end())
+            {
+                return;
+            }
+            rep = it->second;
+        }
+        if (c.usage[rep].second != c.usage[e].second)
+        {
+            return;
+        }
+        ++twinsSeen[static_cast<uint32_t>(rep)];
+    }
+    for (size_t e = 0; e < c.usage.size(); ++e)
+    {
+        auto it = twinsSeen.find(static_cast<uint32_t>(e));
+        if (poolOf(e) == 0 && (it == twinsSeen.end() || it->second != pool - 1))
+        {
+            return;
+        }
+    }
+    c.compact.clear();
+    c.compactClientCall.clear();
+    c.compactClients.clear();
+    for (size_t e = 0; e < c.usage.size(); ++e)
+    {
+        if (poolOf(e) > 0)
+        {
+            continue;
+        }
+        if (c.clientCall[e] >= 0)
+        {
+            c.compactClients.push_back(static_cast<uint32_t>(c.compact.size()));
+        }
+        c.compact.push_back(c.usage[e]);
+        c.compactClientCall.push_back(c.clientCall[e]);
+    }
+    c.symmetric = true;
 }
 
 void

@@ -15,6 +15,7 @@
 
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -152,6 +153,15 @@ class ProvisioningModel : public Object
     uint64_t GetNReducedSolves() const
     {
         return m_nReduced;
+    }
+
+    /**
+     * \return Solves that used one pool node's resources for all pool nodes, every flow
+     *         using them alike (MergePoolTwins)
+     */
+    uint64_t GetNCompactSolves() const
+    {
+        return m_nCompact;
     }
 
     /**
@@ -337,6 +347,7 @@ class ProvisioningModel : public Object
     double m_cacheableFraction;    //!< share of preprocessing CPU that is deterministic (cacheable)
     bool m_aggregate;              //!< one flow per (job, node) instead of per GPU
     bool m_reuseUsages;            //!< keep (job, node) flows' usages between Solves
+    bool m_mergePoolTwins;         //!< solve on one pool node's resources for all alike
     bool m_skipFeasible{true};     //!< no solver when every demand fits (SkipFeasibleSolves)
     bool m_overloadedOnly{true};   //!< the solver holds only over-capacity resources
     Fairness m_fairness;           //!< how contending jobs share a resource
@@ -389,6 +400,22 @@ class ProvisioningModel : public Object
     static const std::string& KindName(uint8_t kind);
 
     void BuildResources();
+    /**
+     * Map every resource of pool nodes 1..P-1 (cores, storage NIC, DRAM, the node's links) to
+     * the same resource of pool node 0, when the pool nodes are alike (m_twinRep); see
+     * MergePoolTwins.
+     */
+    void BuildPoolTwins();
+    /**
+     * One Solve over the jobs (checked by Solve).
+     * \param jobs the jobs \param compact use the usages without pool twins (MergePoolTwins)
+     *
+eturn per job result; empty optional when the compact usages cannot give the full
+     * usages' results (a flow not alike on every pool node, or the full solver needed)
+     */
+    std::optional<std::vector<ProvisioningJobResult>> SolvePass(
+        const std::vector<ProvisioningJob>& jobs,
+        bool compact);
     uint32_t AddResource(double capacity, Kind kind) const;
     /** \param resource id \return its load in the last Solve (0 if no flow used it) */
     double LoadOf(uint32_t resource) const;
@@ -425,6 +452,15 @@ class ProvisioningModel : public Object
     std::vector<double> m_staticKey; //!< inputs of the resources before the clients
     uint32_t m_staticCount{0};       //!< resources before the storage clients
     bool m_staticBuilt{false};       //!< m_staticKey describes the current topology
+    /// per static resource: the same resource of pool node 0 when it belongs to pool node
+    /// q > 0 and the pool nodes are alike, else itself (BuildPoolTwins)
+    std::vector<uint32_t> m_twinRep;
+    /// per static resource: how many resources have it as their twin (0 for most)
+    std::vector<uint32_t> m_twinCount;
+    bool m_twinsValid{false};    //!< m_twinRep maps the pool nodes (at least two, all alike)
+    bool m_compactPass{false};   //!< this pass solves on the compact usages
+    bool m_compactBroken{false}; //!< a usage of this pass has no compact form
+    uint64_t m_nCompact{0};      //!< Solves on the compact usages
     /// Directed links of AddPath's paths by (src, dst, rail): routing is deterministic and
     /// every pass asks for the same paths again
     mutable std::unordered_map<uint64_t, std::vector<uint32_t>> m_paths;
@@ -543,7 +579,17 @@ eturn true if every flow gets its cap (results may be computed without a solver)
         /// max over the other entries of weight / GPUs / capacity (FlowUnit's dominant
         /// share; their capacities are fixed while the entry lives)
         double staticShare{0};
+        /// The usage uses every pool node alike (MergePoolTwins): each entry on pool node
+        /// q > 0 has its twin on pool node 0 with the same weight. Then `compact` is `usage`
+        /// without those entries, with its own client bookkeeping.
+        bool symmetric{false};
+        std::vector<MaxMinSolver::Usage> compact; //!< usage less the pool twins' entries
+        std::vector<int32_t> compactClientCall;   //!< clientCall of the compact entries
+        std::vector<uint32_t> compactClients;     //!< clientEntries of the compact entries
     };
+
+    /** Fill c's compact usage when its pool-node entries are alike. \param c the entry */
+    void CompactUsage(CachedUsage& c) const;
 
     /// per flow of the current Solve: its entry in m_usages (ReuseUsages), else nullptr
     std::vector<const CachedUsage*> m_flowCached;
