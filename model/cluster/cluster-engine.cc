@@ -230,6 +230,7 @@ ClusterEngine::SetJobs(const std::vector<JobRecord>& jobs, const WorkloadCatalog
     NS_LOG_FUNCTION(this << jobs.size());
     m_jobs.clear();
     m_rejected.clear();
+    m_jobs.reserve(jobs.size());
     for (const JobRecord& record : jobs)
     {
         std::string reason;
@@ -263,9 +264,15 @@ ClusterEngine::SetJobs(const std::vector<JobRecord>& jobs, const WorkloadCatalog
         job->remainingIterations = record.iterations;
         m_jobs.push_back(job);
     }
-    std::stable_sort(m_jobs.begin(), m_jobs.end(), [](const auto& a, const auto& b) {
+    auto bySubmit = [](const auto& a, const auto& b) {
         return a->record.submitTime < b->record.submitTime;
-    });
+    };
+    // Traces come sorted (ReadTrace sorts them): a stable sort of sorted jobs leaves them as
+    // they are, so only unsorted input pays for one.
+    if (!std::is_sorted(m_jobs.begin(), m_jobs.end(), bySubmit))
+    {
+        std::stable_sort(m_jobs.begin(), m_jobs.end(), bySubmit);
+    }
     NS_LOG_INFO(m_jobs.size() << " of " << jobs.size() << " jobs to replay, " << m_rejected.size()
                               << " rejected");
 }

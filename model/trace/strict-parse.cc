@@ -72,6 +72,21 @@ ParseDouble(const std::string& text, double& value)
     {
         return false;
     }
+    // Fast path: std::from_chars is correctly rounded like strtod and takes no locale. Text it
+    // does not take whole (a leading '+', out-of-range values, anything malformed) goes the
+    // strtod way below, so what is accepted and its value stay exactly strtod's.
+    const char* first = text.c_str();
+    const char* last = first + text.size();
+    if (*first != '+')
+    {
+        double v = 0;
+        auto result = std::from_chars(first, last, v);
+        if (result.ec == std::errc() && result.ptr == last && std::isfinite(v))
+        {
+            value = v;
+            return true;
+        }
+    }
     char* end = nullptr;
     errno = 0;
     double v = std::strtod(text.c_str(), &end);

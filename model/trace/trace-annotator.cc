@@ -516,7 +516,9 @@ TraceAnnotator::Annotate(std::vector<JobRecord>& jobs) const
 void
 TraceAnnotator::Annotate(JobRecord& job) const
 {
-    LazyMt19937_64 rng(JobStreamSeed(m_options.seed, job)); // std::mt19937_64's numbers
+    // The fields the seed hashes are not changed below: one hash serves both uses.
+    const uint64_t streamSeed = JobStreamSeed(m_options.seed, job);
+    LazyMt19937_64 rng(streamSeed); // std::mt19937_64's numbers
     // The draws are taken in a fixed order whether or not they are used, so that what one
     // step consumes never shifts what the next one sees.
     double uModel = Uniform01(rng);
@@ -546,8 +548,7 @@ TraceAnnotator::Annotate(JobRecord& job) const
     job.model = profile.name;
     if (job.dataset.empty())
     {
-        job.dataset =
-            DatasetName(m_options, job, profile, uShare, uPool, JobStreamSeed(m_options.seed, job));
+        job.dataset = DatasetName(m_options, job, profile, uShare, uPool, streamSeed);
     }
     job.iterations = Iterations(job, profile);
     NS_LOG_LOGIC(job.source << " model " << job.model << " iterations " << job.iterations);
