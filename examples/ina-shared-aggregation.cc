@@ -23,6 +23,7 @@
 #include "ns3/core-module.h"
 #include "ns3/ina-gradient-sync.h"
 #include "ns3/ina-helper.h"
+#include "ns3/progress-reporter.h"
 #include "ns3/strict-options.h"
 
 #include <chrono>
@@ -730,7 +731,9 @@ RunGrid(const InaRunConfig& base,
                                      {"jctSeconds", r.jct},
                                      {"wallSeconds", r.wallSeconds}};
                     results["grid"].push_back(point);
-                    std::cerr << "grid: " << done << "/" << total << " points" << std::endl;
+                    ProgressReporter::Report("ina-shared-aggregation",
+                                             "grid: " + std::to_string(done) + "/" +
+                                                 std::to_string(total) + " points");
                 }
             }
         }
@@ -960,7 +963,9 @@ Main(int argc, char* argv[])
                       << std::setw(12) << row["esa"].sw.preemptions << std::setw(14)
                       << row["atp"].psFallbackBytes / 1e6 << std::setw(14)
                       << row["esa"].psFallbackBytes / 1e6 << "\n";
-            std::cerr << "sweep: " << ++done << "/" << poolList.size() << " pools done\n";
+            ProgressReporter::Report("ina-shared-aggregation",
+                                     "sweep: " + std::to_string(++done) + "/" +
+                                         std::to_string(poolList.size()) + " pools done");
         }
     }
     WriteTextFileChecked(output, results.dump(2) + "\n");

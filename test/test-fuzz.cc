@@ -357,13 +357,14 @@ OutcomeProblem(const RunOutcome& o)
     }
     if (o.status != 0)
     {
-        // Progress lines ("[aicluster] ...") may precede it: the error is one other line.
+        // Progress lines ("[aicluster] ...", "[sweep] ...": ProgressReporter's) may precede it:
+        // the error is one other line.
         std::istringstream lines(o.err);
         std::string line;
         int errors = 0;
         while (std::getline(lines, line))
         {
-            errors += !line.empty() && line.rfind("[aicluster]", 0) != 0;
+            errors += !line.empty() && line.rfind("[", 0) != 0;
         }
         if (errors != 1)
         {
