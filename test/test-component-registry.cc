@@ -9,6 +9,7 @@
 #include "ns3/component-registry.h"
 #include "ns3/ina-allocation-policy.h"
 #include "ns3/ina-helper.h"
+#include "ns3/ina-rate-policy.h"
 #include "ns3/iteration-model.h"
 #include "ns3/job-sizing-policy.h"
 #include "ns3/provisioning-model.h"
@@ -46,6 +47,10 @@ OfItsKind(const ComponentAlias& a, TypeId tid)
     {
         return tid.IsChildOf(InaAllocationPolicy::GetTypeId());
     }
+    if (a.kind == "ina-rate-policy")
+    {
+        return tid.IsChildOf(InaRatePolicy::GetTypeId());
+    }
     if (a.kind == "provisioning")
     {
         return tid.IsChildOf(ProvisioningLoader::GetTypeId()) ||
@@ -65,6 +70,10 @@ std::string
 OwnName(Ptr<Object> object)
 {
     if (auto p = DynamicCast<InaAllocationPolicy>(object))
+    {
+        return p->GetName();
+    }
+    if (auto p = DynamicCast<InaRatePolicy>(object))
     {
         return p->GetName();
     }

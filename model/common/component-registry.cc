@@ -31,6 +31,10 @@ ComponentRegistry::Aliases()
         {"sync", "switchml", "ns3::InaGradientSync", {{"Policy", "switchml"}}, ""},
         {"sync", "atp", "ns3::InaGradientSync", {{"Policy", "atp"}}, ""},
         {"sync", "esa", "ns3::InaGradientSync", {{"Policy", "esa"}}, ""},
+        // The rate level's aggregator allocation policies (InaGradientSync's Policy).
+        {"ina-rate-policy", "switchml", "ns3::SwitchMlRatePolicy", {}, ""},
+        {"ina-rate-policy", "atp", "ns3::AtpRatePolicy", {}, ""},
+        {"ina-rate-policy", "esa", "ns3::EsaRatePolicy", {}, ""},
         // The packet-level switches' aggregator allocation policies (InaHelper::SetPolicy).
         {"ina-policy", "switchml", "ns3::SwitchMlPolicy", {}, ""},
         {"ina-policy", "atp", "ns3::AtpPolicy", {}, ""},

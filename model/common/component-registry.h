@@ -20,7 +20,8 @@ namespace ns3
  */
 struct ComponentAlias
 {
-    std::string kind;   //!< scheduler, placement, sync, ina-policy, provisioning or storage
+    std::string kind;   //!< scheduler, placement, sync, ina-policy, ina-rate-policy,
+                        //!< provisioning or storage
     std::string name;   //!< the short name used on command lines and in scenario files
     std::string typeId; //!< the TypeId it creates ("" for ideal storage: no model)
     /** attribute name -> value set on the created object (e.g. InaGradientSync's Policy) */

@@ -5,10 +5,12 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/component-registry.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/ns3-compat.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -166,37 +168,6 @@ IterationShare(double slots, double pool, double phi, double passesPerIteration,
 }
 
 /**
- * ESA's order of importance, as EsaPolicy ranks packets: the smaller key, then the lower job
- * id; jobs equal in both keep their order in the problem (ia, ib).
- */
-bool
-EsaAhead(const InaRateJob& a, size_t ia, const InaRateJob& b, size_t ib)
-{
-    if (a.priorityKey != b.priorityKey)
-    {
-        return a.priorityKey < b.priorityKey;
-    }
-    if (a.id != b.id)
-    {
-        return a.id < b.id;
-    }
-    return ia < ib;
-}
-
-/**
- * \param pool aggregators per switch \param parts SwitchML partitions at the switch
- * \return the error for a partition that cannot hold one slot (two shadow copies)
- */
-std::string
-SwitchMlTooSmall(uint32_t pool, uint32_t parts)
-{
-    return "InaGradientSync: SwitchML PoolSize " + std::to_string(pool) + " split into " +
-           std::to_string(parts) +
-           " static partitions leaves fewer than 2 aggregators (one slot) per job; "
-           "expected PoolSize >= 2 x jobs at a switch (or SwitchMlPartitions)";
-}
-
-/**
  * Host/NIC delay of the W packets of one chunk (InaWorker::PacketJitter): each worker's
  * packets reach the NIC after an exponential delay X of mean m but in send order, so a packet
  * sent s after the previous one waits D = max(X, D' - s). With sends every s, D has the
@@ -243,6 +214,23 @@ HostDelayExtremes(double workers, double mean, double spacing)
     return {eMax, eMin};
 }
 
+/**
+ * \brief MakeEnumAccessor for a setter and getter of EsaRatePolicy::Rule, on every ns-3 release
+ *        (ns-3.41 made EnumValue a template, see ns3-compat.h).
+ * \param setter the setter \param getter the getter
+ * \return the accessor
+ */
+Ptr<const AttributeAccessor>
+MakeRuleAccessor(void (InaGradientSync::*setter)(EsaRatePolicy::Rule),
+                 EsaRatePolicy::Rule (InaGradientSync::*getter)() const)
+{
+#if AICLUSTER_NS3_MINOR >= 41
+    return MakeEnumAccessor<EsaRatePolicy::Rule>(setter, getter);
+#else
+    return MakeEnumAccessor(setter, getter);
+#endif
+}
+
 /// Iterations a job has left now: the engine advances remainingIterations lazily.
 double
 RemainingNow(const ClusterJob& job)
@@ -261,21 +249,25 @@ InaGradientSync::GetTypeId()
             .SetGroupName("Aicluster")
             .AddConstructor<InaGradientSync>()
             .AddAttribute("Policy",
-                          "Aggregator allocation policy: switchml, atp or esa",
-                          EnumValue(ESA),
-                          MakeAiclusterEnumAccessor(&InaGradientSync::m_policy),
-                          MakeEnumChecker(SWITCHML, "switchml", ATP, "atp", ESA, "esa"))
+                          "Aggregator allocation policy: switchml, atp or esa (an "
+                          "ina-rate-policy alias of ComponentRegistry: the InaRatePolicy "
+                          "SwitchMlRatePolicy, AtpRatePolicy or EsaRatePolicy)",
+                          StringValue("esa"),
+                          MakeStringAccessor(&InaGradientSync::SetPolicyName,
+                                             &InaGradientSync::GetPolicyName),
+                          MakeStringChecker())
             .AddAttribute("PriorityRule",
-                          "ESA priority: Static (ClusterJob::priorityLevel), ShortestRemaining "
-                          "(remaining iterations x gradient bytes) or LeastAttained "
-                          "(attained GPU-seconds)",
-                          EnumValue(SHORTEST_REMAINING),
-                          MakeAiclusterEnumAccessor(&InaGradientSync::m_rule),
-                          MakeEnumChecker(STATIC,
+                          "ESA priority (EsaRatePolicy::PriorityRule): Static "
+                          "(ClusterJob::priorityLevel), ShortestRemaining (remaining iterations "
+                          "x gradient bytes) or LeastAttained (attained GPU-seconds)",
+                          EnumValue(EsaRatePolicy::SHORTEST_REMAINING),
+                          MakeRuleAccessor(&InaGradientSync::SetPriorityRule,
+                                           &InaGradientSync::GetPriorityRule),
+                          MakeEnumChecker(EsaRatePolicy::STATIC,
                                           "Static",
-                                          SHORTEST_REMAINING,
+                                          EsaRatePolicy::SHORTEST_REMAINING,
                                           "ShortestRemaining",
-                                          LEAST_ATTAINED_SERVICE,
+                                          EsaRatePolicy::LEAST_ATTAINED_SERVICE,
                                           "LeastAttained"))
             .AddAttribute("PoolSize",
                           "Aggregators per switch [aggregators]",
@@ -373,7 +365,66 @@ InaGradientSync::GetTypeId()
     return tid;
 }
 
-InaGradientSync::InaGradientSync() = default;
+InaGradientSync::InaGradientSync()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+InaGradientSync::SetRatePolicy(Ptr<InaRatePolicy> policy)
+{
+    NS_LOG_FUNCTION(this << policy);
+    NS_ABORT_MSG_IF(!policy, "InaGradientSync::SetRatePolicy: no policy");
+    m_ratePolicy = policy;
+}
+
+Ptr<InaRatePolicy>
+InaGradientSync::GetRatePolicy() const
+{
+    return m_ratePolicy;
+}
+
+void
+InaGradientSync::SetPolicyName(std::string name)
+{
+    NS_LOG_FUNCTION(this << name);
+    const ComponentAlias* alias =
+        ComponentRegistry::Lookup("ina-rate-policy", name, InaRatePolicy::GetTypeId());
+    if (!alias)
+    {
+        throw std::invalid_argument(
+            "InaGradientSync: Policy '" + name + "' unknown; expected " +
+            ComponentRegistry::Join(
+                ComponentRegistry::Names("ina-rate-policy", InaRatePolicy::GetTypeId()),
+                " or "));
+    }
+    m_ratePolicy = ComponentRegistry::Factory(*alias).Create<InaRatePolicy>();
+    SetPriorityRule(m_priorityRule);
+}
+
+std::string
+InaGradientSync::GetPolicyName() const
+{
+    return m_ratePolicy ? m_ratePolicy->GetName() : "";
+}
+
+void
+InaGradientSync::SetPriorityRule(EsaRatePolicy::Rule rule)
+{
+    NS_LOG_FUNCTION(this << rule);
+    m_priorityRule = rule;
+    if (Ptr<EsaRatePolicy> esa = DynamicCast<EsaRatePolicy>(m_ratePolicy))
+    {
+        esa->SetPriorityRule(rule);
+    }
+}
+
+EsaRatePolicy::Rule
+InaGradientSync::GetPriorityRule() const
+{
+    Ptr<EsaRatePolicy> esa = DynamicCast<EsaRatePolicy>(m_ratePolicy);
+    return esa ? esa->GetPriorityRule() : m_priorityRule;
+}
 
 uint32_t
 InaGradientSync::ValuesPerPacket() const
@@ -382,7 +433,7 @@ InaGradientSync::ValuesPerPacket() const
     {
         return m_valuesPerPacket;
     }
-    return m_policy == SWITCHML ? 64 : 62;
+    return m_ratePolicy->DefaultValuesPerPacket();
 }
 
 double
@@ -425,7 +476,8 @@ InaGradientSync::WindowInterval(double rtt, double window, double tx, uint32_t w
 double
 InaGradientSync::PipelineSeconds() const
 {
-    uint32_t passes = m_pipelinePasses > 0 ? m_pipelinePasses : (m_policy == SWITCHML ? 1 : 2);
+    uint32_t passes =
+        m_pipelinePasses > 0 ? m_pipelinePasses : m_ratePolicy->DefaultPipelinePasses();
     return passes * m_pipelineLatency.GetSeconds();
 }
 
@@ -473,30 +525,11 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
     const double e = extraHopsEachWay;
     const double hop = tx + d;
 
-    std::vector<double> window(n, m_window);
+    const InaRatePolicy& policy = *m_ratePolicy;
+    const double rtt = policy.RoundTrip(hop, p, e);
+    const double hold = policy.Hold(hop, p, e);
+    std::vector<double> window(n, policy.Window(m_window, m_poolSize, m_switchMlPartitions, n));
     std::vector<double> f(n, 0.0);
-    double rtt;
-    double hold;
-    if (m_policy == SWITCHML)
-    {
-        rtt = 2 * (1 + e) * hop + (1 + 2 * e) * p;
-        hold = rtt;
-        uint32_t parts = m_switchMlPartitions > 0 ? m_switchMlPartitions : static_cast<uint32_t>(n);
-        uint32_t partition = m_poolSize / parts;
-        if (partition < 2)
-        {
-            throw std::invalid_argument(SwitchMlTooSmall(m_poolSize, parts));
-        }
-        for (size_t j = 0; j < n; ++j)
-        {
-            window[j] = std::min<double>(m_window, partition / 2);
-        }
-    }
-    else
-    {
-        rtt = (4 + 2 * e) * hop + (2 + 2 * e) * p;
-        hold = 2 * hop + 2 * p; // allocated on arrival, freed when the PS result passes
-    }
 
     // Chunk interval of each job, solved jointly with the aggregators the jobs hold. Host
     // jitter lengthens every window round (WindowInterval) and keeps an ATP/ESA aggregator
@@ -516,7 +549,7 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
         spread[j] = latest - earliest;
         holds[j] += spread[j];
     }
-    if (m_policy != SWITCHML)
+    if (policy.SharesPool())
     {
         SolveSharedPool(jobs,
                         tx,
@@ -541,10 +574,10 @@ InaGradientSync::SyncTimesWithFloor(const std::vector<InaRateJob>& jobs,
         if (heldOut)
         {
             heldOut->resize(n);
-            for (size_t j = 0; j < n; ++j) // a static slot keeps two aggregators (shadow copy)
+            for (size_t j = 0; j < n; ++j) // a static partition's slots
             {
                 double chunks = std::ceil(jobs[j].gradientBytes / (4.0 * values));
-                (*heldOut)[j] = 2 * std::min(window[j], chunks);
+                (*heldOut)[j] = policy.PartitionHeld(window[j], chunks);
             }
         }
     }
@@ -699,11 +732,12 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
             episodesRest[j] = (passes - 1) *
                               (1 - std::exp(-k * restRate * std::min(1.0, spread[j] / holderHold)));
         }
-        if (m_policy != ESA)
-        {
-            return (episodesFirst[j] + episodesRest[j]) * (m_resendTimeout.GetSeconds() + rtt);
-        }
-        return episodesFirst[j] * waitFirst + episodesRest[j] * waitRest;
+        return m_ratePolicy->SplitKeyStall(episodesFirst[j],
+                                           episodesRest[j],
+                                           m_resendTimeout.GetSeconds(),
+                                           rtt,
+                                           waitFirst,
+                                           waitRest);
     };
     // ESA, how much later than its last packet a key of job j split against holder i is
     // rescued while i's slot comes back within the iteration. The slot is idle for
@@ -740,13 +774,14 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     {
         order[j] = j;
     }
-    if (m_policy == ESA)
+    const bool preempts = m_ratePolicy->Preempts();
+    if (preempts)
     {
-        std::sort(order.begin(), order.end(), [&jobs](size_t a, size_t b) {
-            return EsaAhead(jobs[a], a, jobs[b], b);
+        std::sort(order.begin(), order.end(), [this, &jobs](size_t a, size_t b) {
+            return m_ratePolicy->Outranks(jobs[a], a, jobs[b], b);
         });
     }
-    auto sameLevel = [&](size_t a, size_t b) { return m_policy != ESA || a == b; };
+    auto sameLevel = [&](size_t a, size_t b) { return !preempts || a == b; };
     // ESA, per victim j and holder i: the blocking and the rescue waits (first window, later
     // passes) of i's part of j's stalls (for DepartureStalls).
     std::vector<std::vector<double>> pairBlocking(n, std::vector<double>(n, 0.0));
@@ -902,7 +937,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     {
         overhangOut->assign(n, std::vector<double>(n, 0.0));
         const double timeout = m_resendTimeout.GetSeconds();
-        for (size_t j = 0; j < n && m_policy == ESA; ++j)
+        for (size_t j = 0; j < n && preempts; ++j)
         {
             const double iter = rtt + (chunks[j] - 1) * interval[j] + stall[j];
             const double episodes = episodesFirst[j] + episodesRest[j];
@@ -969,18 +1004,7 @@ InaGradientSync::Evaluate(const ClusterTopology& topology,
         r.iterations = RemainingNow(job);
         r.workers = static_cast<uint32_t>(job.placement.gpusOnNode.size());
         r.gradientBytes = bytes;
-        switch (m_rule)
-        {
-        case STATIC:
-            r.priorityKey = job.priorityLevel;
-            break;
-        case SHORTEST_REMAINING:
-            r.priorityKey = job.remainingIterations * r.gradientBytes;
-            break;
-        case LEAST_ATTAINED_SERVICE:
-            r.priorityKey = job.attainedService;
-            break;
-        }
+        r.priorityKey = m_ratePolicy->PriorityKey(job);
         std::map<uint32_t, uint32_t> perRack;
         for (const auto& [node, gpus] : job.placement.gpusOnNode)
         {
@@ -1322,7 +1346,7 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
     const double txUp = bytes * 8 / m_uplinkRate.GetBitRate();
     const double d = m_linkDelay.GetSeconds();
     const double p = PipelineSeconds();
-    const bool switchMl = m_policy == SWITCHML;
+    const InaRatePolicy& policy = *m_ratePolicy;
     // Pools: a ToR per rack in use (by rack id), then the spine.
     size_t racks = 0;
     for (const auto& job : jobs)
@@ -1359,22 +1383,18 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
             t.levels.push_back({spine, holdSpine, double(jobs[j].racks.size()), false});
             // Worker, ToR, uplink, spine and back: SwitchML multicasts from the spine; ATP and
             // ESA go on to the PS (at the spine) and back.
-            t.rtt =
-                switchMl ? 2 * tx + 2 * txUp + 4 * d + 3 * p : 4 * tx + 2 * txUp + 6 * d + 4 * p;
+            t.rtt = policy.CrossRackRoundTrip(tx, txUp, d, p);
         }
         else
         {
-            t.rtt = switchMl ? 2 * (tx + d) + p : 4 * (tx + d) + 2 * p;
+            t.rtt = policy.RoundTrip(tx + d, p, 0);
         }
         for (const Level& l : t.levels)
         {
             atPool[l.pool].push_back(j);
         }
     }
-    if (switchMl)
-    {
-        SwitchMlWindows(tj, atPool);
-    }
+    PolicyWindows(tj, atPool);
     for (auto& t : tj)
     {
         t.psLoad = tx * (t.f * t.job->workers + (1 - t.f));
@@ -1386,7 +1406,7 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
         t.interval = std::max({tx / t.job->linkShare, t.rtt / t.window, t.psLoad});
     }
     ShareUplinks(tj, racks, txUp, tx);
-    if (!switchMl)
+    if (policy.SharesPool())
     {
         SolveTwoLevel(tj, atPool, tx, txUp, racks);
     }
@@ -1403,11 +1423,12 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
         held->assign(n, {});
         for (size_t j = 0; j < n; ++j)
         {
-            for (const Level& l : tj[j].levels) // SwitchML: two aggregators per window slot
+            for (const Level& l : tj[j].levels) // static partitions: the slots' aggregators
             {
                 (*held)[j].emplace_back(l.pool == spine ? -1 : int64_t(l.pool),
-                                        switchMl ? 2 * std::min(tj[j].window, tj[j].chunks)
-                                                 : l.held);
+                                        policy.SharesPool()
+                                            ? l.held
+                                            : policy.PartitionHeld(tj[j].window, tj[j].chunks));
             }
         }
     }
@@ -1415,24 +1436,20 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
 }
 
 void
-InaGradientSync::SwitchMlWindows(std::vector<TieredJob>& tj,
-                                 const std::vector<std::vector<size_t>>& atPool) const
+InaGradientSync::PolicyWindows(std::vector<TieredJob>& tj,
+                               const std::vector<std::vector<size_t>>& atPool) const
 {
-    // A static partition at every switch the job aggregates at; one window for all of them,
-    // so that a window slot means the same chunk at its ToRs and at the spine.
+    // SwitchML: a static partition at every switch the job aggregates at; one window for all
+    // of them, so that a window slot means the same chunk at its ToRs and at the spine.
     for (auto& t : tj)
     {
         for (const Level& l : t.levels)
         {
-            uint32_t parts = m_switchMlPartitions > 0
-                                 ? m_switchMlPartitions
-                                 : static_cast<uint32_t>(atPool[l.pool].size());
-            uint32_t partition = m_poolSize / parts;
-            if (partition < 2)
-            {
-                throw std::invalid_argument(SwitchMlTooSmall(m_poolSize, parts));
-            }
-            t.window = std::min<double>(t.window, partition / 2);
+            t.window = std::min(t.window,
+                                m_ratePolicy->Window(m_window,
+                                                     m_poolSize,
+                                                     m_switchMlPartitions,
+                                                     atPool[l.pool].size()));
         }
     }
 }
@@ -1585,7 +1602,9 @@ InaGradientSync::NextFallback(const std::vector<TieredJob>& tj,
                               double* preempt) const
 {
     const double pool = m_poolSize;
-    const bool esa = m_policy == ESA;
+    const InaRatePolicy& policy = *m_ratePolicy;
+    // ESA: only higher priorities block, in full (no pair firing, no decay over iterations)
+    const bool preempts = policy.Preempts();
     const TieredJob& t = tj[j];
     const size_t levels = t.levels.size();
     std::vector<double> block(levels, 0.0); // weighted holdings of the others at each level
@@ -1598,18 +1617,14 @@ InaGradientSync::NextFallback(const std::vector<TieredJob>& tj,
         const TieredJob& c = tj[s.other];
         // ESA: only higher priorities block (equal keys: the lower job id, as the switch
         // ranks them); ATP: every holder, one collision per overlapping pair.
-        double w = 1;
-        if (esa)
-        {
-            w = EsaAhead(*c.job, s.other, *t.job, j) ? 1.0 : 0.0;
-        }
+        const double w = policy.BlockingWeight(*c.job, s.other, *t.job, j);
         double best = 0;
         double bestHeld = 0;
         for (const auto& [a, b] : s.levels)
         {
             const double h = c.levels[b].held;
             const double x =
-                w * h * (esa ? 1.0 : PairFiring(h / c.window, t.levels[a].held / t.window));
+                w * h * (preempts ? 1.0 : PairFiring(h / c.window, t.levels[a].held / t.window));
             block[a] += x;
             preempt[a] += w / c.interval / pool;
             // The same index at every level, and a ToR's hold contains the spine's: the
@@ -1630,14 +1645,14 @@ InaGradientSync::NextFallback(const std::vector<TieredJob>& tj,
     for (size_t a = 0; a < levels && !ownApart; ++a)
     {
         const double h = t.levels[a].held;
-        own[a] = h * (esa ? 1.0 : PairFiring(h / t.window, h / t.window));
+        own[a] = h * (preempts ? 1.0 : PairFiring(h / t.window, h / t.window));
         ownBest = std::max(ownBest, own[a]);
         ownHeld = std::max(ownHeld, h);
     }
     blocking += ownBest;
     heldAll += ownHeld;
     double share = 1;
-    if (!esa)
+    if (!preempts)
     {
         const double phi = std::min(1.0, 2 * heldAll / slots);
         share = IterationShare(slots,
@@ -1660,7 +1675,7 @@ InaGradientSync::NextFallback(const std::vector<TieredJob>& tj,
         if (l.demand > 0)
         {
             // Holdings cannot exceed a pool: ATP shares it by demand, ESA by priority.
-            const double room = esa ? pool - block[a] : pool * l.demand / poolDemand[l.pool];
+            const double room = policy.Room(pool, block[a], l.demand, poolDemand[l.pool]);
             fa = std::max(fa, 1 - std::max(0.0, room) / l.demand);
         }
         levelF[a] = std::min(1.0, fa);

@@ -4,6 +4,9 @@
 #ifndef AICLUSTER_INA_GRADIENT_SYNC_H
 #define AICLUSTER_INA_GRADIENT_SYNC_H
 
+#include "ina-esa-rate-policy.h"
+#include "ina-rate-policy.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/iteration-model.h"
 #include "ns3/nstime.h"
@@ -18,24 +21,11 @@ namespace ns3
 
 /**
  * \ingroup aicluster
- * \brief One job as the rate-level INA model sees it at one switch.
- */
-struct InaRateJob
-{
-    uint32_t workers{1};     //!< hosts sending into the switch (one per node)
-    double gradientBytes{0}; //!< bytes each worker contributes per iteration
-    double priorityKey{0};   //!< smaller = more important (remaining work, attained, level)
-    double iterations{1};    //!< iterations this answer holds for (the job's remaining ones)
-    /// (rack, workers there) of a job spanning racks, by rack; empty: all at one switch
-    std::vector<std::pair<uint32_t, uint32_t>> racks;
-    uint64_t id{0}; //!< job id: ESA ranks equal keys by it, lower first, as the switch does
-    /// share of LinkRate its workers' links give it (data traffic on the rails, LinkShare)
-    double linkShare{1};
-};
-
-/**
- * \ingroup aicluster
  * \brief Rate-level gradient sync with in-network aggregation on a shared aggregator pool.
+ *
+ * What SwitchML, ATP and ESA change is an InaRatePolicy (SwitchMlRatePolicy, AtpRatePolicy,
+ * EsaRatePolicy), chosen by the Policy attribute through ComponentRegistry's ina-rate-policy
+ * aliases, or given by SetRatePolicy.
  *
  * A job on n nodes reduces inside each node over NVLink (ring reduce-scatter and
  * all-gather, 2(g-1)/g of the bytes) and aggregates across its n nodes in the
@@ -85,22 +75,6 @@ class InaGradientSync : public IterationTermModel
     /// Aggregators a job holds at each pool it uses: (rack of the ToR, or -1 for the spine,
     /// aggregators held on average: Little's law for ATP/ESA, 2 per window slot for SwitchML)
     using PoolHoldings = std::vector<std::pair<int64_t, double>>;
-
-    /** Allocation policy. */
-    enum Policy
-    {
-        SWITCHML, //!< static partitions
-        ATP,      //!< hashed best-effort sharing, PS fallback
-        ESA,      //!< ATP plus priority preemption
-    };
-
-    /** Priority rule of ESA (same meaning as EsaPolicy's). */
-    enum Rule
-    {
-        STATIC,                 //!< ClusterJob::priorityLevel (0 = highest)
-        SHORTEST_REMAINING,     //!< fewer remaining bytes to sync wins
-        LEAST_ATTAINED_SERVICE, //!< less attained service wins
-    };
 
     /** \return the TypeId */
     static TypeId GetTypeId();
@@ -167,6 +141,16 @@ class InaGradientSync : public IterationTermModel
     std::vector<double> RackSyncTimes(const std::vector<InaRateJob>& jobs,
                                       std::vector<double>* fallback = nullptr,
                                       std::vector<PoolHoldings>* held = nullptr) const;
+
+    /**
+     * \brief Use this allocation policy (as TcpSocketBase::SetCongestionControlAlgorithm).
+     *        The Policy attribute sets one by name, through ComponentRegistry's
+     *        `ina-rate-policy` aliases; this takes one with attributes of its own.
+     * \param policy the policy (not null)
+     */
+    void SetRatePolicy(Ptr<InaRatePolicy> policy);
+    /** \return the allocation policy in use (EsaRatePolicy by default) */
+    Ptr<InaRatePolicy> GetRatePolicy() const;
 
     /** \return values per packet in use (policy default when the attribute is 0) */
     uint32_t ValuesPerPacket() const;
@@ -261,9 +245,12 @@ class InaGradientSync : public IterationTermModel
         std::vector<std::pair<size_t, size_t>> levels; //!< (level here, level there)
     };
 
-    /** \brief SwitchML: the smallest window the job's static partitions give (or f = 1). */
-    void SwitchMlWindows(std::vector<TieredJob>& tj,
-                         const std::vector<std::vector<size_t>>& atPool) const;
+    /**
+     * \brief The smallest window the policy gives each job at the pools it uses (SwitchML:
+     *        its static partitions; sharing policies: the whole window).
+     */
+    void PolicyWindows(std::vector<TieredJob>& tj,
+                       const std::vector<std::vector<size_t>>& atPool) const;
     /**
      * \brief ATP/ESA fixed point of a two-level component: per-level and overall fallback,
      *        holdings, PS-link and uplink loads.
@@ -328,8 +315,25 @@ class InaGradientSync : public IterationTermModel
                          std::vector<double>* heldOut = nullptr,
                          std::vector<std::vector<double>>* overhangOut = nullptr) const;
 
-    Policy m_policy;
-    Rule m_rule;
+    /**
+     * \brief The Policy attribute's setter: a new policy of that ina-rate-policy alias (an
+     *        EsaRatePolicy gets PriorityRule).
+     * \param name switchml, atp or esa
+     * \throws std::invalid_argument for another name
+     */
+    void SetPolicyName(std::string name);
+    /** \return the name of the policy in use (the Policy attribute) */
+    std::string GetPolicyName() const;
+    /**
+     * \brief The PriorityRule attribute's setter: kept here and given to the ESA policy.
+     * \param rule the rule
+     */
+    void SetPriorityRule(EsaRatePolicy::Rule rule);
+    /** \return the ESA policy's rule, or the one kept here under another policy */
+    EsaRatePolicy::Rule GetPriorityRule() const;
+
+    Ptr<InaRatePolicy> m_ratePolicy; //!< the allocation policy
+    EsaRatePolicy::Rule m_priorityRule{EsaRatePolicy::SHORTEST_REMAINING}; //!< PriorityRule
     uint32_t m_poolSize;
     DataRate m_linkRate;
     Time m_linkDelay;

@@ -7,6 +7,10 @@ list(APPEND AICLUSTER_SOURCES
   model/ina/ina-worker.cc
   model/ina/ina-parameter-server.cc
   model/ina/ina-helper.cc
+  model/ina/ina-rate-policy.cc
+  model/ina/ina-switchml-rate-policy.cc
+  model/ina/ina-atp-rate-policy.cc
+  model/ina/ina-esa-rate-policy.cc
   model/ina/ina-gradient-sync.cc
 )
 list(APPEND AICLUSTER_HEADERS
@@ -17,5 +21,9 @@ list(APPEND AICLUSTER_HEADERS
   model/ina/ina-worker.h
   model/ina/ina-parameter-server.h
   model/ina/ina-helper.h
+  model/ina/ina-rate-policy.h
+  model/ina/ina-switchml-rate-policy.h
+  model/ina/ina-atp-rate-policy.h
+  model/ina/ina-esa-rate-policy.h
   model/ina/ina-gradient-sync.h
 )
