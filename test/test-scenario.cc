@@ -9,6 +9,7 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/string.h"
+#include "ns3/tiresias-policy.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>

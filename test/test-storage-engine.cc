@@ -18,6 +18,7 @@
 #include "ns3/silod-like-policy.h"
 #include "ns3/simulator.h"
 #include "ns3/storage-data-loading.h"
+#include "ns3/tiresias-policy.h"
 
 #include <catch2/catch.hpp>
 #include <functional>

@@ -3,6 +3,8 @@
  */
 #include "cluster-engine.h"
 
+#include "fifo-policy.h"
+
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"

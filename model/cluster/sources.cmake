@@ -4,6 +4,9 @@ list(APPEND AICLUSTER_SOURCES
   model/cluster/cluster-topology.cc
   model/cluster/gpu-allocator.cc
   model/cluster/scheduling-policy.cc
+  model/cluster/fifo-policy.cc
+  model/cluster/sjf-policy.cc
+  model/cluster/tiresias-policy.cc
   model/cluster/iteration-model.cc
   model/cluster/ring-all-reduce-sync.cc
   model/cluster/link-share.cc
@@ -20,6 +23,9 @@ list(APPEND AICLUSTER_HEADERS
   model/cluster/finish-queue.h
   model/cluster/gpu-allocator.h
   model/cluster/scheduling-policy.h
+  model/cluster/fifo-policy.h
+  model/cluster/sjf-policy.h
+  model/cluster/tiresias-policy.h
   model/cluster/iteration-model.h
   model/cluster/ring-all-reduce-sync.h
   model/cluster/link-share.h
