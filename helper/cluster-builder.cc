@@ -12,6 +12,7 @@
 #include "ns3/pointer.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/staged-data-loading.h"
 #include "ns3/storage-backend.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"

@@ -17,6 +17,7 @@
 #include "ns3/provisioning-data-loading.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/staged-data-loading.h"
 #include "ns3/storage-policy.h"
 #include "ns3/string.h"
 #include "ns3/trace-reader.h"

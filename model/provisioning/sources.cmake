@@ -8,6 +8,7 @@ list(APPEND AICLUSTER_SOURCES
   model/provisioning/kspeed-loader.cc
   model/provisioning/provisioning-model.cc
   model/provisioning/provisioning-data-loading.cc
+  model/provisioning/staged-data-loading.cc
   model/provisioning/provisioning-fabric-run.cc
 )
 list(APPEND AICLUSTER_HEADERS
@@ -18,5 +19,6 @@ list(APPEND AICLUSTER_HEADERS
   model/provisioning/kspeed-loader.h
   model/provisioning/provisioning-model.h
   model/provisioning/provisioning-data-loading.h
+  model/provisioning/staged-data-loading.h
   model/provisioning/provisioning-fabric-run.h
 )

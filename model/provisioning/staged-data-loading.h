@@ -1,0 +1,108 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef AICLUSTER_STAGED_DATA_LOADING_H
+#define AICLUSTER_STAGED_DATA_LOADING_H
+
+#include "provisioning-data-loading.h"
+#include "provisioning-model.h"
+
+#include "ns3/cluster-engine.h"
+#include "ns3/iteration-model.h"
+#include "ns3/storage-data-loading.h"
+#include "ns3/traced-callback.h"
+
+#include <map>
+#include <unordered_map>
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief The data path as one data-loading term: storage tier -> provisioning loader.
+ *
+ * The storage model (a cache/bandwidth allocation policy over the compute-side cache tier
+ * and the remote storage) gives each job the rate its dataset can be read at: cache hits
+ * plus the remote bandwidth the policy allotted. The provisioning loader reads what its own
+ * host-memory cache misses from that storage tier, and moves it through the training nodes'
+ * (or the provisioning pool's) CPUs, host memory, PCIe and rails to the GPUs. The two stages
+ * are a pipeline, so a job's data term is the slower stage's:
+ *   dataTime = max(loaderTime, loaderMissFraction * storageTime)
+ * (loaderMissFraction = 1 - the loader's raw and decoded hit fractions: only misses reach
+ * storage). The loader's own backend has no limits of its own here (the storage model owns
+ * the remote storage), so neither stage counts the storage cluster twice.
+ *
+ * It reports changes (the storage model does): the storage stage's moves come through its
+ * TakeChanges(), the loader stage is re-solved whenever the running set changes.
+ */
+class StagedDataLoading : public ReportingTermModel
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId();
+    StagedDataLoading();
+    ~StagedDataLoading() override;
+
+    /**
+     * \param storage the storage stage (its SharedPace is turned off: terms are composed)
+     * \param loader the provisioning stage
+     */
+    void SetStages(Ptr<StorageDataLoading> storage, Ptr<ProvisioningDataLoading> loader);
+    /** \return the storage stage */
+    Ptr<StorageDataLoading> GetStorageStage() const;
+    /** \return the provisioning stage */
+    Ptr<ProvisioningDataLoading> GetLoaderStage() const;
+
+    void Evaluate(const ClusterTopology& topology,
+                  const std::vector<Ptr<const ClusterJob>>& running,
+                  std::vector<double>& seconds) override;
+    bool DependsOnOtherJobs() const override;
+    /** \brief The job left: the storage stage drops it, then this model. \param job it */
+    void JobStopped(const ClusterJob& job) override;
+    bool ReportsChanges() const override;
+    void TakeChanges(std::vector<TermChange>& changes) override;
+    /** \return storage if the storage stage binds the job, else the loader's resource */
+    std::string Bottleneck(const ClusterJob& job) const override;
+
+    /** What each stage gives a running job now. */
+    struct Stages
+    {
+        double storage{0};    //!< storage stage's term for all of its bytes [s per iteration]
+        double loader{0};     //!< loader stage's term [s per iteration]
+        double miss{1};       //!< share of samples the loader reads from the storage tier
+        double checkpoint{0}; //!< storage stage's stopped term while it writes a checkpoint [s]
+        std::string loaderBottleneck; //!< the loader's binding resource
+    };
+
+    /** \param id a running job's id \return its stages' terms (nullptr if not running) */
+    const Stages* StagesOf(uint64_t id) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** One running job. */
+    struct Slot
+    {
+        Ptr<const ClusterJob> job; //!< the job
+        Stages stages;             //!< its stages now
+        double reported{-1};       //!< data term the engine has [s]; -1 = none
+    };
+
+    void OnStageChanged();
+    void OnStageJobsChanged();
+    /** \return the composed term of a slot */
+    static double Compose(const Stages& s);
+
+    Ptr<StorageDataLoading> m_storage;
+    Ptr<ProvisioningDataLoading> m_loader;
+    std::map<uint64_t, Slot> m_slots; //!< running jobs by id
+    bool m_runningChanged{false};     //!< the loader stage must be re-solved
+    std::vector<TermChange> m_scratch;
+    std::vector<TermChange> m_changes;
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_STAGED_DATA_LOADING_H
