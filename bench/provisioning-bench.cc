@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Speed of the data-provisioning model.
 //  1. Rate level: the 512-GPU scaling point (64 nodes x 8 GPUs, ResNet-50/ImageNet on every

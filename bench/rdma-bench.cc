@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Speed of the RDMA fabric model.
 //  1. Packet level: events per wall-clock second for an 8-node, 64-GPU cluster at 200 Gb/s

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Doxygen only: ns-3's doxygen run (doc/doxygen.conf of an ns-3 tree) reads every header
 // under contrib/, so this file gives the module's \ingroup tags their group.

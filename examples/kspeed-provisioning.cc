@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // kspeed-provisioning: where data loading stalls GPUs, and how much of it KSpeed's pooled
 // memory/CPU tier (writing straight into GPU memory over the rails) removes, against a local

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // rail-incast: many nodes write into one node, either into its host memory (the bounce
 // buffer: NIC -> PCIe switch -> root complex -> memory) or straight into its GPUs over the

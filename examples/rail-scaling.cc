@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // rail-scaling: all-to-all transfers on 1, 2, 4, ... up to --max-nodes nodes of a
 // rail-optimized cluster. Every GPU sends --bytes to every other GPU ("full": inside a node

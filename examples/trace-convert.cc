@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // trace-convert: read any supported trace, print what was read, kept and dropped,
 // and write the kept jobs in aicluster's native trace format (traces/README.md).

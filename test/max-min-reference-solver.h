@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 #ifndef AICLUSTER_TEST_MAX_MIN_REFERENCE_SOLVER_H
 #define AICLUSTER_TEST_MAX_MIN_REFERENCE_SOLVER_H

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Acme (Shanghai AI Lab, NSDI'24) job traces: the acme-csv reader (type, state, node_num,
 // per-row errors) and node_num honoured by the GPU allocator and the engine.

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Tests of the seeded trace annotator: determinism, independence from other jobs, Sia's
 // gpu-time rule, the weighted rule, iteration counts and errors.

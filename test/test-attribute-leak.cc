@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Issue #22: checking a bad value of a text attribute (one that parses its text in its setter
 // and throws, as ns3::TiresiasPolicy::Thresholds) must not leak the object it was tried on.

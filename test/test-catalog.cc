@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Tests of the workload-profile catalog: the bundled data, its traceability to the public
 // measurements it was built from, interpolation, aliases and errors on bad files.

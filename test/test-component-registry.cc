@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // The one table of short component names (ComponentRegistry): every alias creates an object of
 // its TypeId with its attributes, and each of the four places that turn a name into an object

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // DatasetRegistry, the storage model's datasets: numbered in the order of registration, found
 // by name, registered again only with the same numbers, and never with a negative or

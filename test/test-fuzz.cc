@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // The project's own fuzz test (issue #18), seeded and bounded in time:
 //  - mutations of valid (and invalid) traces, scenarios and catalogs go through every reader

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Hostile inputs (issue #18), one class each: strict numbers and options, attribute values
 // checked before ns-3 would abort, checked writes, JSON depth, and reader strictness.

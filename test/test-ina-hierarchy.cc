@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Two-level (ToR, then spine) in-network aggregation of jobs that span racks: exact sums
 // under every policy, contention, preemption, overflow and loss; uplink traffic and iteration

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Rate-level INA over racks: cross-rack jobs aggregated in two levels (each ToR, then the
 // spine) or at the spine only, against the packet level (InaHelper with racks).

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Packet-level INA trends the mechanisms must produce (never tuned): equal sync time with
 // a roomy pool, ESA ahead of ATP as the pool shrinks under contention, a lone job never

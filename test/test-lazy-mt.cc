@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // LazyMt19937_64 draws the numbers of std::mt19937_64 from the same seed: the first ones it
 // computes itself, later ones through the standard engine it hands over to.

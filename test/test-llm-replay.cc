@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 
 // The LLM scenario end to end on an Acme-format (Kalos columns) trace it was not built from:

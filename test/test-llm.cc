@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // LLM workloads: the catalog's LLM entries against the published figures they derive from,
 // and the annotator's job-type rule (doc/annotator.md, doc/llm.md).

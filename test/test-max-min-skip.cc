@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // MaxMinSolver's shortcuts: the solve skipped when every demand fits equals the full fill
 // bit for bit; demands and the overloaded count follow flows as they come and go; the loads

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Issue #21: progress of long runs goes through one reporter (ProgressReporter), which --quiet
 // silences; model events go to NS_LOG, which prints when a component is enabled (in a build

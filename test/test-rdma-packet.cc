@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Packet-level RDMA fabric: conservation of bytes under loss and pauses, PFC, go-back-N,
 // READ, DCQCN reaction, and the in-node PCIe / host-memory physics.

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // strict::ParseDouble's std::from_chars fast path (issue #13) must accept exactly the texts
 // the strtod-only version accepted, with the same values: compared here against that version

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // The Tiresias reference simulator (NSDI'19) side by side: its own trace files load
 // (both schemas, empty values as "not recorded", a recorded zero duration kept), and

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Tests of the trace readers (model/trace/trace-reader.h): every format on small
 // fixtures written for these tests (test/data/traces/), on the public traces in

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Issue #21: every trace source of an aicluster TypeId names the signature of its callback as
 // ns-3 does ("ns3::<Class>::<Name>Callback", <Class> the TypeId's class or a parent), and that

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // The single-resource fill (WaterFill, model/common/water-fill.h) against the general
 // max-min solver (MaxMinSolver) with one resource: the same shares up to rounding, and every

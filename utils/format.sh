@@ -65,7 +65,20 @@ fi
     exit 0
 }
 
+# ns-3's file header: copyright, SPDX licence and author lines (doc/contributing.md).
+HEADER=$'/*\n * Copyright (c) 2026 The aicluster authors\n *\n * SPDX-License-Identifier: GPL-2.0-only\n *\n * Authors: The aicluster developers (see AUTHORS)\n */'
+
 if [ "$check" = 1 ]; then
+    missing=()
+    for f in "${files[@]}"; do
+        [ "$(head -n 7 "$f")" = "$HEADER" ] || missing+=("$f")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        printf 'without the file header (%d of %d files; copy it from any other file):\n' \
+            "${#missing[@]}" "${#files[@]}"
+        printf '  %s\n' "${missing[@]}"
+        exit 1
+    fi
     bad=()
     for f in "${files[@]}"; do
         if ! "$CF" --style=file "$f" | cmp -s - "$f"; then

@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Reader of Philly's raw cluster_job_log (msr-fiddle/philly-traces, ATC'19): a JSON
 // array of jobs {status, vc, jobid, user, submitted_time, attempts: [{start_time,

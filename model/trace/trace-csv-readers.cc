@@ -1,5 +1,9 @@
 /*
+ * Copyright (c) 2026 The aicluster authors
+ *
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
  */
 // Readers of the line-oriented trace formats (CSV and Gavel's TSV). Each format is a
 // small row parser: it finds its columns by name in the header once, then turns one
