@@ -16,7 +16,6 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
-#include "ns3/enum.h"
 #include "ns3/provisioning-model.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"

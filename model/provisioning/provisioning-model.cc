@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <stdexcept>
 
 namespace ns3
@@ -284,6 +285,7 @@ ProvisioningModel::SetLoader(Ptr<ProvisioningLoader> loader)
 {
     m_loader = loader;
     m_usages.clear();
+    m_twinsRefused = false;
 }
 
 Ptr<ProvisioningLoader>
@@ -537,13 +539,14 @@ ProvisioningModel::BuildPoolTwins()
     // set of identical constraints).
     uint32_t n = m_cluster.nodes;
     uint32_t pool = PoolNodes();
-    m_twinRep.resize(m_caps.size());
-    for (uint32_t r = 0; r < m_twinRep.size(); ++r)
-    {
-        m_twinRep[r] = r;
-    }
-    m_twinCount.assign(m_caps.size(), 0);
+    auto untwin = [&]() { // every resource its own
+        m_twinRep.resize(m_caps.size());
+        std::iota(m_twinRep.begin(), m_twinRep.end(), 0u);
+        m_twinCount.assign(m_caps.size(), 0);
+    };
+    untwin();
     m_twinsValid = false;
+    m_twinsRefused = false;
     if (pool < 2)
     {
         return;
@@ -569,18 +572,11 @@ ProvisioningModel::BuildPoolTwins()
         ++m_twinCount[rep];
         return true;
     };
-    auto fail = [&]() {
-        for (uint32_t r = 0; r < m_twinRep.size(); ++r)
-        {
-            m_twinRep[r] = r;
-        }
-        m_twinCount.assign(m_caps.size(), 0);
-    };
     for (uint32_t q = 1; q < pool; ++q)
     {
         if (verts[q].size() != verts[0].size())
         {
-            return fail();
+            return untwin();
         }
         for (uint32_t i = 0; i < verts[0].size(); ++i)
         {
@@ -589,7 +585,7 @@ ProvisioningModel::BuildPoolTwins()
             if (a == kUnused || b == kUnused || t.GetVertex(a).kind != t.GetVertex(b).kind ||
                 t.GetAdjacentLinks(a).size() != t.GetAdjacentLinks(b).size())
             {
-                return fail();
+                return untwin();
             }
             for (uint32_t j = 0; j < t.GetAdjacentLinks(a).size(); ++j)
             {
@@ -601,7 +597,7 @@ ProvisioningModel::BuildPoolTwins()
                 bool inB = ob.node == static_cast<int32_t>(n + q);
                 if (inA != inB || oa.kind != ob.kind || (inA && oa.nodeLocal != ob.nodeLocal))
                 {
-                    return fail();
+                    return untwin();
                 }
                 uint32_t da = t.DirectedLink(a, la);
                 uint32_t db = t.DirectedLink(b, lb);
@@ -609,13 +605,13 @@ ProvisioningModel::BuildPoolTwins()
                 {
                     if (m_twinRep[db] != da)
                     {
-                        return fail();
+                        return untwin();
                     }
                     continue; // an in-node link, mapped from its other end
                 }
                 if (!twin(db, da) || !twin(db ^ 1u, da ^ 1u))
                 {
-                    return fail();
+                    return untwin();
                 }
             }
         }
@@ -623,7 +619,7 @@ ProvisioningModel::BuildPoolTwins()
         {
             if (!twin(list->at(n + q), list->at(n)))
             {
-                return fail();
+                return untwin();
             }
         }
     }
@@ -731,7 +727,7 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
             used[node] += g;
         }
     }
-    bool compact = m_mergePoolTwins && m_aggregate && m_reuseUsages && PoolNodes() > 1;
+    bool compact = m_mergePoolTwins && m_aggregate && m_reuseUsages;
     std::optional<std::vector<ProvisioningJobResult>> out = SolvePass(jobs, compact);
     if (!out)
     {
@@ -746,7 +742,7 @@ ProvisioningModel::SolvePass(const std::vector<ProvisioningJob>& jobs, bool comp
     std::vector<uint32_t> used(m_cluster.nodes, 0);
     m_jobs = &jobs;
     BuildResources();
-    m_compactPass = compact && m_twinsValid;
+    m_compactPass = compact && m_twinsValid && !m_twinsRefused;
     m_compactBroken = false;
     if (m_usages.size() >= (1u << 16))
     {
@@ -797,6 +793,14 @@ ProvisioningModel::SolvePass(const std::vector<ProvisioningJob>& jobs, bool comp
             {
                 flowsOf[k].push_back(static_cast<uint32_t>(usageOf.size()));
                 ReusedUsage(j, plans[k], node, used[node], count, newUsage());
+                if (m_compactBroken)
+                {
+                    // A flow not alike on every pool node: this loader's flows are not
+                    // (KSpeed's Local), so this and later passes take the full usages.
+                    m_twinsRefused = true;
+                    m_jobs = nullptr;
+                    return std::nullopt;
+                }
                 used[node] += count;
                 jobOf.push_back(static_cast<uint32_t>(k));
                 groupSize.push_back(count);
@@ -830,11 +834,6 @@ ProvisioningModel::SolvePass(const std::vector<ProvisioningJob>& jobs, bool comp
                 groupSize.push_back(perGroup);
             }
         }
-    }
-    if (m_compactBroken)
-    {
-        m_jobs = nullptr;
-        return std::nullopt; // some flow is not alike on every pool node
     }
     SizeClients();
     m_solved = false;

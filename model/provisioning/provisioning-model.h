@@ -464,7 +464,10 @@ eturn per job result; empty optional when the compact usages cannot give the ful
     bool m_twinsValid{false};    //!< m_twinRep maps the pool nodes (at least two, all alike)
     bool m_compactPass{false};   //!< this pass solves on the compact usages
     bool m_compactBroken{false}; //!< a usage of this pass has no compact form
-    uint64_t m_nCompact{0};      //!< Solves on the compact usages
+    /// a flow was not alike on the pool nodes: no compact pass until the loader or the
+    /// resources change
+    bool m_twinsRefused{false};
+    uint64_t m_nCompact{0}; //!< Solves on the compact usages
     /// Directed links of AddPath's paths by (src, dst, rail): routing is deterministic and
     /// every pass asks for the same paths again
     mutable std::unordered_map<uint64_t, std::vector<uint32_t>> m_paths;
