@@ -12,7 +12,8 @@
 #include "uniform-random.h"
 #include "unit-workload.h"
 
-#include "ns3/auto-cba.h"
+#include "ns3/auto-cba-sizing.h"
+#include "ns3/auto-cba-solver.h"
 #include "ns3/cba-policy.h"
 #include "ns3/cluster-engine.h"
 #include "ns3/double.h"

@@ -11,7 +11,8 @@
 
 #include "uniform-random.h"
 
-#include "ns3/auto-cba.h"
+#include "ns3/auto-cba-job-sizer.h"
+#include "ns3/auto-cba-solver.h"
 #include "ns3/storage-problem.h"
 
 #include <catch2/catch.hpp>

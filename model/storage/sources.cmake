@@ -15,7 +15,9 @@ list(APPEND AICLUSTER_SOURCES
   model/storage/cba-policy.cc
   model/storage/dataset-registry.cc
   model/storage/storage-data-loading.cc
-  model/storage/auto-cba.cc
+  model/storage/auto-cba-solver.cc
+  model/storage/auto-cba-job-sizer.cc
+  model/storage/auto-cba-sizing.cc
   model/storage/storage-helper.cc
   model/storage/storage-apps.cc
 )
@@ -34,7 +36,9 @@ list(APPEND AICLUSTER_HEADERS
   model/storage/dataset-registry.h
   model/storage/storage-totals.h
   model/storage/storage-data-loading.h
-  model/storage/auto-cba.h
+  model/storage/auto-cba-solver.h
+  model/storage/auto-cba-job-sizer.h
+  model/storage/auto-cba-sizing.h
   model/storage/storage-helper.h
   model/storage/storage-apps.h
 )

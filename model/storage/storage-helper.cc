@@ -7,7 +7,7 @@
  */
 #include "storage-helper.h"
 
-#include "auto-cba.h"
+#include "auto-cba-sizing.h"
 #include "cba-policy.h"
 
 #include "ns3/boolean.h"
