@@ -8,6 +8,7 @@
 // INA fidelity: what the policies do as their public code does it, and what the reports mean.
 
 #include "ns3/core-module.h"
+#include "ns3/ina-atp-policy.h"
 #include "ns3/ina-gradient-sync.h"
 #include "ns3/ina-helper.h"
 

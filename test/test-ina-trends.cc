@@ -10,7 +10,10 @@
 // slower under ESA, evicted partial sums never lost, priority rules honoured.
 
 #include "ns3/core-module.h"
+#include "ns3/ina-atp-policy.h"
+#include "ns3/ina-esa-policy.h"
 #include "ns3/ina-helper.h"
+#include "ns3/ina-switchml-policy.h"
 
 #include <catch2/catch.hpp>
 #include <numeric>

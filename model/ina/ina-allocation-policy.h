@@ -13,10 +13,7 @@
 
 #include "ns3/object.h"
 
-#include <map>
 #include <string>
-#include <tuple>
-#include <vector>
 
 namespace ns3
 {
@@ -148,132 +145,6 @@ class InaAllocationPolicy : public Object
      * \throws std::invalid_argument for another name
      */
     static Ptr<InaAllocationPolicy> Create(const std::string& name);
-};
-
-/**
- * \ingroup aicluster
- * \brief SwitchML: static partition per job, two shadow copies per slot, self-clocked reuse,
- *        results multicast by the switch.
- */
-class SwitchMlPolicy : public InaAllocationPolicy
-{
-  public:
-    /** \return the TypeId */
-    static TypeId GetTypeId();
-    std::string GetName() const override;
-    InaJobSlots Layout(uint32_t poolSize,
-                       uint32_t numJobs,
-                       uint32_t jobRank,
-                       uint32_t window) const override;
-    uint32_t InitialIndex(uint16_t job, uint32_t seq, const InaJobSlots& slots) const override;
-    bool FollowsRemap() const override;
-    /** Each switch has its own static partitions: the job's slot in this level's partition. */
-    uint32_t LevelIndex(uint16_t job,
-                        uint32_t seq,
-                        uint32_t carried,
-                        const InaJobSlots& slots) const override;
-    Decision Decide(const InaAggregator& held, const InaHeader& pkt) const override;
-    Completion GetCompletion() const override;
-    bool FlushOnResend() const override;
-};
-
-/**
- * \ingroup aicluster
- * \brief ATP: best-effort sharing of the whole pool by hashed index; a collision goes to the
- *        PS; an aggregator is freed when the PS result passes back through the switch.
- */
-class AtpPolicy : public InaAllocationPolicy
-{
-  public:
-    /** \return the TypeId */
-    static TypeId GetTypeId();
-    AtpPolicy();
-    std::string GetName() const override;
-    InaJobSlots Layout(uint32_t poolSize,
-                       uint32_t numJobs,
-                       uint32_t jobRank,
-                       uint32_t window) const override;
-    uint32_t InitialIndex(uint16_t job, uint32_t seq, const InaJobSlots& slots) const override;
-    bool FollowsRemap() const override;
-    Decision Decide(const InaAggregator& held, const InaHeader& pkt) const override;
-    Completion GetCompletion() const override;
-    bool FlushOnResend() const override;
-
-    /**
-     * \brief The index of every window slot of a job, as ATP's host library declares them:
-     *        the salted hash of (job, slot, salt) with the salt incremented until the index
-     *        is not yet used by the job (HashNew_crc), so a job never collides with itself
-     *        while it has fewer slots than the pool has aggregators. Once a job's slots have
-     *        taken every index, the next slots start over on a fresh set (the pool is smaller
-     *        than the window).
-     * \param job job id \param slots the job's layout
-     * \return index per window slot
-     */
-    const std::vector<uint32_t>& SlotIndices(uint16_t job, const InaJobSlots& slots) const;
-
-  private:
-    bool m_dedup{true}; //!< DeduplicateIndices
-    /// cache of SlotIndices per (job, pool, window)
-    mutable std::map<std::tuple<uint16_t, uint32_t, uint32_t>, std::vector<uint32_t>> m_slotIndex;
-};
-
-/**
- * \ingroup aicluster
- * \brief ESA: ATP plus preemption: a packet of a higher-priority job evicts the holder, whose
- *        partial aggregate goes to the holder's PS (never lost).
- *
- * The priority rule is pluggable (PriorityRule attribute); the default is
- * shortest-remaining work (SRPT), the rule that minimises average completion
- * time on one shared resource, which is the metric ESA reports. Ageing:
- * every consecutive chunk of a job that completed at the PS instead of the
- * switch adds AgeingStep to its priority, so a job that keeps losing the pool
- * eventually outranks the jobs starving it.
- *
- * Progress counts in whole iterations by default (PriorityQuantum): a job's
- * priority is what a scheduler would give it, its remaining (or attained)
- * iterations, fixed while an iteration runs. Counted in chunks, two jobs of
- * equal size overtake each other at every chunk and evict each other's
- * aggregators back and forth with no scheduling meaning (measured: equal
- * jobs ending 10-30% apart, doc/ina.md).
- */
-class EsaPolicy : public AtpPolicy
-{
-  public:
-    /** The rule turning job progress into a priority. */
-    enum Rule
-    {
-        STATIC,                 //!< the job's configured priority
-        SHORTEST_REMAINING,     //!< fewer chunks left = higher priority
-        LEAST_ATTAINED_SERVICE, //!< fewer chunks done = higher priority
-    };
-
-    /** The unit in which ShortestRemaining and LeastAttained count progress. */
-    enum Quantum
-    {
-        ITERATION, //!< whole iterations: the priority changes only between iterations
-        CHUNK,     //!< chunks: the priority changes with every synchronised chunk
-    };
-
-    /** What lets a packet take an aggregator another job holds (ablations of ESA). */
-    enum Preemption
-    {
-        PRIORITY,      //!< a strictly higher priority (ties: lower job id): ESA as published
-        EARLY_RELEASE, //!< only a complete aggregator, waiting for its PS result, any priority
-        BOTH,          //!< either of the two
-    };
-
-    /** \return the TypeId */
-    static TypeId GetTypeId();
-    std::string GetName() const override;
-    Decision Decide(const InaAggregator& held, const InaHeader& pkt) const override;
-    uint32_t Priority(const InaJobProgress& p) const override;
-
-  private:
-    Preemption m_preemption{PRIORITY};
-    Rule m_rule{SHORTEST_REMAINING};
-    Quantum m_quantum{ITERATION};
-    uint32_t m_ageingStep{1};
-    bool m_preemptOwnJob{false};
 };
 
 } // namespace ns3

@@ -7,6 +7,8 @@
  */
 #include "ina-helper.h"
 
+#include "ina-switchml-policy.h"
+
 #include "ns3/abort.h"
 #include "ns3/component-registry.h"
 #include "ns3/double.h"

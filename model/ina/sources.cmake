@@ -3,6 +3,9 @@ list(APPEND AICLUSTER_SOURCES
   model/ina/ina-header.cc
   model/ina/ina-aggregator-pool.cc
   model/ina/ina-allocation-policy.cc
+  model/ina/ina-switchml-policy.cc
+  model/ina/ina-atp-policy.cc
+  model/ina/ina-esa-policy.cc
   model/ina/ina-switch.cc
   model/ina/ina-worker.cc
   model/ina/ina-parameter-server.cc
@@ -17,6 +20,9 @@ list(APPEND AICLUSTER_HEADERS
   model/ina/ina-header.h
   model/ina/ina-aggregator-pool.h
   model/ina/ina-allocation-policy.h
+  model/ina/ina-switchml-policy.h
+  model/ina/ina-atp-policy.h
+  model/ina/ina-esa-policy.h
   model/ina/ina-switch.h
   model/ina/ina-worker.h
   model/ina/ina-parameter-server.h
