@@ -11,6 +11,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/ideal-data-loading.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/pointer.h"

@@ -8,6 +8,8 @@
 #include "cluster-engine.h"
 
 #include "fifo-policy.h"
+#include "ideal-data-loading.h"
+#include "ideal-gradient-sync.h"
 
 #include "ns3/double.h"
 #include "ns3/log.h"

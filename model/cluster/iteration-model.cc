@@ -9,16 +9,12 @@
 
 #include "ns3/log.h"
 
-#include <algorithm>
-
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("IterationTermModel");
 NS_OBJECT_ENSURE_REGISTERED(IterationTermModel);
 NS_OBJECT_ENSURE_REGISTERED(ReportingTermModel);
-NS_OBJECT_ENSURE_REGISTERED(IdealDataLoading);
-NS_OBJECT_ENSURE_REGISTERED(IdealGradientSync);
 
 TypeId
 IterationTermModel::GetTypeId()
@@ -131,56 +127,6 @@ IterationTermModel::NotifyChanged()
     {
         m_onChange();
     }
-}
-
-bool
-IdealDataLoading::DependsOnOtherJobs() const
-{
-    return false;
-}
-
-TypeId
-IdealDataLoading::GetTypeId()
-{
-    static TypeId tid = TypeId("ns3::IdealDataLoading")
-                            .SetParent<IterationTermModel>()
-                            .SetGroupName("Aicluster")
-                            .AddConstructor<IdealDataLoading>();
-    return tid;
-}
-
-void
-IdealDataLoading::Evaluate(const ClusterTopology& /* topology */,
-                           const std::vector<Ptr<const ClusterJob>>& /* running */,
-                           std::vector<double>& seconds)
-{
-    NS_LOG_FUNCTION(this << seconds.size());
-    std::fill(seconds.begin(), seconds.end(), 0.0);
-}
-
-bool
-IdealGradientSync::DependsOnOtherJobs() const
-{
-    return false;
-}
-
-TypeId
-IdealGradientSync::GetTypeId()
-{
-    static TypeId tid = TypeId("ns3::IdealGradientSync")
-                            .SetParent<IterationTermModel>()
-                            .SetGroupName("Aicluster")
-                            .AddConstructor<IdealGradientSync>();
-    return tid;
-}
-
-void
-IdealGradientSync::Evaluate(const ClusterTopology& /* topology */,
-                            const std::vector<Ptr<const ClusterJob>>& /* running */,
-                            std::vector<double>& seconds)
-{
-    NS_LOG_FUNCTION(this << seconds.size());
-    std::fill(seconds.begin(), seconds.end(), 0.0);
 }
 
 } // namespace ns3

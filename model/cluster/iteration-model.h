@@ -43,6 +43,10 @@ namespace ns3
  * A model reads the jobs (ClusterJob) but never writes them: their state is the engine's.
  * Models that track the running jobs themselves and report only the terms that moved (the
  * storage model) opt into ReportingTermModel.
+ *
+ * IterationTermModel and its refinement ReportingTermModel are one contract with the engine
+ * (the same calls, plus the reporting ones) and share this file; each model lives in a file
+ * pair of its own (ideal-data-loading, ideal-gradient-sync, ring-all-reduce-sync, ...).
  */
 class IterationTermModel : public Object
 {
@@ -221,39 +225,6 @@ class ReportingTermModel : public IterationTermModel
 
   private:
     Callback<void> m_onJobsChanged;
-};
-
-/**
- * \ingroup aicluster
- * \brief Data loading that never stalls: 0 s per iteration.
- */
-class IdealDataLoading : public IterationTermModel
-{
-  public:
-    /** \return the TypeId */
-    static TypeId GetTypeId();
-    void Evaluate(const ClusterTopology& topology,
-                  const std::vector<Ptr<const ClusterJob>>& running,
-                  std::vector<double>& seconds) override;
-    bool DependsOnOtherJobs() const override;
-};
-
-/**
- * \ingroup aicluster
- * \brief Gradient synchronisation that costs nothing: 0 s per iteration.
- *
- * With it, a job runs exactly at the catalog's compute rate, so a trace's
- * recorded run time is reproduced on the GPU count it asked for.
- */
-class IdealGradientSync : public IterationTermModel
-{
-  public:
-    /** \return the TypeId */
-    static TypeId GetTypeId();
-    void Evaluate(const ClusterTopology& topology,
-                  const std::vector<Ptr<const ClusterJob>>& running,
-                  std::vector<double>& seconds) override;
-    bool DependsOnOtherJobs() const override;
 };
 
 } // namespace ns3

@@ -8,6 +8,8 @@ list(APPEND AICLUSTER_SOURCES
   model/cluster/sjf-policy.cc
   model/cluster/tiresias-policy.cc
   model/cluster/iteration-model.cc
+  model/cluster/ideal-data-loading.cc
+  model/cluster/ideal-gradient-sync.cc
   model/cluster/ring-all-reduce-sync.cc
   model/cluster/link-share.cc
   model/cluster/job-sizing-policy.cc
@@ -27,6 +29,8 @@ list(APPEND AICLUSTER_HEADERS
   model/cluster/sjf-policy.h
   model/cluster/tiresias-policy.h
   model/cluster/iteration-model.h
+  model/cluster/ideal-data-loading.h
+  model/cluster/ideal-gradient-sync.h
   model/cluster/ring-all-reduce-sync.h
   model/cluster/link-share.h
   model/cluster/job-sizing-policy.h

@@ -1,0 +1,45 @@
+/*
+ * Copyright (c) 2026 The aicluster authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
+ */
+#include "ideal-data-loading.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IdealDataLoading");
+NS_OBJECT_ENSURE_REGISTERED(IdealDataLoading);
+
+bool
+IdealDataLoading::DependsOnOtherJobs() const
+{
+    return false;
+}
+
+TypeId
+IdealDataLoading::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IdealDataLoading")
+                            .SetParent<IterationTermModel>()
+                            .SetGroupName("Aicluster")
+                            .AddConstructor<IdealDataLoading>();
+    return tid;
+}
+
+void
+IdealDataLoading::Evaluate(const ClusterTopology& /* topology */,
+                           const std::vector<Ptr<const ClusterJob>>& /* running */,
+                           std::vector<double>& seconds)
+{
+    NS_LOG_FUNCTION(this << seconds.size());
+    std::fill(seconds.begin(), seconds.end(), 0.0);
+}
+
+} // namespace ns3
