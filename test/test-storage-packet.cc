@@ -14,8 +14,9 @@
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
-#include "ns3/storage-apps.h"
+#include "ns3/storage-client-app.h"
 #include "ns3/storage-problem.h"
+#include "ns3/storage-server-app.h"
 
 #include <catch2/catch.hpp>
 

@@ -19,7 +19,8 @@ list(APPEND AICLUSTER_SOURCES
   model/storage/auto-cba-job-sizer.cc
   model/storage/auto-cba-sizing.cc
   model/storage/storage-helper.cc
-  model/storage/storage-apps.cc
+  model/storage/storage-server-app.cc
+  model/storage/storage-client-app.cc
 )
 list(APPEND AICLUSTER_HEADERS
   model/storage/storage-problem.h
@@ -40,5 +41,6 @@ list(APPEND AICLUSTER_HEADERS
   model/storage/auto-cba-job-sizer.h
   model/storage/auto-cba-sizing.h
   model/storage/storage-helper.h
-  model/storage/storage-apps.h
+  model/storage/storage-server-app.h
+  model/storage/storage-client-app.h
 )
