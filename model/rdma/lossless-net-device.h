@@ -8,6 +8,7 @@
 #ifndef AICLUSTER_LOSSLESS_NET_DEVICE_H
 #define AICLUSTER_LOSSLESS_NET_DEVICE_H
 
+#include "lossless-channel.h"
 #include "rdma-header.h"
 
 #include "ns3/channel.h"
@@ -25,41 +26,6 @@
 
 namespace ns3
 {
-
-class LosslessNetDevice;
-
-/**
- * \ingroup aicluster
- * \brief Full-duplex point-to-point channel between two LosslessNetDevices.
- */
-class LosslessChannel : public Channel
-{
-  public:
-    /** \return the TypeId */
-    static TypeId GetTypeId();
-    LosslessChannel();
-
-    /** \param device one of the two ends */
-    void Attach(Ptr<LosslessNetDevice> device);
-    /**
-     * Put a packet on the wire; the peer receives its last bit after txTime + delay.
-     * \param p packet \param from sending device \param txTime serialisation time
-     */
-    void Transmit(Ptr<Packet> p, LosslessNetDevice* from, Time txTime);
-
-    /** \return propagation delay */
-    Time GetDelay() const
-    {
-        return m_delay;
-    }
-
-    std::size_t GetNDevices() const override;
-    Ptr<NetDevice> GetDevice(std::size_t i) const override;
-
-  private:
-    Time m_delay;                        //!< propagation delay
-    Ptr<LosslessNetDevice> m_devices[2]; //!< the two ends
-};
 
 /**
  * \ingroup aicluster

@@ -7,6 +7,8 @@
  */
 #include "rdma-packet-fabric.h"
 
+#include "lossless-channel.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"

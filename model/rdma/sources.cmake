@@ -2,6 +2,7 @@
 list(APPEND AICLUSTER_SOURCES
   model/rdma/rail-topology.cc
   model/rdma/rdma-header.cc
+  model/rdma/lossless-channel.cc
   model/rdma/lossless-net-device.cc
   model/rdma/rdma-endpoint.cc
   model/rdma/rdma-switch.cc
@@ -13,6 +14,7 @@ list(APPEND AICLUSTER_HEADERS
   model/rdma/rail-topology.h
   model/rdma/rdma-header.h
   model/rdma/rdma-transfer.h
+  model/rdma/lossless-channel.h
   model/rdma/lossless-net-device.h
   model/rdma/rdma-endpoint.h
   model/rdma/rdma-switch.h
