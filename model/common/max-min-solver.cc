@@ -574,6 +574,31 @@ MaxMinSolver::CollectComponent()
     }
 }
 
+// Inlined before the fill is compiled: GCC takes a function whose only effects are prefetches for
+// a pure one and drops the call (the prefetches were lost that way).
+__attribute__((always_inline)) inline void
+MaxMinSolver::Prefetch(const std::vector<uint32_t>& list, std::size_t i) const
+{
+    // The classes a saturated resource freezes sit anywhere in memory and the fill is bound by
+    // those cache misses: fetch the records of unfrozen classes 16 ahead and their usages 8
+    // ahead (the fill skips frozen ones: fetching those would only evict useful lines).
+    constexpr std::size_t kClassAhead = 16;
+    constexpr std::size_t kUsageAhead = 8;
+    if (i + kClassAhead < list.size() && !m_frozen[list[i + kClassAhead]])
+    {
+        __builtin_prefetch(&m_classes[list[i + kClassAhead]]);
+    }
+    if (i + kUsageAhead < list.size() && !m_frozen[list[i + kUsageAhead]])
+    {
+        const Class& k = m_classes[list[i + kUsageAhead]];
+        const PoolEntry* at = m_pool.data() + k.pool;
+        for (uint32_t j = 0; j < k.nUse + k.nPrio; j += 8) // 8 usages per 64-byte line
+        {
+            __builtin_prefetch(at + j);
+        }
+    }
+}
+
 void
 MaxMinSolver::Fill()
 {
@@ -728,28 +753,6 @@ MaxMinSolver::Fill()
                 m_heap.push_back({levelOf(r), r});
                 std::push_heap(m_heap.begin(), m_heap.end(), later);
             }
-        }
-    }
-}
-
-void
-MaxMinSolver::Prefetch(const std::vector<uint32_t>& list, std::size_t i) const
-{
-    // The classes a saturated resource freezes sit anywhere in memory and the fill is bound by
-    // those cache misses: fetch the class records 16 ahead and their usages 8 ahead.
-    constexpr std::size_t kClassAhead = 16;
-    constexpr std::size_t kUsageAhead = 8;
-    if (i + kClassAhead < list.size())
-    {
-        __builtin_prefetch(&m_classes[list[i + kClassAhead]]);
-    }
-    if (i + kUsageAhead < list.size())
-    {
-        const Class& k = m_classes[list[i + kUsageAhead]];
-        const PoolEntry* at = m_pool.data() + k.pool;
-        for (uint32_t j = 0; j < k.nUse + k.nPrio; j += 8) // 8 usages per 64-byte line
-        {
-            __builtin_prefetch(at + j);
         }
     }
 }
