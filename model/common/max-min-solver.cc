@@ -70,6 +70,38 @@ EraseOne(std::vector<uint32_t>& list, uint32_t value)
     list.pop_back();
 }
 
+/**
+ * Classes sit anywhere in memory and the walks over a resource's class list wait on their
+ * records and usages: fetches the records of the classes not yet done 16 ahead of position i and
+ * their usages 8 ahead (done ones, marks[c] == skip, are passed over: fetching them would only
+ * evict useful lines). Inlined where it is used (see MaxMinSolver::Prefetch).
+ */
+template <typename Mark, typename Classes, typename Pool>
+__attribute__((always_inline)) inline void
+PrefetchAhead(const std::vector<uint32_t>& list,
+              std::size_t i,
+              const std::vector<Mark>& marks,
+              Mark skip,
+              const Classes& classes,
+              const Pool& pool)
+{
+    constexpr std::size_t kClassAhead = 16;
+    constexpr std::size_t kUsageAhead = 8;
+    if (i + kClassAhead < list.size() && marks[list[i + kClassAhead]] != skip)
+    {
+        __builtin_prefetch(&classes[list[i + kClassAhead]]);
+    }
+    if (i + kUsageAhead < list.size() && marks[list[i + kUsageAhead]] != skip)
+    {
+        const auto& k = classes[list[i + kUsageAhead]];
+        const auto* at = pool.data() + k.pool;
+        for (uint32_t j = 0; j < k.nUse + k.nPrio; j += 8) // 8 usages per 64-byte line
+        {
+            __builtin_prefetch(at + j);
+        }
+    }
+}
+
 } // namespace
 
 MaxMinSolver::MaxMinSolver(std::vector<double> capacities)
@@ -475,6 +507,14 @@ MaxMinSolver::ComputeLoads() const
     m_loadsValid = true;
 }
 
+// Inlined where it is used: GCC takes a function whose only effects are prefetches for a pure
+// one and drops the call (the prefetches were lost that way).
+__attribute__((always_inline)) inline void
+MaxMinSolver::Prefetch(const std::vector<uint32_t>& list, std::size_t i) const
+{
+    PrefetchAhead(list, i, m_frozen, char{1}, m_classes, m_pool);
+}
+
 void
 MaxMinSolver::CollectComponent()
 {
@@ -509,8 +549,13 @@ MaxMinSolver::CollectComponent()
         m_stack.pop_back();
         for (int kind = 0; kind < 2 && !everything; ++kind)
         {
-            for (uint32_t c : kind == 0 ? m_res[r].classes : m_res[r].priorityClasses)
+            const std::vector<uint32_t>& list =
+                kind == 0 ? m_res[r].classes : m_res[r].priorityClasses;
+            for (std::size_t i = 0; i < list.size(); ++i)
             {
+                // the walk waits on each class record and usage list: fetch them ahead
+                PrefetchAhead(list, i, m_classStamp, m_stamp, m_classes, m_pool);
+                uint32_t c = list[i];
                 if (m_classStamp[c] == m_stamp)
                 {
                     continue;
@@ -570,31 +615,6 @@ MaxMinSolver::CollectComponent()
         {
             m_component.push_back(f);
             MarkRated(f);
-        }
-    }
-}
-
-// Inlined before the fill is compiled: GCC takes a function whose only effects are prefetches for
-// a pure one and drops the call (the prefetches were lost that way).
-__attribute__((always_inline)) inline void
-MaxMinSolver::Prefetch(const std::vector<uint32_t>& list, std::size_t i) const
-{
-    // The classes a saturated resource freezes sit anywhere in memory and the fill is bound by
-    // those cache misses: fetch the records of unfrozen classes 16 ahead and their usages 8
-    // ahead (the fill skips frozen ones: fetching those would only evict useful lines).
-    constexpr std::size_t kClassAhead = 16;
-    constexpr std::size_t kUsageAhead = 8;
-    if (i + kClassAhead < list.size() && !m_frozen[list[i + kClassAhead]])
-    {
-        __builtin_prefetch(&m_classes[list[i + kClassAhead]]);
-    }
-    if (i + kUsageAhead < list.size() && !m_frozen[list[i + kUsageAhead]])
-    {
-        const Class& k = m_classes[list[i + kUsageAhead]];
-        const PoolEntry* at = m_pool.data() + k.pool;
-        for (uint32_t j = 0; j < k.nUse + k.nPrio; j += 8) // 8 usages per 64-byte line
-        {
-            __builtin_prefetch(at + j);
         }
     }
 }
