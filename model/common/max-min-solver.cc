@@ -74,7 +74,8 @@ EraseOne(std::vector<uint32_t>& list, uint32_t value)
  * Classes sit anywhere in memory and the walks over a resource's class list wait on their
  * records and usages: fetches the records of the classes not yet done 16 ahead of position i and
  * their usages 8 ahead (done ones, marks[c] == skip, are passed over: fetching them would only
- * evict useful lines). Inlined where it is used (see MaxMinSolver::Prefetch).
+ * evict useful lines). Always inlined: GCC takes a function whose only effects are prefetches
+ * for a pure one and drops its calls (a Prefetch member that was not inlined lost them so).
  */
 template <typename Mark, typename Classes, typename Pool>
 __attribute__((always_inline)) inline void
@@ -507,14 +508,6 @@ MaxMinSolver::ComputeLoads() const
     m_loadsValid = true;
 }
 
-// Inlined where it is used: GCC takes a function whose only effects are prefetches for a pure
-// one and drops the call (the prefetches were lost that way).
-__attribute__((always_inline)) inline void
-MaxMinSolver::Prefetch(const std::vector<uint32_t>& list, std::size_t i) const
-{
-    PrefetchAhead(list, i, m_frozen, char{1}, m_classes, m_pool);
-}
-
 void
 MaxMinSolver::CollectComponent()
 {
@@ -756,7 +749,7 @@ MaxMinSolver::Fill()
             const std::vector<uint32_t>& list = m_res[r].classes;
             for (std::size_t i = 0; i < list.size(); ++i)
             {
-                Prefetch(list, i);
+                PrefetchAhead(list, i, m_frozen, char{1}, m_classes, m_pool);
                 if (!m_frozen[list[i]])
                 {
                     freeze(list[i], level);

@@ -205,7 +205,6 @@ class MaxMinSolver
     void ComputeLoads() const;
     void CollectComponent();
     void Fill();
-    void Prefetch(const std::vector<uint32_t>& list, std::size_t i) const;
 
     std::vector<FlowRec> m_flows;
     std::vector<uint32_t> m_freeFlows;
