@@ -116,6 +116,35 @@ StickyFallback(double rho, double chunks, double window)
 }
 
 /**
+ * Fallback fraction from blocking met anew on every use (ESA: the higher priorities whose
+ * phase drifts against the job), with the re-hash as the only way out: a slot whose index
+ * a higher-priority slot also uses collides on a use with probability c; its PS then
+ * re-hashes it, onto an index that a higher-priority slot uses again with probability
+ * `cover` (the share of the pool their slots take), else onto one none of them uses, where
+ * they never block it again. Slots keep their indices across iterations. A slot starts on a
+ * covered index with probability cover, so rho = c x cover is the first use's collision
+ * probability, and over M uses the share still covered decays as a^r, a = 1 - c (1 - cover):
+ * f = rho (1 - a^M) / (M (1 - a)). With cover = 1 (the higher priorities' slots take every
+ * index: a window as large as the pool) there is no way out and f = rho on every use.
+ */
+double
+EscapingFallback(double rho, double cover, double uses)
+{
+    if (rho <= 0)
+    {
+        return 0.0;
+    }
+    rho = std::min(1.0, rho);
+    const double q = std::min(1.0, std::max(cover, rho)); // c = rho / q <= 1
+    const double a = 1 - rho / q * (1 - q);
+    if (uses <= 1 || a >= 1 - 1e-12)
+    {
+        return rho;
+    }
+    return rho * (1 - std::pow(a, uses)) / (uses * (1 - a));
+}
+
+/**
  * Share of the holder's occupancy that turns into collisions for two slots on one index,
  * held a fraction a and b of their period: their holds overlap on a pass with probability
  * min(1, a + b), and the overlap costs one collision (the second arrival's; its PS re-hashes
@@ -662,35 +691,46 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     };
     // One damped step of job j's fallback fraction: re-hashed first uses against the blocking
     // holdings, at least the surplus over its room in the pool (holdings cannot exceed it).
-    // fresh: blocking whose phase against the job drifts (see driftOf), met anew on every use.
-    auto step = [&](size_t j, double blocking, double fresh, double room, double weight) {
-        blocking = std::max(0.0, blocking - 1); // not the aggregator it holds itself
-        const double sticky = std::min(1.0, std::max(0.0, blocking - fresh) / pool);
-        const double again = std::min(1.0, fresh / pool);
-        rho[j] = std::min(1.0, sticky + again);
-        double fNew = 1 - (1 - StickyFallback(sticky, chunks[j], window[j])) * (1 - again);
-        if (demand[j] > 0)
-        {
-            fNew = std::max(fNew, 1 - std::max(0.0, room) / demand[j]);
-        }
-        fNew = std::min(1.0, fNew);
-        double residual = std::fabs(fNew - f[j]);
-        f[j] += weight * (fNew - f[j]);
-        psLoad[j] = tx * (f[j] * jobs[j].workers + (1 - f[j]));
-        interval[j] = std::max(
-            {tx / jobs[j].linkShare, rtt / window[j], psLoad[j], floor.empty() ? 0.0 : floor[j]});
-        return residual;
-    };
+    // fresh: blocking whose phase against the job drifts (see driftOf), met anew on every use
+    // until the slot escapes by re-hash; cover: share of the pool the higher priorities' slots
+    // take.
+    auto step =
+        [&](size_t j, double blocking, double fresh, double cover, double room, double weight) {
+            blocking = std::max(0.0, blocking - 1); // not the aggregator it holds itself
+            const double sticky = std::min(1.0, std::max(0.0, blocking - fresh) / pool);
+            const double again = std::min(1.0, fresh / pool);
+            rho[j] = std::min(1.0, sticky + again);
+            const double uses = chunks[j] / slotsOf(j) * std::max(1.0, jobs[j].iterations);
+            double fNew = 1 - (1 - StickyFallback(sticky, chunks[j], window[j])) *
+                                  (1 - EscapingFallback(again, cover, uses));
+            if (demand[j] > 0)
+            {
+                fNew = std::max(fNew, 1 - std::max(0.0, room) / demand[j]);
+            }
+            fNew = std::min(1.0, fNew);
+            double residual = std::fabs(fNew - f[j]);
+            f[j] += weight * (fNew - f[j]);
+            psLoad[j] = tx * (f[j] * jobs[j].workers + (1 - f[j]));
+            interval[j] = std::max({tx / jobs[j].linkShare,
+                                    rtt / window[j],
+                                    psLoad[j],
+                                    floor.empty() ? 0.0 : floor[j]});
+            return residual;
+        };
     // Sticky slots assume a slot that got through meets the other slots on its index at the
     // same phase on its next use. ESA: a slot sharing an index with a higher priority is not
     // re-hashed when it is evicted, so the pair persists, and the two jobs run at different
     // chunk rates (the higher one unblocked, the lower one slowed by its PS link): their uses
     // shift by |K_i I_i - K_j I_j| per pass, and once the shift reaches the width of an
-    // overlap (h_i + h_j, the two holds) the next use meets the holder at an independent
-    // phase. That share (driftOf) of the blocking above is met anew on every use. Within a
-    // level a collision re-hashes the pair apart, so the sticky term stays as it is there.
+    // overlap the next use meets the holder at an independent phase. The width is the
+    // holder's hold h_i alone: the lower job collides only when it arrives inside it, and its
+    // own hold never blocks the holder, which preempts it (measured: doc/ina.md, "ESA under
+    // contention" 3). That share (driftOf) of the blocking above is met anew on every use,
+    // until a collision's re-hash takes the slot to an index no higher-priority slot uses
+    // (EscapingFallback; cover: the share of the pool their slots take). Within a level a
+    // collision re-hashes the pair apart, so the sticky term stays as it is there.
     auto driftOf = [&](size_t i, size_t j) {
-        const double width = perChunk[i] + perChunk[j];
+        const double width = perChunk[i];
         if (i == j || width <= 0)
         {
             return 0.0;
@@ -841,9 +881,14 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 double holderHold = 0; // blocking-weighted sojourn of the holders [s x aggr.]
                 double waitFirst = 0;  // and the rescue waits (first window, later passes)
                 double waitRest = 0;   // [s x aggr.]
+                double uncovered = 1;  // share of the pool no higher-priority slot uses
                 for (size_t p = 0; p < end; ++p)
                 {
                     size_t i = order[p];
+                    if (p < k)
+                    {
+                        uncovered *= std::max(0.0, 1 - slotsOf(i) / pool);
+                    }
                     if (i == j && ownApart)
                     {
                         continue;
@@ -887,7 +932,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 double level = std::max(0.0, levelBlocking - own);
                 double blocking = aboveBlocking + share * level + 1;
                 double fresh = aboveFresh;
-                maxChange = std::max(maxChange, step(j, blocking, fresh, room, weight(it)));
+                maxChange =
+                    std::max(maxChange, step(j, blocking, fresh, 1 - uncovered, room, weight(it)));
                 stall[j] = stallOf(j, holderHold, waitFirst, waitRest);
             }
             converged = maxChange < TOLERANCE;
