@@ -238,11 +238,10 @@ RunReplay(const std::string& trace,
     info.run = scenario.run;
     info.settings = scenario.Settings();
     info.components = builder->Figures(engine);
-    ClusterResults::Write(outDir + "/" + policy, engine, info);
+    RunSummary summary = ClusterResults::Write(outDir + "/" + policy, engine, info);
     builder->WriteComponentSeries(outDir + "/" + policy);
     f.writeSeconds = SecondsSince(t);
 
-    RunSummary summary = ClusterResults::Summarize(engine);
     f.events = engine->EventsProcessed();
     f.passes = engine->Passes();
     f.finished = summary.finished;

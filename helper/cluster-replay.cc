@@ -129,6 +129,7 @@ RunTraceReplay(int argc, char* argv[], const std::string& program, std::ostream&
         std::string policy;
         Ptr<ClusterEngine> engine;
         std::map<std::string, std::map<std::string, double>> figures;
+        RunSummary summary; //!< as ClusterResults::Write computed it
     };
 
     std::vector<Run> runs;
@@ -141,9 +142,9 @@ RunTraceReplay(int argc, char* argv[], const std::string& program, std::ostream&
         RunInfo policyInfo = info;
         policyInfo.components = builder->Figures(engine);
         std::string dir = scenario.outputDir + "/" + policy;
-        ClusterResults::Write(dir, engine, policyInfo);
+        RunSummary summary = ClusterResults::Write(dir, engine, policyInfo);
         builder->WriteComponentSeries(dir);
-        runs.push_back({policy, engine, policyInfo.components});
+        runs.push_back({policy, engine, policyInfo.components, summary});
         Simulator::Destroy();
     }
 
@@ -151,10 +152,7 @@ RunTraceReplay(int argc, char* argv[], const std::string& program, std::ostream&
     PrintTableHeader(out);
     for (const auto& run : runs)
     {
-        PrintTableRow(out,
-                      run.policy,
-                      ClusterResults::Summarize(run.engine),
-                      run.engine->WallSeconds());
+        PrintTableRow(out, run.policy, run.summary, run.engine->WallSeconds());
     }
     if (!runs.front().figures.empty())
     {

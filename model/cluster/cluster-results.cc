@@ -164,14 +164,26 @@ AttributesJson(Ptr<const Object> object)
 /**
  * \brief Writes value as std::to_chars(first, last, value) does (the shortest form that
  * reads back to the same double, fixed notation unless scientific is strictly shorter), with
- * a short cut for whole numbers below 2^53, most fields of a job line.
- * \param out at least 32 characters
+ * short cuts for +0 and for whole numbers of magnitude below 2^53 (most fields of a job line;
+ * a negative number is a minus before its magnitude's text, as std::to_chars writes it).
+ * \param out at least 40 characters (a minus, then at most 32 for the magnitude)
  * \param value the number
  * \return one past the last character written
  */
 char*
 NumberChars(char* out, double value)
 {
+    if (value == 0 && !std::signbit(value))
+    {
+        *out = '0'; // std::to_chars' text of +0 (many fields of a job line: no stall, no wait)
+        return out + 1;
+    }
+    if (value <= -1 && value > -9007199254740992.0)
+    {
+        // A negative number's text is a minus before its magnitude's (e.g. -1, not started).
+        *out = '-';
+        return NumberChars(out + 1, -value);
+    }
     if (value >= 1 && value < 9007199254740992.0)
     {
         auto whole = static_cast<uint64_t>(value);
@@ -202,7 +214,7 @@ class CsvLine
   public:
     CsvLine& Number(double value)
     {
-        char buffer[32];
+        char buffer[40];
         return Field(std::string_view(buffer, NumberChars(buffer, value) - buffer));
     }
 
@@ -234,12 +246,9 @@ class CsvLine
 
     CsvLine& Text(const std::string& value)
     {
-        bool plain = true;
-        for (char c : value)
-        {
-            plain = plain && c != ',' && c != '"' && c != '\n';
-        }
-        if (plain)
+        if (std::find_if(value.begin(), value.end(), [](char c) {
+                return c == ',' || c == '"' || c == '\n';
+            }) == value.end())
         {
             return Field(value);
         }
@@ -393,6 +402,13 @@ ClusterResults::Attributes(Ptr<const Object> object)
     return values;
 }
 
+std::string
+ClusterResults::NumberText(double value)
+{
+    char buffer[40];
+    return std::string(buffer, NumberChars(buffer, value));
+}
+
 RunSummary
 ClusterResults::Summarize(Ptr<const ClusterEngine> engine)
 {
@@ -440,7 +456,7 @@ ClusterResults::Summarize(Ptr<const ClusterEngine> engine)
     return summary;
 }
 
-void
+RunSummary
 ClusterResults::Write(const std::string& dir, Ptr<const ClusterEngine> engine, const RunInfo& info)
 {
     NS_LOG_FUNCTION(dir << engine);
@@ -543,6 +559,7 @@ ClusterResults::Write(const std::string& dir, Ptr<const ClusterEngine> engine, c
 
     std::ofstream out = OpenForWriting(dir + "/summary.json");
     out << json.dump(2) << '\n';
+    return s;
 }
 
 } // namespace ns3

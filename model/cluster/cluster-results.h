@@ -70,6 +70,14 @@ class ClusterResults
     static RunSummary Summarize(Ptr<const ClusterEngine> engine);
 
     /**
+     * \brief How jobs.csv and utilization.csv write a number.
+     * \param value the number
+     * \return std::to_chars' text of value (the shortest form that reads back to the same
+     *         double), written through the files' short cuts
+     */
+    static std::string NumberText(double value);
+
+    /**
      * \brief Write jobs.csv, utilization.csv and summary.json into dir (created if needed).
      *
      * summary.json holds the summary, the run info (seed, command line,
@@ -78,9 +86,13 @@ class ClusterResults
      * \param dir output directory
      * \param engine an engine after Run()
      * \param info how the run was set up
+     * \return the summary written (as Summarize gives it), so that callers need not compute it
+     *         again
      * \throws std::runtime_error naming the file if it cannot be written
      */
-    static void Write(const std::string& dir, Ptr<const ClusterEngine> engine, const RunInfo& info);
+    static RunSummary Write(const std::string& dir,
+                            Ptr<const ClusterEngine> engine,
+                            const RunInfo& info);
 
     /**
      * \param object any ns-3 object

@@ -196,7 +196,7 @@ DrawWeighted(const std::map<std::string, double>& weights, double u)
     return last; // only reached through rounding at u close to 1
 }
 
-std::string
+const WorkloadProfile&
 DrawByGpuTime(const WorkloadCatalog& catalog, const JobRecord& job, double uSplit, double uBucket)
 {
     int bucket;
@@ -229,7 +229,7 @@ DrawByGpuTime(const WorkloadCatalog& catalog, const JobRecord& job, double uSpli
     default:
         break;
     }
-    return catalog.Get(app).name;
+    return catalog.Get(app);
 }
 
 /** The catalog entries that serve a job type, smallest model (then name) first. */
@@ -535,11 +535,17 @@ TraceAnnotator::Annotate(JobRecord& job) const
     {
         job.model = DrawByJobType(m_catalog, job, m_options.llmMinReplicas, uModel);
     }
+    const WorkloadProfile* drawn = nullptr; // the catalog entry, when drawn from it here
     if (job.model.empty())
     {
-        job.model = m_options.modelRule == "weighted"
-                        ? DrawWeighted(m_options.modelWeights, uModel)
-                        : DrawByGpuTime(m_catalog, job, uSplit, uBucket);
+        if (m_options.modelRule == "weighted")
+        {
+            job.model = DrawWeighted(m_options.modelWeights, uModel);
+        }
+        else
+        {
+            drawn = &DrawByGpuTime(m_catalog, job, uSplit, uBucket);
+        }
     }
     else if (!m_catalog.Has(job.model))
     {
@@ -548,7 +554,7 @@ TraceAnnotator::Annotate(JobRecord& job) const
              "expected a workload-catalog name or alias (see doc/workload-catalog.md, catalog " +
                  m_catalog.Path() + "), got '" + job.model + "'");
     }
-    const WorkloadProfile& profile = m_catalog.Get(job.model);
+    const WorkloadProfile& profile = drawn ? *drawn : m_catalog.Get(job.model);
     job.model = profile.name;
     if (job.dataset.empty())
     {

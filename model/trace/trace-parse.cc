@@ -13,7 +13,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -257,6 +256,25 @@ DaysInMonth(int y, int m)
     return (m == 2 && IsLeap(y)) ? 29 : days[m - 1];
 }
 
+/**
+ * \brief Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's
+ * days_from_civil), exact for every year.
+ * \param y the year
+ * \param m the month, 1 to 12
+ * \param d the day of the month, 1 to 31
+ * \return the days, negative before 1970
+ */
+int64_t
+DaysFromCivil(int64_t y, int64_t m, int64_t d)
+{
+    y -= m <= 2 ? 1 : 0;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const int64_t yoe = y - era * 400;                                  // [0, 399]
+    const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1; // [0, 365]
+    const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;          // [0, 146096]
+    return era * 146097 + doe - 719468;
+}
+
 /** Parses a date-time (see ParseTime) into seconds since the epoch; false if malformed. */
 bool
 ParseDateTime(const std::string& s, double& seconds)
@@ -318,15 +336,19 @@ ParseDateTime(const std::string& s, double& seconds)
             return false;
         }
     }
-    std::tm tm{};
-    tm.tm_year = y - 1900;
-    tm.tm_mon = mo - 1;
-    tm.tm_mday = d;
-    tm.tm_hour = h;
-    tm.tm_min = mi;
-    tm.tm_sec = sec;
-    seconds = static_cast<double>(timegm(&tm)) + fraction - offset;
+    // What timegm gives for these fields (a second 60 runs into the next minute, as there),
+    // counted directly rather than through the C library's normalising loop.
+    seconds = static_cast<double>(DaysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec) +
+              fraction - offset;
     return true;
+}
+
+/** \return true if s starts or ends with what Trim removes */
+bool
+NeedsTrim(const std::string& s)
+{
+    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+    return !s.empty() && (blank(s.front()) || blank(s.back()));
 }
 
 } // namespace
@@ -337,6 +359,10 @@ IsMissing(const std::string& s)
     if (s.empty())
     {
         return true;
+    }
+    if (s[0] >= '0' && s[0] <= '9')
+    {
+        return false; // a number (the common case): none of the words below
     }
     std::string t = Lower(Trim(s));
     return t.empty() || t == "none" || t == "null" || t == "nat";
@@ -385,7 +411,12 @@ ParseCount(const Site& site, const std::string& field, const std::string& s)
 double
 ParseTime(const Site& site, const std::string& field, const std::string& s)
 {
-    std::string t = Trim(s);
+    std::string trimmed;
+    if (NeedsTrim(s))
+    {
+        trimmed = Trim(s);
+    }
+    const std::string& t = NeedsTrim(s) ? trimmed : s; // no copy of an untrimmed field
     if (t.size() >= 10 && t[4] == '-')
     {
         double seconds;
@@ -494,7 +525,8 @@ Collector::Add(uint64_t line, Outcome outcome, JobRecord&& job)
                                      strict::NumberText(job.duration) + " s"));
             return;
         }
-        job.source = m_file + ":" + std::to_string(line);
+        job.source.reserve(m_file.size() + 21); // one allocation for "file:line"
+        job.source.assign(m_file).append(1, ':').append(std::to_string(line));
         m_jobs.push_back(std::move(job));
         return;
     }

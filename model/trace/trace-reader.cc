@@ -208,30 +208,32 @@ Select(std::vector<JobRecord>&& jobs,
     }
     std::sort(order.begin(), order.end());
     const double origin = (shift && !order.empty()) ? order.front().first : 0.0;
-    // The records are put in that order in place (one cycle walk, each record moved about
-    // once) and filtered in place: no second and third copy of a large trace in memory.
-    std::vector<size_t> where(jobs.size()); // where[i]: the slot holding record i now
-    std::vector<size_t> holds(jobs.size()); // holds[s]: the record in slot s
-    for (size_t i = 0; i < jobs.size(); ++i)
+    // The records are put in that order in place, one cycle of the permutation at a time:
+    // each record is moved once (plus one move per cycle), and no second copy of a large
+    // trace is held in memory.
+    std::vector<bool> placed(jobs.size(), false);
+    for (size_t start = 0; start < order.size(); ++start)
     {
-        where[i] = holds[i] = i;
-    }
-    for (size_t slot = 0; slot < order.size(); ++slot)
-    {
-        size_t wanted = order[slot].second; // the record that belongs in this slot
-        size_t from = where[wanted];
-        if (from != slot)
+        if (placed[start] || order[start].second == start)
         {
-            std::swap(jobs[slot], jobs[from]);
-            size_t displaced = holds[slot];
-            holds[from] = displaced;
-            where[displaced] = from;
-            holds[slot] = wanted;
-            where[wanted] = slot;
+            continue;
+        }
+        JobRecord held = std::move(jobs[start]);
+        size_t slot = start;
+        while (true)
+        {
+            placed[slot] = true;
+            size_t wanted = order[slot].second; // the record (file position) this slot takes
+            if (wanted == start)
+            {
+                jobs[slot] = std::move(held);
+                break;
+            }
+            jobs[slot] = std::move(jobs[wanted]);
+            slot = wanted;
         }
     }
-    std::vector<size_t>().swap(where);
-    std::vector<size_t>().swap(holds);
+    std::vector<bool>().swap(placed);
     std::vector<JobRecord>& kept = jobs;
     size_t n = 0;
     for (size_t i = 0; i < kept.size(); ++i)
