@@ -469,16 +469,127 @@ CbaSolver::ScaleOfIn(const StorageProblem& problem,
         return 1.0;
     }
     // Feasibility and the minimum cost are monotone in alpha (a solution for alpha serves
-    // any smaller alpha with the same cache and less bandwidth): bisect.
+    // any smaller alpha with the same cache and less bandwidth): bisect. Without a budget,
+    // the steps far from the answer are decided by StepBound, the same way.
+    StepBound bound;
+    if (budget <= 0 && s_useStepBound)
+    {
+        bound.Reset(problem, loads, sorted);
+    }
     double lo = 0;
     double hi = 1;
     for (int i = 0; i < 50; ++i)
     {
         double mid = 0.5 * (lo + hi);
-        (attempt(mid, true) ? lo : hi) = mid;
+        int known = bound.Outcome(mid);
+        bool feasible = known >= 0 ? known == 1 : attempt(mid, true);
+        (feasible ? lo : hi) = mid;
     }
     attempt(lo, false);
     return lo;
+}
+
+bool CbaSolver::s_useStepBound = true;
+
+void
+CbaSolver::UseStepBound(bool use)
+{
+    s_useStepBound = use;
+}
+
+template <class Order>
+void
+CbaSolver::StepBound::Reset(const StorageProblem& problem, const Loads& loads, Order& sorted)
+{
+    m_valid = false;
+    const double capacity = problem.bandwidthCapacity;
+    const double cache = problem.cacheCapacity;
+    const double u = problem.clientBandwidth;
+    if (!(capacity > 0) || !std::isfinite(capacity) || !(cache >= 0) || !std::isfinite(cache))
+    {
+        return;
+    }
+    // CacheFractions' first loop: with no cap binding every x_k is 0, the cache left is C and
+    // the excess -B + sum_k alpha R_k over the non-empty datasets.
+    double sum = 0;
+    double alphaCap = std::numeric_limits<double>::infinity();
+    size_t datasets = 0;
+    for (size_t k = 0; k < problem.datasetBytes.size(); ++k)
+    {
+        if (problem.datasetBytes[k] <= 0)
+        {
+            continue;
+        }
+        ++datasets;
+        sum += loads.demand[k];
+        if (u > 0 && loads.peak[k] > 0)
+        {
+            alphaCap = std::min(alphaCap, u / loads.peak[k]);
+        }
+    }
+    // Its second loop in exact arithmetic: the greedy by density takes whole rooms (d_k)
+    // until the cache is full, unless the excess reaches 0 first (then alpha is feasible and
+    // so is the line's verdict), so what it removes is alpha R, R that of the full cache.
+    double left = cache;
+    double removed = 0;
+    double rhoMax = 0;
+    size_t taken = 0;
+    for (size_t i = 0; left > 0 && sorted.Has(i); ++i)
+    {
+        size_t k = sorted.At(i);
+        double d = problem.datasetBytes[k];
+        double rho = loads.demand[k] / d;
+        double take = std::min(d, left);
+        rhoMax = std::max(rhoMax, rho);
+        removed += rho * take;
+        left -= take;
+        ++taken;
+    }
+    if (!std::isfinite(sum) || !std::isfinite(removed) || !std::isfinite(rhoMax * cache))
+    {
+        return;
+    }
+    m_valid = true;
+    // Margins: the cap's own rounding (alpha * peak against u) and the 1e-9 the bound leaves.
+    m_alphaCap = alphaCap * (1 - 1e-9);
+    m_sum = sum;
+    m_slope = sum - removed;
+    m_bandwidth = capacity;
+    m_allowed = kSolverSlack * capacity;
+    m_rhoCache = rhoMax * cache;
+    m_terms = double(datasets + taken + 16);
+}
+
+int
+CbaSolver::StepBound::Outcome(double alpha) const
+{
+    if (!m_valid || !(alpha < m_alphaCap))
+    {
+        return -1;
+    }
+    double scaled = alpha * m_sum;
+    if (scaled > 1e3 * m_bandwidth)
+    {
+        // A take of just what is needed leaves an excess of the order of the rounding of the
+        // loads, which must stay below the slack for the line's verdict to hold.
+        return -1;
+    }
+    // Each of the sums (CacheFractions' excess and cache left, and this line's S and R)
+    // rounds at most once per term by at most the unit roundoff times the magnitudes it
+    // adds: B, alpha S, alpha R <= alpha S, and the cache's rounding times the densest rate.
+    // A factor 8 over that covers both computations and the products within each term.
+    constexpr double unit = std::numeric_limits<double>::epsilon() / 2;
+    double bound = 8 * m_terms * unit * (m_bandwidth + scaled + 2 * alpha * m_rhoCache);
+    double line = alpha * m_slope - m_bandwidth - m_allowed;
+    if (line > bound)
+    {
+        return 0;
+    }
+    if (line < -bound)
+    {
+        return 1;
+    }
+    return -1;
 }
 
 bool

@@ -220,6 +220,48 @@ class CbaSolver
         std::vector<size_t> m_sorted;                  //!< the order so far
     };
 
+    /**
+     * \brief ScaleOf's bisection steps without a budget, decided without a pass over the
+     *        datasets where that cannot change the answer.
+     *
+     * While no per-job cap binds (alpha * peak_k <= u for every dataset), CacheFractions'
+     * outcome for alpha is, in exact arithmetic, whether alpha (S - R) - B <= its slack: S the
+     * summed loads, R what the whole cache removes of them at alpha = 1 when it is filled in
+     * density order (the greedy the solver runs). A step is decided from that line when it is
+     * farther from 0 than a bound on the rounding of both CacheFractions' sums and this
+     * line's; other steps (the last ones of a bisection, near its answer) run CacheFractions.
+     * So ScaleOf's alpha is the same, bit for bit, in about a third of the passes.
+     */
+    class StepBound
+    {
+      public:
+        /**
+         * \brief Set the line up for the loads (one walk of the order while the cache lasts).
+         * \param problem the problem
+         * \param loads its loads
+         * \param sorted the density order (Has(i), At(i))
+         */
+        template <class Order>
+        void Reset(const StorageProblem& problem, const Loads& loads, Order& sorted);
+
+        /**
+         * \param alpha a scale of the loads
+         * \return 1 if CacheFractions is certain to find alpha feasible, 0 if certain to find
+         *         it infeasible, -1 if it must be asked
+         */
+        int Outcome(double alpha) const;
+
+      private:
+        bool m_valid{false};   //!< Reset found a line (bandwidth capacity > 0, finite inputs)
+        double m_alphaCap{0};  //!< below it, no per-job cap binds
+        double m_sum{0};       //!< S: summed loads of the non-empty datasets [bytes/s]
+        double m_slope{0};     //!< S - R [bytes/s]
+        double m_bandwidth{0}; //!< B [bytes/s]
+        double m_allowed{0};   //!< CacheFractions' slack on the excess [bytes/s]
+        double m_rhoCache{0};  //!< the largest density read times C [bytes/s]
+        double m_terms{0};     //!< operations whose rounding the bound covers
+    };
+
     /** Per-dataset work buffers of one solve, kept between solves. */
     struct Scratch
     {
@@ -231,6 +273,13 @@ class CbaSolver
     };
 
   public:
+    /**
+     * \brief Reference switch for the tests: false makes ScaleOf run CacheFractions at every
+     *        bisection step (no StepBound), as before it existed. Same answers either way.
+     * \param use whether ScaleOf decides steps by StepBound (default true)
+     */
+    static void UseStepBound(bool use);
+
     /**
      * \param problem datasets, capacities and prices
      * \param targets r_j: read rate to serve per job [bytes/s] (problem.jobs order)
@@ -389,6 +438,7 @@ class CbaSolver
                            const Loads& loads,
                            double alpha,
                            const std::vector<double>& x);
+    static bool s_useStepBound; //!< see UseStepBound
     /** \brief Per-dataset cache, per-job bandwidth and hit of fractions x (null: demands). */
     static void Fill(const StorageProblem& problem,
                      const std::vector<double>* targets,
