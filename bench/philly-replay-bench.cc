@@ -126,6 +126,19 @@ ConfigOptions(const std::string& config)
         {"lru-0.01tb", "--ina=ideal --provisioning=ideal --storage-policy=lru --cache-bytes=1e10"},
         {"autocba-0.01tb",
          "--ina=ideal --provisioning=ideal --storage-policy=autocba --cache-bytes=1e10"},
+        {"silod-0.01tb",
+         "--ina=ideal --provisioning=ideal --storage-policy=silod --cache-bytes=1e10"},
+        {"quiver-0.01tb",
+         "--ina=ideal --provisioning=ideal --storage-policy=quiver --cache-bytes=1e10"},
+        // One dataset per job under the other policies that keep a cache.
+        {"autocba-job",
+         "--ina=ideal --provisioning=ideal --storage-policy=autocba --dataset-rule=job"},
+        {"fair-job-0.5tb",
+         "--ina=ideal --provisioning=ideal --storage-policy=fair --dataset-rule=job "
+         "--cache-bytes=5e11"},
+        {"lru-job-0.5tb",
+         "--ina=ideal --provisioning=ideal --storage-policy=lru --dataset-rule=job "
+         "--cache-bytes=5e11"},
         // Every component but provisioning (for the tenfold trace while its solves are slow).
         {"esa-cba", "--ina=esa --provisioning=ideal --storage-policy=cba"},
         {"all-on", "--ina=esa --provisioning=kspeed --storage-policy=cba"},
@@ -480,8 +493,9 @@ BenchMain(int argc, char* argv[])
     cmd.AddValue("configs",
                  "Configurations, comma separated: sched, esa, atp, switchml, local, dpp, "
                  "alluxio, kspeed, cba, cba-vc-10tb, cba-job, cba-job-0.5tb, cba-job-2tb, "
-                 "cba-0.01tb, cba-job-0.01tb, fair-0.01tb, lru-0.01tb, autocba-0.01tb, esa-cba, "
-                 "all-on, or name:trace-replay options",
+                 "cba-0.01tb, cba-job-0.01tb, fair-0.01tb, lru-0.01tb, autocba-0.01tb, "
+                 "silod-0.01tb, quiver-0.01tb, autocba-job, fair-job-0.5tb, lru-job-0.5tb, "
+                 "esa-cba, all-on, or name:trace-replay options",
                  configs);
     cmd.AddValue("nodes", "Nodes (8 GPUs each)", nodes, 1, 100000);
     cmd.AddValue("runs", "Runs per row; the row shows medians", runs, 1, 1000);
