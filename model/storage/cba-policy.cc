@@ -177,13 +177,28 @@ CbaPolicy::ThroughputFirst(const StorageProblem& problem, const StorageAllocatio
     {
         rho[k] = problem.datasetBytes[k] > 0 ? demand[k] / problem.datasetBytes[k] : 0.0;
     }
-    std::vector<size_t> order = ReadDatasetsBy(problem, demand, rho);
-    plans.push_back(CacheWholeDatasets(problem, order)); // whole datasets by density
-    StorageAllocation prefix;                            // a density prefix, the last in part
+    // Whole datasets by density: one larger than the cache is never taken, so the order of
+    // those that fit is ReadDatasetsBy's with the others left out.
+    std::vector<size_t> fitting;
+    for (size_t k = 0; k < nd; ++k)
+    {
+        if (demand[k] > 0 && problem.datasetBytes[k] > 0 &&
+            problem.datasetBytes[k] <= problem.cacheCapacity)
+        {
+            fitting.push_back(k);
+        }
+    }
+    std::stable_sort(fitting.begin(), fitting.end(), [&](size_t a, size_t b) {
+        return rho[a] > rho[b];
+    });
+    plans.push_back(CacheWholeDatasets(problem, fitting));
+    StorageAllocation prefix; // a density prefix, the last in part: read while cache is left
     prefix.cache.assign(nd, 0.0);
     double left = problem.cacheCapacity;
-    for (size_t k : order)
+    m_order.Reset(problem, demand, rho);
+    for (size_t i = 0; left > 0 && m_order.Has(i); ++i)
     {
+        size_t k = m_order.At(i);
         prefix.cache[k] = std::min(left, problem.datasetBytes[k]);
         left -= prefix.cache[k];
     }

@@ -83,6 +83,7 @@ class CbaPolicy : public StorageAllocationPolicy
     double m_budgetPerHour;       //!< [$ per hour]; 0 = none
     Scarcity m_scarcity;          //!< rule when the demands cannot all be served
     Ptr<SiloDLikePolicy> m_silod; //!< one candidate plan of ThroughputFirst
+    LazyDatasetOrder m_order;     //!< ThroughputFirst's density prefix, kept between calls
 };
 
 } // namespace ns3

@@ -62,9 +62,10 @@ SiloDLikePolicy::Allocate(const StorageProblem& problem)
     alloc.cache.assign(nd, 0.0);
     double left = problem.cacheCapacity;
     problem.DatasetDemand(m_demand);
-    ReadDatasetsBy(problem, m_demand, m_perByte, m_order);
-    for (size_t k : m_order)
+    m_order.Reset(problem, m_demand, m_perByte); // read only as far as the cache lasts
+    for (size_t i = 0; m_order.Has(i); ++i)
     {
+        size_t k = m_order.At(i);
         if (m_perByte[k] <= 0 || left <= 0)
         {
             break;

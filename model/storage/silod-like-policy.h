@@ -48,7 +48,7 @@ class SiloDLikePolicy : public StorageAllocationPolicy
     std::vector<double> m_gain;     //!< per dataset: throughput its saturation gains
     std::vector<double> m_demand;   //!< per dataset: summed demand R_k
     std::vector<double> m_perByte;  //!< per dataset: gain per cached byte
-    std::vector<size_t> m_order;    //!< datasets by decreasing gain per byte
+    LazyDatasetOrder m_order;       //!< datasets by decreasing gain per byte
 };
 
 } // namespace ns3
