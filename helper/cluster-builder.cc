@@ -536,7 +536,7 @@ ClusterBuilder::OnProvisioningSolved(const std::vector<ProvisioningJobResult>& /
 {
     NS_LOG_FUNCTION(this);
     ++m_provisioningSolves;
-    NewSample().provisioning = m_provisioningModel->GetModel()->GetUtilization();
+    NewSample().provisioning = m_provisioningModel->GetUtilization();
 }
 
 void

@@ -12,6 +12,7 @@
 #include "ns3/trace-source-accessor.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace ns3
@@ -25,9 +26,17 @@ ProvisioningDataLoading::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::ProvisioningDataLoading")
-            .SetParent<IterationTermModel>()
+            .SetParent<ReportingTermModel>()
             .SetGroupName("Aicluster")
             .AddConstructor<ProvisioningDataLoading>()
+            .AddAttribute("PaceGroups",
+                          "Keep the running jobs between passes and, while the pool's cores "
+                          "alone bind, give every job's data term one shared pace (the level "
+                          "of ProvisioningLevel), so that a pass costs what changed; false: "
+                          "solve every running job at every pass.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&ProvisioningDataLoading::m_paceGroups),
+                          MakeBooleanChecker())
             .AddTraceSource("Solved",
                             "Per-job loader results after each evaluation.",
                             MakeTraceSourceAccessor(&ProvisioningDataLoading::m_solved),
@@ -95,41 +104,524 @@ ProvisioningDataLoading::DependsOnOtherJobs() const
     return true;
 }
 
+namespace
+{
+/// \param spec a job as the model sees it \return samples/s one of its GPUs consumes
+double
+DemandOf(const ProvisioningJob& spec)
+{
+    uint32_t g = std::max(1u, spec.TotalGpus());
+    return spec.gpuRate >= 0 ? spec.gpuRate : spec.profile->SamplesPerSecond(g) / g;
+}
+
+/// \param job a running job \param rate samples/s its slowest GPU receives
+/// \param keepsUp the loader keeps up with the GPU \return its data term [s per iteration]
+double
+TermOf(const ClusterJob& job, double rate, bool keepsUp)
+{
+    if (job.computeTime > 0 && keepsUp)
+    {
+        // The loader keeps up (the solver's rate is the GPU's demand to within its
+        // tolerance): the GPU's own pace, exactly. batch / rate is an ulp or so above the
+        // compute time and would show as data stall.
+        return job.computeTime;
+    }
+    return rate > 0 ? job.profile->localBatch / rate : 1e30;
+}
+
+/// \param a a plan \param b another \return true if they differ
+bool
+PlanMoved(const CachePlan& a, const CachePlan& b)
+{
+    return a.rawHit != b.rawHit || a.decodedHit != b.decodedHit || a.bytes != b.bytes;
+}
+} // namespace
+
+void
+ProvisioningDataLoading::Describe(const ClusterJob& j, ProvisioningJob& pj)
+{
+    pj.name = std::to_string(j.record.id);
+    pj.profile = j.profile;
+    pj.gpusOnNode.assign(j.placement.gpusOnNode.begin(), j.placement.gpusOnNode.end());
+    pj.gpuRate = -1;
+    // GPUs consume at the engine's compute pace on this placement (catalog otherwise)
+    if (j.computeTime > 0 && j.profile)
+    {
+        pj.gpuRate = j.profile->localBatch / j.computeTime;
+    }
+}
+
+bool
+ProvisioningDataLoading::EnsureCluster(const ClusterTopology& topology)
+{
+    if (m_builtNodes == topology.numNodes && m_builtGpus == topology.gpusPerNode)
+    {
+        return false;
+    }
+    RailClusterConfig c = m_template;
+    c.nodes = topology.numNodes;
+    c.node.gpus = topology.gpusPerNode;
+    c.node.nics = topology.gpusPerNode;
+    c.node.pcieSwitches = std::min(c.node.pcieSwitches, topology.gpusPerNode);
+    m_model->SetCluster(c, m_storage);
+    m_builtNodes = topology.numNodes;
+    m_builtGpus = topology.gpusPerNode;
+    return true;
+}
+
 void
 ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
                                   const std::vector<Ptr<const ClusterJob>>& running,
                                   std::vector<double>& seconds)
 {
+    NS_LOG_FUNCTION(this << running.size());
     if (!m_storage || !m_model->GetLoader())
     {
         throw std::logic_error("ProvisioningDataLoading: call Configure(loader, storage) first");
     }
-    if (m_builtNodes != topology.numNodes || m_builtGpus != topology.gpusPerNode)
+    bool rebuilt = EnsureCluster(topology);
+    if (!ReportsChanges())
     {
-        RailClusterConfig c = m_template;
-        c.nodes = topology.numNodes;
-        c.node.gpus = topology.gpusPerNode;
-        c.node.nics = topology.gpusPerNode;
-        c.node.pcieSwitches = std::min(c.node.pcieSwitches, topology.gpusPerNode);
-        m_model->SetCluster(c, m_storage);
-        m_builtNodes = topology.numNodes;
-        m_builtGpus = topology.gpusPerNode;
+        EvaluateAll(running, seconds);
+        return;
     }
+    if (rebuilt || m_onNode.size() != topology.numNodes)
+    {
+        uint32_t statics = m_model->StaticCount();
+        const auto& caps = m_model->Capacities();
+        m_levelResource = m_model->PoolCpuResource();
+        m_level.Reset(std::vector<double>(caps.begin(), caps.begin() + statics), m_levelResource);
+        // each resource's utilisation class, numbered (GetUtilization)
+        m_classSlots.clear();
+        m_classOf.assign(statics, 0);
+        for (uint32_t r = 0; r < statics; ++r)
+        {
+            auto slot = m_model->UtilizationSlot(r);
+            auto it = std::find(m_classSlots.begin(), m_classSlots.end(), slot);
+            m_classOf[r] = uint8_t(it - m_classSlots.begin());
+            if (it == m_classSlots.end())
+            {
+                m_classSlots.push_back(slot);
+            }
+        }
+        m_onNode.assign(topology.numNodes, {});
+        std::vector<Ptr<const ClusterJob>> kept;
+        for (const auto& [id, r] : m_running)
+        {
+            kept.push_back(r.job);
+        }
+        m_running.clear();
+        m_readers.clear();
+        m_profiles.clear();
+        m_marked.clear();
+        m_notLevelable = 0;
+        m_levelValid = false;
+        for (const auto& job : kept)
+        {
+            Admit(job);
+        }
+        m_plansStale = true;
+    }
+    for (const auto& job : running)
+    {
+        Admit(job);
+    }
+    bool all = !m_levelValid;
+    if (m_plansStale)
+    {
+        Replan();
+    }
+    std::vector<uint64_t> moved(m_marked.begin(), m_marked.end());
+    DescribeMarked();
+    // The level is the max-min allocation when every job's flows are kept and no other
+    // resource is over capacity at it.
+    double level = m_level.Level();
+    if (m_notLevelable == 0 && m_level.OtherResourcesFit())
+    {
+        LevelPass(all, moved, level);
+    }
+    else
+    {
+        FullPass();
+    }
+    m_lastResults.clear();
+    for (size_t k = 0; k < running.size(); ++k)
+    {
+        const Running& r = m_running.at(running[k]->record.id);
+        ProvisioningJobResult res;
+        res.name = r.spec.name;
+        res.gpus = r.spec.TotalGpus();
+        res.gpuDemand = DemandOf(r.spec);
+        res.perGpu = m_levelValid ? LevelRate(r) : r.fullRate;
+        res.stallFraction = std::isfinite(res.gpuDemand) && res.gpuDemand > 0
+                                ? std::max(0.0, 1 - res.perGpu / res.gpuDemand)
+                                : 0.0;
+        res.bottleneck = Bottleneck(*r.job);
+        res.cache = r.plan;
+        seconds[k] = r.reportedGroup >= 0 ? r.reportedWork * m_pace : r.reportedSeconds;
+        m_lastResults.push_back(std::move(res));
+    }
+    ++m_evaluations;
+    if (m_setMoved && !m_running.empty())
+    {
+        // as a full evaluation would be made: when the running set moved, for jobs running
+        m_solved(m_lastResults);
+    }
+    m_setMoved = false;
+}
+
+void
+ProvisioningDataLoading::Admit(Ptr<const ClusterJob> job)
+{
+    auto [it, added] = m_running.try_emplace(job->record.id);
+    if (!added)
+    {
+        return; // a repeat
+    }
+    Running& r = it->second;
+    r.job = job;
+    m_setMoved = true;
+    Describe(*job, r.spec);
+    for (const auto& [node, g] : r.spec.gpusOnNode)
+    {
+        if (node >= m_onNode.size())
+        {
+            throw std::invalid_argument(
+                "ProvisioningDataLoading: job " + r.spec.name + " is placed on node " +
+                std::to_string(node) + ", beyond the cluster's " + std::to_string(m_onNode.size()));
+        }
+        m_onNode[node][job->record.id] += g;
+    }
+    MarkNodeFollowers(job->record.id);
+    m_marked.insert(job->record.id);
+    m_plansStale = CountProfile(r.spec.profile, job->record.id, +1) || m_plansStale;
+}
+
+void
+ProvisioningDataLoading::MarkNodeFollowers(uint64_t id)
+{
+    // A Solve numbers a node's GPUs job after job in id order: the jobs after this one on
+    // its nodes get other GPU indices (other rails) when it comes or goes.
+    for (const auto& [node, g] : m_running.at(id).spec.gpusOnNode)
+    {
+        const auto& jobs = m_onNode[node];
+        for (auto it = jobs.upper_bound(id); it != jobs.end(); ++it)
+        {
+            m_marked.insert(it->first);
+        }
+    }
+}
+
+bool
+ProvisioningDataLoading::CountProfile(const WorkloadProfile* profile, uint64_t id, int sign)
+{
+    if (!profile)
+    {
+        throw std::invalid_argument("ProvisioningDataLoading: job " + std::to_string(id) +
+                                    " has no workload profile");
+    }
+    // Plans depend on the running profiles, and per dataset on its last reader's profile (in
+    // id order, as PlanCaches sees the jobs).
+    std::string dataset = !profile->dataset.empty() ? profile->dataset : profile->name;
+    auto& readers = m_readers[dataset];
+    const WorkloadProfile* before = readers.empty() ? nullptr : readers.rbegin()->second;
+    if (sign > 0)
+    {
+        readers[id] = profile;
+    }
+    else
+    {
+        readers.erase(id);
+    }
+    const WorkloadProfile* after = readers.empty() ? nullptr : readers.rbegin()->second;
+    if (readers.empty())
+    {
+        m_readers.erase(dataset);
+    }
+    uint32_t& n = m_profiles[profile];
+    bool setMoved = sign > 0 ? n++ == 0 : --n == 0;
+    if (n == 0)
+    {
+        m_profiles.erase(profile);
+    }
+    return before != after || setMoved;
+}
+
+void
+ProvisioningDataLoading::Replan()
+{
+    NS_LOG_FUNCTION(this);
+    // One job per running profile, each dataset's last reader after the others: the plans
+    // PlanCaches gives them are those it gives every running job of that profile.
+    std::vector<ProvisioningJob> jobs;
+    std::set<const WorkloadProfile*> last;
+    for (const auto& [dataset, readers] : m_readers)
+    {
+        last.insert(readers.rbegin()->second);
+    }
+    auto add = [&jobs](const WorkloadProfile* p) {
+        ProvisioningJob j;
+        j.name = p->name;
+        j.profile = p;
+        jobs.push_back(std::move(j));
+    };
+    for (const auto& [p, n] : m_profiles)
+    {
+        if (!last.count(p))
+        {
+            add(p);
+        }
+    }
+    for (const auto& [dataset, readers] : m_readers)
+    {
+        add(readers.rbegin()->second);
+    }
+    std::vector<CachePlan> plans = m_model->PlanCaches(jobs);
+    m_planOf.clear();
+    for (size_t k = 0; k < jobs.size(); ++k)
+    {
+        m_planOf[jobs[k].profile] = plans[k];
+    }
+    for (auto& [id, r] : m_running)
+    {
+        const CachePlan& plan = m_planOf.at(r.spec.profile);
+        if (!r.described || PlanMoved(plan, r.plan))
+        {
+            r.plan = plan;
+            m_marked.insert(id);
+        }
+    }
+    m_plansStale = false;
+}
+
+void
+ProvisioningDataLoading::DescribeMarked()
+{
+    std::vector<ProvisioningLevel::Flow> flows;
+    std::vector<uint32_t> firstGpu;
+    for (uint64_t id : m_marked)
+    {
+        auto it = m_running.find(id);
+        if (it == m_running.end())
+        {
+            continue;
+        }
+        Running& r = it->second;
+        r.plan = m_planOf.at(r.spec.profile);
+        firstGpu.clear();
+        for (const auto& [node, g] : r.spec.gpusOnNode)
+        {
+            uint32_t before = 0;
+            const auto& jobs = m_onNode[node];
+            for (auto j = jobs.begin(); j != jobs.end() && j->first < id; ++j)
+            {
+                before += j->second;
+            }
+            firstGpu.push_back(before);
+        }
+        if (r.described && !r.levelable)
+        {
+            --m_notLevelable;
+        }
+        m_level.Remove(id);
+        m_byThreshold.erase({r.threshold, id});
+        r.levelable = m_model->DescribeJob(r.spec, r.plan, firstGpu, flows);
+        r.described = true;
+        r.work = 0;
+        r.threshold = 0;
+        if (r.levelable)
+        {
+            m_level.Add(id, std::move(flows));
+            double unit = m_level.SlowestUnit(id);
+            if (std::isfinite(unit) && unit > 0)
+            {
+                // below this level its GPUs receive less than their demand
+                r.work = r.spec.profile->localBatch / unit;
+                r.threshold = std::min(DemandOf(r.spec), 1e18) / unit;
+                m_byThreshold.emplace(r.threshold, id);
+            }
+        }
+        else
+        {
+            ++m_notLevelable;
+        }
+    }
+    m_marked.clear();
+}
+
+double
+ProvisioningDataLoading::LevelRate(const Running& r) const
+{
+    double demand = DemandOf(r.spec);
+    double unit = m_level.SlowestUnit(r.job->record.id);
+    return std::isfinite(unit) ? std::min(demand, m_levelNow * unit) : demand;
+}
+
+void
+ProvisioningDataLoading::LevelPass(bool all, const std::vector<uint64_t>& moved, double level)
+{
+    double before = m_levelNow;
+    m_levelNow = level;
+    if (std::isfinite(level) && level > 0 && 1.0 / level != m_pace)
+    {
+        m_pace = 1.0 / level;
+        m_paceChanges.push_back({m_paceGroup, m_pace});
+    }
+    // A job whose GPUs the level starves (rate below demand, as a full pass decides) is on
+    // the group's pace; one that keeps up has its compute time as data term, as in a full
+    // pass. Only the jobs whose threshold the level crossed change sides.
+    auto report = [this](Running& r) {
+        if (r.work > 0 && LevelRate(r) < std::min(DemandOf(r.spec), 1e18) * (1 - 1e-9))
+        {
+            Report(r, r.work * m_pace, int32_t(m_paceGroup), r.work);
+            return;
+        }
+        Report(r, TermOf(*r.job, LevelRate(r), true), -1, 0);
+    };
+    if (all)
+    {
+        for (auto& [id, r] : m_running)
+        {
+            report(r);
+        }
+    }
+    else
+    {
+        for (uint64_t id : moved)
+        {
+            auto it = m_running.find(id);
+            if (it != m_running.end())
+            {
+                report(it->second);
+            }
+        }
+        double lo = std::min(before, level) * (1 - 1e-12);
+        double hi = std::max(before, level) * (1 + 1e-12);
+        for (auto it = m_byThreshold.lower_bound({lo, 0});
+             it != m_byThreshold.end() && it->first <= hi;
+             ++it)
+        {
+            report(m_running.at(it->second));
+        }
+    }
+    m_levelValid = true;
+    m_utilValid = false;
+    ++m_levelPasses;
+}
+
+void
+ProvisioningDataLoading::FullPass()
+{
+    NS_LOG_FUNCTION(this << m_running.size());
+    m_jobs.clear();
+    for (const auto& [id, r] : m_running)
+    {
+        m_jobs.push_back(r.spec);
+    }
+    auto results = m_model->Solve(m_jobs);
+    size_t k = 0;
+    for (auto& [id, r] : m_running)
+    {
+        const ProvisioningJobResult& res = results[k++];
+        bool keepsUp = res.bottleneck == "gpu";
+        r.fullRate = res.perGpu;
+        Report(r, TermOf(*r.job, res.perGpu, keepsUp), -1, 0);
+        m_bottleneck[id] = res.bottleneck;
+    }
+    m_levelValid = false;
+    ++m_fullPasses;
+}
+
+void
+ProvisioningDataLoading::Report(Running& r, double seconds, int32_t group, double work)
+{
+    if (group >= 0 ? r.reportedGroup == group && r.reportedWork == work
+                   : r.reportedGroup == -1 && r.reportedSeconds == seconds)
+    {
+        return;
+    }
+    r.reportedGroup = group;
+    r.reportedSeconds = seconds;
+    r.reportedWork = work;
+    m_changes.emplace_back(r.job, seconds, group, work);
+}
+
+void
+ProvisioningDataLoading::JobStopped(const ClusterJob& job)
+{
+    NS_LOG_FUNCTION(this << job.record.id);
+    auto it = m_running.find(job.record.id);
+    if (it == m_running.end())
+    {
+        return;
+    }
+    Running& r = it->second;
+    MarkNodeFollowers(job.record.id);
+    for (const auto& [node, g] : r.spec.gpusOnNode)
+    {
+        m_onNode[node].erase(job.record.id);
+    }
+    m_plansStale = CountProfile(r.spec.profile, job.record.id, -1) || m_plansStale;
+    if (r.described && !r.levelable)
+    {
+        --m_notLevelable;
+    }
+    m_level.Remove(job.record.id);
+    m_byThreshold.erase({r.threshold, job.record.id});
+    m_marked.erase(job.record.id);
+    m_running.erase(it);
+    m_setMoved = true;
+}
+
+bool
+ProvisioningDataLoading::ReportsChanges() const
+{
+    return m_paceGroups && !GetLinkShare();
+}
+
+void
+ProvisioningDataLoading::TakeChanges(std::vector<TermChange>& changes)
+{
+    changes.insert(changes.end(), m_changes.begin(), m_changes.end());
+    m_changes.clear();
+}
+
+void
+ProvisioningDataLoading::TakePaceChanges(std::vector<PaceChange>& changes)
+{
+    changes.insert(changes.end(), m_paceChanges.begin(), m_paceChanges.end());
+    m_paceChanges.clear();
+}
+
+const ProvisioningUtilization&
+ProvisioningDataLoading::GetUtilization() const
+{
+    if (!ReportsChanges() || !m_levelValid)
+    {
+        return m_model->GetUtilization();
+    }
+    if (!m_utilValid)
+    {
+        m_level.BusiestShares(m_classOf, uint32_t(m_classSlots.size()), m_busiest);
+        m_util = ProvisioningUtilization{};
+        for (size_t c = 0; c < m_classSlots.size(); ++c)
+        {
+            m_util.*m_classSlots[c] = m_busiest[c];
+        }
+        m_utilValid = true;
+    }
+    return m_util;
+}
+
+void
+ProvisioningDataLoading::EvaluateAll(const std::vector<Ptr<const ClusterJob>>& running,
+                                     std::vector<double>& seconds)
+{
     std::vector<ProvisioningJob>& jobs = m_jobs;
     jobs.resize(running.size());
     for (size_t k = 0; k < running.size(); ++k)
     {
-        const auto& j = running[k];
-        ProvisioningJob& pj = jobs[k];
-        pj.name = std::to_string(j->record.id);
-        pj.profile = j->profile;
-        pj.gpusOnNode.assign(j->placement.gpusOnNode.begin(), j->placement.gpusOnNode.end());
-        pj.gpuRate = -1;
-        // GPUs consume at the engine's compute pace on this placement (catalog otherwise)
-        if (j->computeTime > 0 && j->profile)
-        {
-            pj.gpuRate = j->profile->localBatch / j->computeTime;
-        }
+        Describe(*running[k], jobs[k]);
     }
     Ptr<LinkShare> links = GetLinkShare();
     if (links)
@@ -147,16 +639,7 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
     }
     for (size_t k = 0; k < running.size(); ++k)
     {
-        double r = results[k].perGpu;
-        if (running[k]->computeTime > 0 && results[k].bottleneck == "gpu")
-        {
-            // The loader keeps up (the solver's rate is the GPU's demand to within its
-            // tolerance): the GPU's own pace, exactly. batch / rate is an ulp or so above the
-            // compute time and would show as data stall.
-            seconds[k] = running[k]->computeTime;
-            continue;
-        }
-        seconds[k] = r > 0 ? running[k]->profile->localBatch / r : 1e30;
+        seconds[k] = TermOf(*running[k], results[k].perGpu, results[k].bottleneck == "gpu");
     }
     for (size_t k = 0; k < running.size() && k < results.size(); ++k)
     {
@@ -170,6 +653,16 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
 std::string
 ProvisioningDataLoading::Bottleneck(const ClusterJob& job) const
 {
+    if (ReportsChanges() && m_levelValid)
+    {
+        auto r = m_running.find(job.record.id);
+        if (r != m_running.end())
+        {
+            double demand = DemandOf(r->second.spec);
+            bool slower = LevelRate(r->second) < std::min(demand, 1e18) * (1 - 1e-9);
+            return slower ? m_model->ResourceKind(m_levelResource) : "gpu";
+        }
+    }
     auto it = m_bottleneck.find(job.record.id);
     return it == m_bottleneck.end() || it->second.empty() ? "loader" : it->second;
 }

@@ -8,6 +8,7 @@
 #ifndef AICLUSTER_PROVISIONING_DATA_LOADING_H
 #define AICLUSTER_PROVISIONING_DATA_LOADING_H
 
+#include "provisioning-level.h"
 #include "provisioning-model.h"
 
 #include "ns3/cluster-engine.h"
@@ -16,6 +17,7 @@
 #include "ns3/traced-callback.h"
 
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace ns3
@@ -32,8 +34,18 @@ namespace ns3
  * GPUs consume at most the catalog's compute rate. The rail cluster is the engine's
  * ClusterTopology (nodes, GPUs per node = NICs per node) on the node template given to
  * SetNodeTemplate. Jobs share storage, pool CPUs and the cache, so every job is coupled.
+ *
+ * With PaceGroups (the default) the model keeps the running jobs itself and reports what
+ * changed (ReportingTermModel). While the pool's cores are the only resource over capacity
+ * at full demand (KSpeed at a replay's defaults), every job's GPUs receive min(demand,
+ * L x unit) samples/s for one level L (ProvisioningLevel): its data term is its own work
+ * (localBatch / unit) times one pace 1 / L, and the engine keeps those jobs on one clock
+ * (PacedGroup). A pass then costs what changed. Whenever another resource could bind (or a
+ * job's flows differ between pool nodes), the pass solves every running job in full and
+ * reports their terms one by one. The sums are kept in another order than a full solve
+ * adds them, so terms can differ from PaceGroups=false in the last digits.
  */
-class ProvisioningDataLoading : public IterationTermModel
+class ProvisioningDataLoading : public ReportingTermModel
 {
   public:
     /** \return the TypeId */
@@ -50,7 +62,10 @@ class ProvisioningDataLoading : public IterationTermModel
      * \param storage the backend storage (shared with other components)
      */
     void Configure(Ptr<ProvisioningLoader> loader, Ptr<StorageBackend> storage);
-    /** \return per running job (in the order of the last Evaluate()), the loader's results */
+    /**
+     * \return per job of the last Evaluate() (every running job, or with PaceGroups the jobs
+     *         just started), in order, the loader's results
+     */
     const std::vector<ProvisioningJobResult>& LastResults() const;
     /** \param node node template; rail rate and spines (gpus and nics follow the topology) */
     void SetNodeTemplate(const RailClusterConfig& node);
@@ -63,11 +78,71 @@ class ProvisioningDataLoading : public IterationTermModel
     bool DependsOnOtherJobs() const override;
     /** \return the loader's binding resource for this job at its last evaluation */
     std::string Bottleneck(const ClusterJob& job) const override;
+    void JobStopped(const ClusterJob& job) override;
+    /** \return PaceGroups, unless the rails are shared with gradient sync (LinkShare) */
+    bool ReportsChanges() const override;
+    void TakeChanges(std::vector<TermChange>& changes) override;
+    void TakePaceChanges(std::vector<PaceChange>& changes) override;
+    /** \return the busiest share of each resource class at the last evaluation */
+    const ProvisioningUtilization& GetUtilization() const;
+
+    /** \return passes that used the level (PaceGroups), and passes solved in full */
+    std::pair<uint64_t, uint64_t> GetPassCounts() const
+    {
+        return {m_levelPasses, m_fullPasses};
+    }
 
     /** Signature of the Solved trace: running jobs, their per-GPU samples/s. */
     typedef void (*SolvedTracedCallback)(const std::vector<ProvisioningJobResult>& results);
 
   private:
+    /** A running job, kept between passes (PaceGroups). */
+    struct Running
+    {
+        Ptr<const ClusterJob> job;  //!< the engine's job
+        ProvisioningJob spec;       //!< as the model sees it
+        CachePlan plan;             //!< its cache plan
+        bool described{false};      //!< its flows are in m_level
+        bool levelable{false};      //!< DescribeJob accepted its flows
+        double work{0};             //!< localBatch / slowest unit (0: not on the level)
+        int32_t reportedGroup{-2};  //!< group last reported (-1 none, -2 nothing yet)
+        double reportedSeconds{-1}; //!< term last reported without a group [s]
+        double reportedWork{0};     //!< work last reported with the group
+        double fullRate{0};         //!< samples/s per GPU of the last full pass
+        double threshold{0};        //!< the level below which it is starved (0: never)
+    };
+
+    /** \param job an engine job \param spec set to the model's view of it */
+    static void Describe(const ClusterJob& job, ProvisioningJob& spec);
+    /** Build the model's cluster for this topology; true if it was (re)built */
+    bool EnsureCluster(const ClusterTopology& topology);
+    /** The plain evaluation: solve every given job (PaceGroups off). */
+    void EvaluateAll(const std::vector<Ptr<const ClusterJob>>& running,
+                     std::vector<double>& seconds);
+    /** \param job a job now running: keep it, mark what its start moves */
+    void Admit(Ptr<const ClusterJob> job);
+    /** \param id a kept job: mark the jobs after it on its nodes (their GPU indices move) */
+    void MarkNodeFollowers(uint64_t id);
+    /** \param profile a running job's profile: count it; true if the plans may move */
+    bool CountProfile(const WorkloadProfile* profile, uint64_t id, int sign);
+    /** Recompute the cache plans; mark the jobs whose plan moved. */
+    void Replan();
+    /** (Re)describe the marked jobs to m_level. */
+    void DescribeMarked();
+    /** The pass with the level: report the pace and the jobs whose term moved. */
+    /**
+     * \param all report every job \param moved else the jobs (re)described now
+     * \param level the level (ProvisioningLevel::Level())
+     */
+    void LevelPass(bool all, const std::vector<uint64_t>& moved, double level);
+    /** The pass without it: solve every running job in full and report moved terms. */
+    void FullPass();
+    /** \param r a running job \param seconds its term \param group its group \param work its work
+     */
+    void Report(Running& r, double seconds, int32_t group, double work);
+    /** \param r a running job \return its samples/s per GPU at the current level */
+    double LevelRate(const Running& r) const;
+
     Ptr<ProvisioningModel> m_model;
     RailClusterConfig m_template;
     uint32_t m_builtNodes{0};
@@ -81,6 +156,35 @@ class ProvisioningDataLoading : public IterationTermModel
     /// per job id: its last binding resource (looked up for every running job at every pass)
     std::unordered_map<uint64_t, std::string> m_bottleneck;
     TracedCallback<const std::vector<ProvisioningJobResult>&> m_solved;
+
+    bool m_paceGroups{true};               //!< keep the running jobs and report changes (attribute)
+    uint32_t m_paceGroup{0};               //!< the engine's pace group id for the level's jobs
+    std::map<uint64_t, Running> m_running; //!< kept jobs by id (the engine's order)
+    /// per node: the kept jobs with GPUs there, by id, and their GPUs (a Solve gives a job
+    /// the GPU indices after those of the jobs before it)
+    std::vector<std::map<uint64_t, uint32_t>> m_onNode;
+    std::map<std::string, std::map<uint64_t, const WorkloadProfile*>> m_readers; //!< by dataset
+    std::map<const WorkloadProfile*, uint32_t> m_profiles; //!< running jobs per profile
+    std::map<const WorkloadProfile*, CachePlan> m_planOf;  //!< the plans of the running profiles
+    bool m_plansStale{true};                               //!< the datasets' readers moved: Replan
+    std::set<uint64_t> m_marked;                           //!< jobs to (re)describe
+    std::set<std::pair<double, uint64_t>> m_byThreshold;   //!< jobs on the level, by threshold
+    bool m_setMoved{false};     //!< a job came or went since the last Solved trace
+    uint32_t m_notLevelable{0}; //!< kept jobs whose flows DescribeJob refused
+    ProvisioningLevel m_level;  //!< the kept jobs' flows
+    uint32_t m_levelResource{ProvisioningModel::kNoResource}; //!< the pool's cores
+    bool m_levelValid{false};                                 //!< the last pass used the level
+    double m_pace{0};                                         //!< pace last reported [s per unit]
+    double m_levelNow{0};                                     //!< L of the last level pass
+    uint64_t m_levelPasses{0};
+    uint64_t m_fullPasses{0};
+    std::vector<TermChange> m_changes;
+    std::vector<PaceChange> m_paceChanges;
+    mutable ProvisioningUtilization m_util; //!< of the last level pass (computed when asked)
+    mutable bool m_utilValid{false};
+    std::vector<uint8_t> m_classOf; //!< per fixed resource: its utilisation class
+    std::vector<double ProvisioningUtilization::*> m_classSlots; //!< per class: its member
+    mutable std::vector<double> m_busiest; //!< scratch of GetUtilization, per class
 };
 
 } // namespace ns3

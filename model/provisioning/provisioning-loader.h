@@ -115,6 +115,9 @@ class ProvisioningLoader : public Object
     /** \return short name: local, dpp, alluxio, kspeed */
     virtual std::string Name() const = 0;
     /**
+     * A job's plan may depend on the running jobs' profiles, and per dataset on the profile of
+     * the last job reading it, but not on placements: ProvisioningDataLoading plans once per
+     * running profile (PaceGroups).
      * \param model the model (parameters, topology, resources)
      * \param jobs the jobs
      * \return per job, its dataset's cache plan (default: no cache)

@@ -1605,40 +1605,161 @@ ProvisioningModel::ComputeUtilization() const
     // Resources no flow uses carry no load (utilisation 0): only the solver's are visited.
     m_util = ProvisioningUtilization{};
     m_utilValid = true;
-    auto up = [](double& slot, double v) { slot = std::max(slot, v); };
     bool here = m_fast || m_reduced; // loads in m_fastLoad
     const std::vector<uint32_t>& used = here ? m_fastTouched : m_used;
     for (uint32_t i = 0; i < used.size(); ++i)
     {
         uint32_t r = used[i];
-        double util = (here ? m_fastLoad[r] : m_solver->GetLoad(i)) / m_caps[r];
-        switch (m_kinds[r])
-        {
-        case KIND_STORAGE:
-        case KIND_STORAGE_CLIENT:
-            up(r == m_res.storage ? m_util.storage : m_util.storageClient, util);
-            break;
-        case KIND_CPU:
-        case KIND_POOL_CPU:
-            up(m_util.cpu, util);
-            break;
-        case KIND_HOST_MEMORY:
-            up(m_util.hostMemory, util);
-            break;
-        case KIND_PCIE_UPLINK:
-            up(m_util.pcieUplink, util);
-            break;
-        case KIND_PCIE_DEVICE:
-            up(m_util.pcieDevice, util);
-            break;
-        case KIND_RAIL:
-            up(m_util.rail, util);
-            break;
-        case KIND_STORAGE_NIC:
-            up(m_util.frontend, util);
-            break;
-        }
+        FoldUtilization(m_util, r, (here ? m_fastLoad[r] : m_solver->GetLoad(i)) / m_caps[r]);
     }
+}
+
+void
+ProvisioningModel::FoldUtilization(ProvisioningUtilization& util,
+                                   uint32_t resource,
+                                   double share) const
+{
+    double& slot = util.*UtilizationSlot(resource);
+    slot = std::max(slot, share);
+}
+
+double ProvisioningUtilization::*
+ProvisioningModel::UtilizationSlot(uint32_t resource) const
+{
+    switch (m_kinds[resource])
+    {
+    case KIND_STORAGE:
+    case KIND_STORAGE_CLIENT:
+        return resource == m_res.storage ? &ProvisioningUtilization::storage
+                                         : &ProvisioningUtilization::storageClient;
+    case KIND_CPU:
+    case KIND_POOL_CPU:
+        return &ProvisioningUtilization::cpu;
+    case KIND_HOST_MEMORY:
+        return &ProvisioningUtilization::hostMemory;
+    case KIND_PCIE_UPLINK:
+        return &ProvisioningUtilization::pcieUplink;
+    case KIND_PCIE_DEVICE:
+        return &ProvisioningUtilization::pcieDevice;
+    case KIND_RAIL:
+        return &ProvisioningUtilization::rail;
+    case KIND_STORAGE_NIC:
+        return &ProvisioningUtilization::frontend;
+    }
+    return &ProvisioningUtilization::cpu; // not reached: every kind is listed
+}
+
+std::vector<CachePlan>
+ProvisioningModel::PlanCaches(const std::vector<ProvisioningJob>& jobs)
+{
+    NS_LOG_FUNCTION(this << jobs.size());
+    if (!m_loader)
+    {
+        throw std::logic_error("ProvisioningModel::PlanCaches: no loader set");
+    }
+    EnsureTopology();
+    return m_loader->PlanCaches(*this, jobs);
+}
+
+uint32_t
+ProvisioningModel::StaticCount()
+{
+    EnsureTopology();
+    m_solved = false; // BuildResources drops the last Solve's storage clients
+    m_utilValid = false;
+    BuildResources();
+    return m_staticCount;
+}
+
+uint32_t
+ProvisioningModel::PoolCpuResource()
+{
+    StaticCount();
+    return PoolNodes() > 0 ? m_res.cpu.at(PoolNode(0)) : kNoResource;
+}
+
+bool
+ProvisioningModel::DescribeJob(const ProvisioningJob& job,
+                               const CachePlan& plan,
+                               const std::vector<uint32_t>& firstGpu,
+                               std::vector<LevelFlow>& out)
+{
+    NS_LOG_FUNCTION(this << job.name);
+    if (!m_loader)
+    {
+        throw std::logic_error("ProvisioningModel::DescribeJob: no loader set");
+    }
+    if (!job.profile)
+    {
+        throw std::invalid_argument("ProvisioningModel::DescribeJob: job '" + job.name +
+                                    "' has no workload profile");
+    }
+    if (!m_aggregate || !m_reuseUsages || firstGpu.size() != job.gpusOnNode.size())
+    {
+        throw std::logic_error("ProvisioningModel::DescribeJob needs AggregatePerNode, "
+                               "ReuseUsages and a first GPU per node of the job");
+    }
+    out.clear();
+    std::vector<ProvisioningJob> one{job}; // Client() knows a job by its place in m_jobs
+    StaticCount();                         // the static resources, no clients yet
+    m_jobs = &one;
+    m_compactPass = m_twinsValid; // one pool node's resources for all, when they are alike
+    m_compactBroken = false;
+    m_flowCached.clear();
+    std::vector<std::vector<MaxMinSolver::Usage>> usages(job.gpusOnNode.size());
+    for (size_t i = 0; i < usages.size(); ++i)
+    {
+        const auto& [node, count] = job.gpusOnNode[i];
+        if (node >= m_cluster.nodes || count > m_cluster.node.gpus ||
+            firstGpu[i] + count > m_cluster.node.gpus)
+        {
+            m_jobs = nullptr;
+            throw std::invalid_argument("ProvisioningModel::DescribeJob: job '" + job.name +
+                                        "' places GPUs beyond node " + std::to_string(node));
+        }
+        ReusedUsage(one[0], plan, node, firstGpu[i], count, usages[i]);
+    }
+    SizeClients();
+    bool ok = !m_compactBroken;
+    uint32_t g = std::max(1u, job.TotalGpus());
+    double demand = job.gpuRate >= 0 ? job.gpuRate : job.profile->SamplesPerSecond(g) / g;
+    // its storage clients are its own: their load at its demand must fit (else they bind)
+    std::vector<double> clientLoad(m_caps.size() - m_staticCount, 0.0);
+    for (size_t i = 0; ok && i < usages.size(); ++i)
+    {
+        LevelFlow f;
+        if (!usages[i].empty())
+        {
+            uint32_t count = job.gpusOnNode[i].second;
+            f.unit = FlowUnit(usages[i], count, demand, one[0], m_flowCached[i]);
+            f.cap = Finite(demand / f.unit);
+            ok = f.cap > 0;
+        }
+        for (const auto& [r, w] : usages[i])
+        {
+            double scaled = w * f.unit;
+            if (!ok || r >= m_caps.size() || !(scaled > 0))
+            {
+                ok = false; // the solver refuses it
+                break;
+            }
+            if (r < m_staticCount)
+            {
+                f.usage.emplace_back(r, w);
+            }
+            else
+            {
+                clientLoad[r - m_staticCount] += scaled * f.cap;
+            }
+        }
+        out.push_back(std::move(f));
+    }
+    for (size_t c = 0; ok && c < clientLoad.size(); ++c)
+    {
+        ok = clientLoad[c] <= m_caps[m_staticCount + c] * (1 - 1e-9);
+    }
+    m_jobs = nullptr;
+    return ok;
 }
 
 } // namespace ns3

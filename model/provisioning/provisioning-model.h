@@ -168,6 +168,50 @@ class ProvisioningModel : public Object
         return m_nCompact;
     }
 
+    /** One (job, node) flow of a job described alone (DescribeJob), for the level pass. */
+    struct LevelFlow
+    {
+        /// its fixed-capacity resources (ids below StaticCount()) with their weights per
+        /// sample, one pool node's resources standing for all when they are alike
+        std::vector<MaxMinSolver::Usage> usage;
+        double unit{1}; //!< samples/s per GPU per unit of solver rate (FlowUnit)
+        double cap{0};  //!< its GPUs' demand in solver units
+    };
+
+    /**
+     * \brief Describe one job's (job, node) flows alone, as a Solve builds them, for a
+     *        caller that keeps the running jobs itself (ProvisioningDataLoading's pace).
+     *
+     * The job's storage clients are its own: they are sized here and checked at full demand
+     * rather than kept. The last Solve's results are no longer available afterwards.
+     * \param job the job (profile and gpuRate set)
+     * \param plan its cache plan (PlanCaches over the running jobs)
+     * \param firstGpu per entry of job.gpusOnNode: the index of its first GPU on that node
+     * \param out its flows, one per entry of job.gpusOnNode (output)
+     * \return false if the job's flows cannot be kept this way: a flow not alike on every
+     *         pool node (with two or more), a usage the solver would refuse, or a storage
+     *         client of the job over capacity at the job's demand
+     */
+    bool DescribeJob(const ProvisioningJob& job,
+                     const CachePlan& plan,
+                     const std::vector<uint32_t>& firstGpu,
+                     std::vector<LevelFlow>& out);
+    /** \param jobs running jobs \return the loader's cache plan of each, in order */
+    std::vector<CachePlan> PlanCaches(const std::vector<ProvisioningJob>& jobs);
+    /** \return resources with a fixed capacity (links, nodes, storage): ids below this */
+    uint32_t StaticCount();
+    /** \return pool node 0's cores (the pool's, when its nodes are alike); kNoResource if none */
+    uint32_t PoolCpuResource();
+    /**
+     * \brief Fold one resource's load / capacity into the busiest share of its class.
+     * \param util the shares (updated) \param resource its id \param share load / capacity
+     */
+    void FoldUtilization(ProvisioningUtilization& util, uint32_t resource, double share) const;
+    /** \param resource a resource id \return the member of ProvisioningUtilization of its class */
+    double ProvisioningUtilization::*UtilizationSlot(uint32_t resource) const;
+    /** No resource (PoolCpuResource without a pool) */
+    static constexpr uint32_t kNoResource = 0xffffffffu;
+
     /**
      * \brief Bytes/s of every training node's rail links that other traffic (gradient sync,
      *        LinkShare) keeps: the next Solve gives each rail link of node n, each way, its

@@ -62,6 +62,7 @@ StagedDataLoading::SetStages(Ptr<StorageDataLoading> storage, Ptr<ProvisioningDa
     m_loader = loader;
     // Composed terms are not proportional to one shared pace: every change comes as a term.
     m_storage->SetAttribute("SharedPace", BooleanValue(false));
+    m_loader->SetAttribute("PaceGroups", BooleanValue(false));
     m_storage->SetChangeCallback(MakeCallback(&StagedDataLoading::OnStageChanged, this));
     m_storage->SetJobsChangedCallback(MakeCallback(&StagedDataLoading::OnStageJobsChanged, this));
     m_loader->SetChangeCallback(MakeCallback(&StagedDataLoading::OnStageChanged, this));

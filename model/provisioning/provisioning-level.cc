@@ -1,0 +1,326 @@
+/*
+ * Copyright (c) 2026 The aicluster authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
+ */
+#include "provisioning-level.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ProvisioningLevel");
+
+namespace
+{
+constexpr double kInf = std::numeric_limits<double>::infinity();
+/// The solvers' margin: a resource is over capacity when its load exceeds capacity x (1 - it)
+constexpr double kMargin = 1e-9;
+} // namespace
+
+void
+ProvisioningLevel::Reset(std::vector<double> caps, uint32_t level)
+{
+    NS_LOG_FUNCTION(this << caps.size() << level);
+    m_caps = std::move(caps);
+    m_level = level < m_caps.size() ? level : ProvisioningModel::kNoResource;
+    m_jobs.clear();
+    m_byCap.clear();
+    m_split = m_byCap.end();
+    m_capped.assign(m_caps.size(), 0.0);
+    m_rising.assign(m_caps.size(), 0.0);
+    m_demand.assign(m_caps.size(), 0.0);
+    m_users.assign(m_caps.size(), 0);
+    m_used.clear();
+    m_usedAt.assign(m_caps.size(), 0);
+    m_over.clear();
+    m_updates = 0;
+    m_lastLevel = 0;
+}
+
+bool
+ProvisioningLevel::Over(uint32_t r) const
+{
+    // the solver's criterion for "over capacity at full demand" (ProvisioningModel)
+    return r != m_level && m_demand[r] > m_caps[r] * (1 - kMargin);
+}
+
+bool
+ProvisioningLevel::Capped(const Entry& e) const
+{
+    return m_split == m_byCap.end() || e < *m_split;
+}
+
+void
+ProvisioningLevel::AddLoad(const Flow& flow, bool capped, double sign)
+{
+    for (const auto& [r, w] : flow.usage)
+    {
+        if (capped)
+        {
+            m_capped[r] += sign * w * flow.unit * flow.cap;
+        }
+        else
+        {
+            m_rising[r] += sign * w * flow.unit;
+        }
+    }
+}
+
+void
+ProvisioningLevel::AddDemand(const Flow& flow, double sign)
+{
+    for (const auto& [r, w] : flow.usage)
+    {
+        if (r >= m_caps.size())
+        {
+            throw std::out_of_range("ProvisioningLevel: a flow uses resource " + std::to_string(r) +
+                                    " of " + std::to_string(m_caps.size()));
+        }
+        bool was = Over(r);
+        if (sign > 0)
+        {
+            if (m_users[r]++ == 0)
+            {
+                m_usedAt[r] = static_cast<uint32_t>(m_used.size());
+                m_used.push_back(r);
+            }
+            m_demand[r] += w * flow.unit * flow.cap;
+        }
+        else if (--m_users[r] == 0)
+        {
+            // no users: exactly 0, whatever the rounding of the sums before
+            m_demand[r] = m_capped[r] = m_rising[r] = 0.0;
+            m_used[m_usedAt[r]] = m_used.back();
+            m_usedAt[m_used.back()] = m_usedAt[r];
+            m_used.pop_back();
+        }
+        else
+        {
+            m_demand[r] -= w * flow.unit * flow.cap;
+        }
+        bool now = Over(r);
+        if (now != was)
+        {
+            now ? (void)m_over.insert(r) : (void)m_over.erase(r);
+        }
+    }
+}
+
+void
+ProvisioningLevel::Add(uint64_t job, std::vector<Flow> flows)
+{
+    NS_LOG_FUNCTION(this << job << flows.size());
+    Remove(job);
+    Job& j = m_jobs[job];
+    j.flows = std::move(flows);
+    j.entries.assign(j.flows.size(), Entry{0, 0, nullptr});
+    j.slowestUnit = kInf;
+    for (size_t i = 0; i < j.flows.size(); ++i)
+    {
+        const Flow& f = j.flows[i];
+        AddDemand(f, +1);
+        bool onLevel = std::any_of(f.usage.begin(), f.usage.end(), [this](const auto& u) {
+            return u.first == m_level;
+        });
+        if (!onLevel)
+        {
+            AddLoad(f, true, +1); // at its cap whatever the level
+            continue;
+        }
+        Entry e{f.cap, m_seq++, &f};
+        AddLoad(f, Capped(e), +1); // on the side of the split it sorts to; Level() moves it
+        m_byCap.insert(e);
+        j.entries[i] = e;
+        j.slowestUnit = std::min(j.slowestUnit, f.unit);
+    }
+    Updated();
+}
+
+void
+ProvisioningLevel::Remove(uint64_t job)
+{
+    auto it = m_jobs.find(job);
+    if (it == m_jobs.end())
+    {
+        return;
+    }
+    NS_LOG_FUNCTION(this << job);
+    Job& j = it->second;
+    for (size_t i = 0; i < j.flows.size(); ++i)
+    {
+        const Entry& e = j.entries[i];
+        if (!e.flow)
+        {
+            AddLoad(j.flows[i], true, -1);
+        }
+        else
+        {
+            AddLoad(j.flows[i], Capped(e), -1);
+            auto at = m_byCap.find(e);
+            if (at == m_split)
+            {
+                m_split = m_byCap.erase(at); // the next one is on the rising side too
+            }
+            else
+            {
+                m_byCap.erase(at);
+            }
+        }
+        AddDemand(j.flows[i], -1);
+    }
+    m_jobs.erase(it);
+    Updated();
+}
+
+void
+ProvisioningLevel::Updated()
+{
+    if (++m_updates >= RefreshEvery())
+    {
+        Refresh();
+    }
+}
+
+void
+ProvisioningLevel::Refresh()
+{
+    NS_LOG_FUNCTION(this);
+    m_updates = 0;
+    for (uint32_t r : m_used)
+    {
+        m_capped[r] = m_rising[r] = m_demand[r] = 0.0;
+    }
+    // in a fixed order (by job id, then flow), so that a refresh gives the same bits whatever
+    // the history of the sums
+    for (const auto& [id, j] : m_jobs)
+    {
+        for (size_t i = 0; i < j.flows.size(); ++i)
+        {
+            const Flow& f = j.flows[i];
+            AddLoad(f, !j.entries[i].flow || Capped(j.entries[i]), +1);
+            for (const auto& [r, w] : f.usage)
+            {
+                m_demand[r] += w * f.unit * f.cap;
+            }
+        }
+    }
+    m_over.clear();
+    for (uint32_t r : m_used)
+    {
+        if (Over(r))
+        {
+            m_over.insert(r);
+        }
+    }
+}
+
+double
+ProvisioningLevel::Level()
+{
+    m_lastLevel = kInf;
+    if (m_level == ProvisioningModel::kNoResource || m_byCap.empty() ||
+        m_demand[m_level] <= m_caps[m_level] * (1 - kMargin))
+    {
+        return kInf; // every flow gets its cap
+    }
+    double capacity = m_caps[m_level];
+    auto level = [&]() {
+        double rising = m_rising[m_level];
+        if (rising > 0)
+        {
+            return (capacity - m_capped[m_level]) / rising;
+        }
+        // every flow capped: right if they fit, else the largest cap must rise no more
+        return m_capped[m_level] <= capacity ? kInf : -kInf;
+    };
+    // Move the split until the capped flows are those with cap <= L. Each step is the water
+    // filling's: capping a flow whose cap is below the level (or releasing one above it)
+    // keeps the other side right. Bounded, in case rounding makes two steps undo each other.
+    for (size_t steps = 0; steps <= 2 * m_byCap.size() + 2; ++steps)
+    {
+        double l = level();
+        if (m_split != m_byCap.begin())
+        {
+            auto p = std::prev(m_split);
+            if (p->cap > l)
+            {
+                AddLoad(*p->flow, true, -1);
+                AddLoad(*p->flow, false, +1);
+                m_split = p;
+                continue;
+            }
+        }
+        if (m_split != m_byCap.end() && m_split->cap <= l)
+        {
+            AddLoad(*m_split->flow, false, -1);
+            AddLoad(*m_split->flow, true, +1);
+            ++m_split;
+            continue;
+        }
+        break;
+    }
+    m_lastLevel = level();
+    return m_lastLevel;
+}
+
+bool
+ProvisioningLevel::OtherResourcesFit() const
+{
+    for (uint32_t r : m_over)
+    {
+        if (LoadOf(r) > m_caps[r] * (1 - kMargin))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+double
+ProvisioningLevel::LoadOf(uint32_t r) const
+{
+    if (std::isinf(m_lastLevel))
+    {
+        return m_demand[r]; // every flow at its cap
+    }
+    return m_capped[r] + m_lastLevel * m_rising[r];
+}
+
+void
+ProvisioningLevel::BusiestShares(const std::vector<uint8_t>& classOf,
+                                 uint32_t classes,
+                                 std::vector<double>& busiest) const
+{
+    busiest.assign(classes, 0.0);
+    bool atCap = std::isinf(m_lastLevel);
+    // one pass over the used resources, as the loads are kept: two numbers each
+    for (uint32_t r : m_used)
+    {
+        double load = atCap ? m_demand[r] : m_capped[r] + m_lastLevel * m_rising[r];
+        double& slot = busiest[classOf[r]];
+        slot = std::max(slot, load / m_caps[r]);
+    }
+}
+
+double
+ProvisioningLevel::DemandOf(uint32_t r) const
+{
+    return m_demand.at(r);
+}
+
+double
+ProvisioningLevel::SlowestUnit(uint64_t job) const
+{
+    auto it = m_jobs.find(job);
+    return it == m_jobs.end() ? kInf : it->second.slowestUnit;
+}
+
+} // namespace ns3

@@ -1,0 +1,167 @@
+/*
+ * Copyright (c) 2026 The aicluster authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
+ */
+#ifndef AICLUSTER_PROVISIONING_LEVEL_H
+#define AICLUSTER_PROVISIONING_LEVEL_H
+
+#include "provisioning-model.h"
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <set>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup aicluster
+ * \brief The running jobs' data flows kept between scheduling passes, for the case where one
+ *        resource alone binds them: then every flow gets min(its cap, one level L).
+ *
+ * Under KSpeed's Spread every flow uses the pool's cores (one constraint for all pool nodes
+ * when they are alike), and at a replay's defaults those cores are what binds. Max-min
+ * fairness is then a water level: the flows rise together in solver units until the cores
+ * are full, each stopping at its cap, so L solves sum_f a_f min(c_f, L) = C, with a_f the
+ * flow's weight on the cores. The flows are kept ordered by cap, split where their cap meets
+ * the level, so an arrival or a departure costs O(log n) plus the flows the level crosses,
+ * not a solve over every running flow.
+ *
+ * Every resource's load is kept as two sums over the split, capped + L x rising (the flows
+ * below the split give weight x cap, those above weight x L), so its load at the level is
+ * known at once. The level is the max-min allocation exactly when no other resource is over
+ * capacity at it (the filling raises every load monotonically, so none saturated on the way):
+ * OtherResourcesFit() says so, checking only the resources over capacity at full demand,
+ * whose set is kept as flows come and go. Otherwise the caller solves in full. The running
+ * sums are recomputed from the flows every RefreshEvery() updates, so their rounding does not
+ * accumulate.
+ */
+class ProvisioningLevel
+{
+  public:
+    /** A (job, node) flow, as ProvisioningModel::DescribeJob gives it. */
+    using Flow = ProvisioningModel::LevelFlow;
+
+    /**
+     * \brief Forget every flow.
+     * \param caps capacity of every resource a flow may use [its units per second]
+     * \param level the resource that may bind (ProvisioningModel::kNoResource: none)
+     */
+    void Reset(std::vector<double> caps, uint32_t level);
+
+    /**
+     * \param job a job not kept yet (a kept one is replaced)
+     * \param flows its flows (resource ids below caps.size())
+     */
+    void Add(uint64_t job, std::vector<Flow> flows);
+    /** \param job a job kept (else nothing happens) */
+    void Remove(uint64_t job);
+
+    /**
+     * \return the level L in solver units; +infinity when the level's resource fits every
+     *         flow's cap (every flow gets its cap)
+     */
+    double Level();
+    /**
+     * \return true if, at the level Level() gave last, no resource but the level's is over
+     *         capacity (the level is then the max-min allocation)
+     */
+    bool OtherResourcesFit() const;
+    /**
+     * \param job a kept job
+     * \return the least unit (samples/s per GPU per solver unit) of its flows that use the
+     *         level's resource: at level L its GPUs receive min(demand, L x this); +infinity
+     *         if none of its flows uses it
+     */
+    double SlowestUnit(uint64_t job) const;
+    /** \param r a resource \return its load at full demand (sum of weight x cap) */
+    double DemandOf(uint32_t r) const;
+    /** \param r a resource \return its load at the level Level() gave last */
+    double LoadOf(uint32_t r) const;
+    /**
+     * \brief The busiest share (load / capacity at the level Level() gave last) per class of
+     *        resource.
+     * \param classOf per resource: its class, below classes
+     * \param classes number of classes
+     * \param busiest per class: the largest share, 0 if no resource of it is used (output)
+     */
+    void BusiestShares(const std::vector<uint8_t>& classOf,
+                       uint32_t classes,
+                       std::vector<double>& busiest) const;
+
+    /** \return the resources some kept flow uses (unordered) */
+    const std::vector<uint32_t>& Used() const
+    {
+        return m_used;
+    }
+
+    /** \return updates between two recomputations of the running sums */
+    static constexpr uint32_t RefreshEvery()
+    {
+        return 1024;
+    }
+
+  private:
+    /** A flow on the level's resource, ordered by cap (ties by arrival). */
+    struct Entry
+    {
+        double cap;       //!< c_f [solver units]
+        uint64_t seq;     //!< arrival number (unique)
+        const Flow* flow; //!< the flow (kept in its Job)
+
+        /** \param o another entry \return true if this one comes first */
+        bool operator<(const Entry& o) const
+        {
+            return cap < o.cap || (cap == o.cap && seq < o.seq);
+        }
+    };
+
+    /** A kept job. */
+    struct Job
+    {
+        std::vector<Flow> flows;    //!< its flows
+        std::vector<Entry> entries; //!< per flow: its entry in m_byCap (flow null: none)
+        double slowestUnit;         //!< see SlowestUnit()
+    };
+
+    /** \param e an entry in m_byCap \return true if it is below the split (capped) */
+    bool Capped(const Entry& e) const;
+    /**
+     * \param flow a flow \param capped on the capped side (else rising) \param sign +1 to add
+     * its load, -1 to take it away
+     */
+    void AddLoad(const Flow& flow, bool capped, double sign);
+    /** \param flow a flow \param sign +1 to count its demand, -1 to take it away */
+    void AddDemand(const Flow& flow, double sign);
+    /** \param r a resource \return true if it is not the level's and over capacity */
+    bool Over(uint32_t r) const;
+    /** Recompute every running sum from the kept flows. */
+    void Refresh();
+    /** Count an update; refresh every RefreshEvery(). */
+    void Updated();
+
+    std::vector<double> m_caps;
+    uint32_t m_level{ProvisioningModel::kNoResource};
+    std::map<uint64_t, Job> m_jobs;    //!< by id: refreshed sums in a fixed order
+    std::set<Entry> m_byCap;           //!< flows on the level's resource, by cap
+    std::set<Entry>::iterator m_split; //!< first entry on the rising side (cap > L)
+    std::vector<double> m_capped;      //!< per resource: sum of weight x cap, capped flows
+    std::vector<double> m_rising;      //!< per resource: sum of weight per unit of L, rising
+    std::vector<double> m_demand;      //!< per resource: sum of weight x cap, every flow
+    std::vector<uint32_t> m_users;     //!< per resource: flows using it
+    std::vector<uint32_t> m_used;      //!< resources with users, unordered
+    std::vector<uint32_t> m_usedAt;    //!< per resource: its index in m_used
+    std::set<uint32_t> m_over;         //!< resources but the level's over capacity
+    uint64_t m_seq{0};                 //!< entries made
+    uint32_t m_updates{0};             //!< since the last Refresh
+    double m_lastLevel{0};             //!< what Level() returned last
+};
+
+} // namespace ns3
+
+#endif // AICLUSTER_PROVISIONING_LEVEL_H

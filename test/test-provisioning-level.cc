@@ -1,0 +1,313 @@
+/*
+ * Copyright (c) 2026 The aicluster authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Authors: The aicluster developers (see AUTHORS)
+ */
+
+// ProvisioningLevel and ProvisioningDataLoading's PaceGroups: while the pool's cores alone
+// bind, every flow gets min(its cap, one level L), which is a full Solve's max-min allocation;
+// when another resource would be over capacity at that level, the level says so. In the
+// engine, paced jobs finish when a solve at every pass says they do.
+
+#include "provisioning-job.h"
+
+#include "ns3/boolean.h"
+#include "ns3/cluster-engine-helper.h"
+#include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/provisioning-data-loading.h"
+#include "ns3/provisioning-level.h"
+#include "ns3/provisioning-model.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+#include "ns3/workload-catalog.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/** A model configuration of this test */
+struct LevelCase
+{
+    std::string fairness; //!< ProvisioningModel::Fairness
+    uint32_t poolNodes;   //!< PoolNodes
+    double poolCores;     //!< PoolCores: few, the cores bind
+    std::string storage;  //!< the backend's AggregateBandwidth (small: the storage binds too)
+    double poolCache;     //!< PoolCacheBytes (small: reads miss, the storage is used)
+};
+
+Ptr<ProvisioningModel>
+Model(const LevelCase& c)
+{
+    RailClusterConfig cluster;
+    cluster.nodes = 6;
+    auto m = CreateObject<ProvisioningModel>();
+    m->SetAttribute("AggregatePerNode", BooleanValue(true));
+    m->SetAttribute("ReuseUsages", BooleanValue(true));
+    m->SetAttribute("PoolNodes", UintegerValue(c.poolNodes));
+    m->SetAttribute("PoolCores", DoubleValue(c.poolCores));
+    m->SetAttribute("Fairness", StringValue(c.fairness));
+    m->SetAttribute("PoolCacheBytes", DoubleValue(c.poolCache));
+    auto storage = CreateObject<StorageBackend>();
+    storage->SetAttribute("AggregateBandwidth", StringValue(c.storage));
+    m->SetCluster(cluster, storage);
+    m->SetLoader(ProvisioningLoader::Create("kspeed"));
+    return m;
+}
+
+/** Passes of a replay: jobs come (random nodes, GPUs, workloads) and go. */
+std::vector<std::vector<ProvisioningJob>>
+RandomPasses(uint32_t seed, uint32_t passes)
+{
+    std::mt19937 rng(seed);
+    std::vector<std::string> names = WorkloadCatalog::Default().Names();
+    std::vector<std::vector<ProvisioningJob>> out;
+    std::vector<ProvisioningJob> running;
+    for (uint32_t p = 0; p < passes; ++p)
+    {
+        if (!running.empty() && rng() % 3 == 0)
+        {
+            running.erase(running.begin() + rng() % running.size());
+        }
+        std::vector<uint32_t> free(6, 8);
+        for (const auto& j : running)
+        {
+            for (const auto& [node, g] : j.gpusOnNode)
+            {
+                free[node] -= g;
+            }
+        }
+        uint32_t node = rng() % 6;
+        uint32_t gpus = 1 + rng() % 12;
+        std::vector<std::pair<uint32_t, uint32_t>> placed;
+        for (uint32_t i = 0; i < 6 && gpus > 0; ++i)
+        {
+            uint32_t n = (node + i) % 6;
+            uint32_t g = std::min(gpus, free[n]);
+            if (g > 0)
+            {
+                placed.emplace_back(n, g);
+                gpus -= g;
+            }
+        }
+        if (!placed.empty())
+        {
+            // kept in the order a Solve numbers the GPUs in: by arrival, as ids
+            running.push_back(
+                ProvisioningJobOn(std::to_string(p), names[rng() % names.size()], placed));
+        }
+        out.push_back(running);
+    }
+    return out;
+}
+
+/** What one LevelCase's passes gave */
+struct LevelCount
+{
+    uint32_t level{0}; //!< passes where the level held
+    uint32_t other{0}; //!< passes where another resource would be over capacity at it
+};
+
+/**
+ * Keep the jobs of every pass in a ProvisioningLevel (each job described alone, as it comes,
+ * and again when its plan or its GPU indices move) and, where the level holds, check every
+ * job's samples/s per GPU against a full Solve.
+ */
+LevelCount
+CompareOverPasses(const LevelCase& c, uint32_t seeds)
+{
+    Ptr<ProvisioningModel> full = Model(c);
+    Ptr<ProvisioningModel> describer = Model(c);
+    LevelCount count;
+    for (uint32_t seed = 1; seed <= seeds; ++seed)
+    {
+        uint32_t statics = describer->StaticCount();
+        const auto& caps = describer->Capacities();
+        ProvisioningLevel level;
+        level.Reset(std::vector<double>(caps.begin(), caps.begin() + statics),
+                    describer->PoolCpuResource());
+        auto passes = RandomPasses(seed, 14);
+        std::vector<ProvisioningJob> kept;
+        for (size_t p = 0; p < passes.size(); ++p)
+        {
+            INFO(c.fairness << " pool " << c.poolNodes << " cores " << c.poolCores << " storage "
+                            << c.storage << ": seed " << seed << ", pass " << p);
+            const auto& jobs = passes[p];
+            // every job again: plans and GPU indices may move with the others
+            for (const auto& j : kept)
+            {
+                level.Remove(std::stoull(j.name));
+            }
+            std::vector<CachePlan> plans = describer->PlanCaches(jobs);
+            std::vector<uint32_t> used(6, 0);
+            bool describable = true;
+            for (size_t k = 0; k < jobs.size(); ++k)
+            {
+                std::vector<uint32_t> first;
+                for (const auto& [node, g] : jobs[k].gpusOnNode)
+                {
+                    first.push_back(used[node]);
+                    used[node] += g;
+                }
+                std::vector<ProvisioningLevel::Flow> flows;
+                describable =
+                    describer->DescribeJob(jobs[k], plans[k], first, flows) && describable;
+                level.Add(std::stoull(jobs[k].name), flows);
+            }
+            kept = jobs;
+            REQUIRE(describable); // Spread: every flow alike on the pool nodes
+            double l = level.Level();
+            auto results = full->Solve(jobs);
+            if (!level.OtherResourcesFit())
+            {
+                ++count.other;
+                continue;
+            }
+            ++count.level;
+            for (size_t k = 0; k < jobs.size(); ++k)
+            {
+                double unit = level.SlowestUnit(std::stoull(jobs[k].name));
+                double demand = results[k].gpuDemand;
+                double rate = std::isfinite(unit) ? std::min(demand, l * unit) : demand;
+                INFO("job " << jobs[k].name << " on " << jobs[k].gpusOnNode.size() << " nodes, L "
+                            << l);
+                CHECK(rate == Approx(results[k].perGpu).epsilon(1e-9));
+                if (results[k].bottleneck != "gpu")
+                {
+                    CHECK(results[k].bottleneck == "pool-cpu");
+                }
+            }
+        }
+    }
+    return count;
+}
+
+JobRecord
+Job(uint64_t id, double submit, uint32_t gpus, const std::string& model, double iterations)
+{
+    JobRecord r;
+    r.id = id;
+    r.name = "job" + std::to_string(id);
+    r.submitTime = submit;
+    r.numGpus = gpus;
+    r.model = model;
+    r.iterations = iterations;
+    r.duration = 1;
+    r.source = "test:" + std::to_string(id);
+    return r;
+}
+
+/** A replay's jobs and the loader's (level, full) pass counts */
+struct Replayed
+{
+    std::vector<double> finish;           //!< per job
+    std::pair<uint64_t, uint64_t> passes; //!< GetPassCounts()
+};
+
+/** A KSpeed replay on 4 nodes x 8 GPUs with a small pool: jobs come and go, the cores bind. */
+Replayed
+Replay(bool paced, uint32_t seed, const std::string& storageBandwidth)
+{
+    Config::SetDefault("ns3::ProvisioningModel::PoolNodes", UintegerValue(2));
+    Config::SetDefault("ns3::ProvisioningModel::PoolCores", DoubleValue(6));
+    Config::SetDefault("ns3::ProvisioningDataLoading::PaceGroups", BooleanValue(paced));
+    // no cache: every sample is read from the backend, whose bandwidth may bind too
+    Config::SetDefault("ns3::ProvisioningModel::PoolCacheBytes", DoubleValue(0));
+    std::mt19937 rng(seed);
+    std::vector<std::string> models = {"resnet50-imagenet", "vgg16-imagenet", "bert-base-squad"};
+    std::vector<JobRecord> jobs;
+    double t = 0;
+    for (uint64_t id = 0; id < 40; ++id)
+    {
+        t += rng() % 120;
+        jobs.push_back(
+            Job(id, t, 1u << (rng() % 5), models[rng() % models.size()], 200 + rng() % 4000));
+    }
+    ClusterEngineHelper helper;
+    ClusterTopology topology;
+    topology.numNodes = 4;
+    topology.gpusPerNode = 8;
+    helper.SetTopology(topology);
+    helper.SetScheduler("ns3::FifoPolicy");
+    Ptr<ClusterEngine> engine = helper.Create(jobs, WorkloadCatalog::Default());
+    engine->SetAttribute("ProgressInterval", DoubleValue(0));
+    auto storage = CreateObject<StorageBackend>();
+    storage->SetAttribute("AggregateBandwidth", StringValue(storageBandwidth));
+    auto dl = CreateObject<ProvisioningDataLoading>();
+    dl->Configure("kspeed", storage);
+    engine->SetDataLoadingModel(dl);
+    engine->Run();
+    Replayed out;
+    for (const auto& j : engine->Jobs())
+    {
+        out.finish.push_back(j->finishTime);
+    }
+    out.passes = dl->GetPassCounts();
+    Simulator::Destroy();
+    Config::Reset();
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("provisioning level: while the pool's cores alone bind, the level is a full Solve's "
+          "allocation",
+          "[provisioning]")
+{
+    for (const std::string fairness : {"DominantShare", "DemandFraction", "Samples"})
+    {
+        for (uint32_t pool : {1u, 2u, 5u})
+        {
+            LevelCount n = CompareOverPasses({fairness, pool, 4.0 * pool, "8000Gbps", 512e9}, 4);
+            INFO(fairness << ", pool " << pool);
+            CHECK(n.level > 40); // the cores bound, and nothing else: the level held
+        }
+    }
+}
+
+TEST_CASE("provisioning level: another resource over capacity at the level is seen",
+          "[provisioning]")
+{
+    // The backend's aggregate bandwidth is short too: some passes need the full solver (and
+    // in the others the level still has to agree with it).
+    LevelCount n = CompareOverPasses({"DominantShare", 2, 16, "2Gbps", 0}, 4);
+    CHECK(n.other > 0);
+    CHECK(n.level > 0);
+}
+
+TEST_CASE("provisioning engine: jobs on the level's pace finish when a solve at every pass says",
+          "[provisioning]")
+{
+    for (uint32_t seed : {1u, 2u})
+    {
+        for (const std::string storage : {"8000Gbps", "2Gbps"})
+        {
+            INFO("seed " << seed << ", storage " << storage);
+            Replayed full = Replay(false, seed, storage);
+            Replayed paced = Replay(true, seed, storage);
+            REQUIRE(full.finish.size() == paced.finish.size());
+            for (size_t k = 0; k < full.finish.size(); ++k)
+            {
+                INFO("job " << k);
+                CHECK(paced.finish[k] == Approx(full.finish[k]).epsilon(1e-9));
+            }
+            CHECK(full.passes.first == 0);
+            CHECK(paced.passes.first > 0); // the level carried passes
+            if (storage == "2Gbps")
+            {
+                CHECK(paced.passes.second > 0); // and the storage sent some to the solver
+            }
+        }
+    }
+}
