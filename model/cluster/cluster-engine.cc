@@ -889,7 +889,7 @@ ClusterEngine::ApplyChanges(ReportingTermModel& model, bool isData)
 {
     m_changes.clear();
     model.TakeChanges(m_changes);
-    for (const auto& [named, seconds, group, work] : m_changes)
+    for (const auto& [named, seconds, group, work, floor] : m_changes)
     {
         // The engine owns every job; a model names one by the read-only pointer it was given.
         Ptr<ClusterJob> job = ConstCast<ClusterJob>(named);
@@ -902,7 +902,7 @@ ClusterEngine::ApplyChanges(ReportingTermModel& model, bool isData)
         }
         if (group >= 0)
         {
-            PaceJob(*job, uint32_t(group), work);
+            PaceJob(*job, uint32_t(group), work, floor);
             continue;
         }
         LeaveGroup(*job);
@@ -921,9 +921,10 @@ ClusterEngine::SetIterationTime(ClusterJob& job, double data, double sync)
         {
             uint32_t group = job.pacedGroup->Id();
             double work = job.pacedWork;
+            double floor = job.pacedFloor;
             LeaveGroup(job);
             job.syncTime = sync;
-            PaceJob(job, group, work);
+            PaceJob(job, group, work, floor);
         }
         return;
     }
@@ -1011,10 +1012,11 @@ ClusterEngine::ApplyPaceChanges(ReportingTermModel& model)
 }
 
 void
-ClusterEngine::PaceJob(ClusterJob& job, uint32_t group, double work)
+ClusterEngine::PaceJob(ClusterJob& job, uint32_t group, double work, double floor)
 {
     NS_ABORT_MSG_IF(!(work > 0), "job " << job.record.id << " got paced work " << work);
-    if (job.pacedGroup && job.pacedGroup->Id() == group && job.pacedWork == work)
+    if (job.pacedGroup && job.pacedGroup->Id() == group && job.pacedWork == work &&
+        job.pacedFloor == floor)
     {
         return; // already there
     }
@@ -1025,7 +1027,9 @@ ClusterEngine::PaceJob(ClusterJob& job, uint32_t group, double work)
                            << ", which has no pace yet");
     job.pacedGroup = &g;
     job.pacedWork = work;
-    job.pacedThreshold = NonDataTime(job) / work;
+    job.pacedFloor = floor;
+    // on the clock from the pace where its data term outlasts compute, sync and the floor
+    job.pacedThreshold = std::max(NonDataTime(job), floor) / work;
     if (job.pacedThreshold <= g.Pace())
     {
         PutOnClock(job);
@@ -1064,8 +1068,8 @@ void
 ClusterEngine::Park(ClusterJob& job)
 {
     job.pacedGroup->Park(job);
-    job.dataTime = job.pacedWork * job.pacedGroup->Pace();
-    // Compute and sync dominate its data term: it runs at its own pace, on its own event.
+    job.dataTime = std::max(job.pacedWork * job.pacedGroup->Pace(), job.pacedFloor);
+    // Compute and sync (or its floor) dominate: it runs at its own pace, on its own event.
     Retime(job, std::max(job.dataTime, NonDataTime(job)));
 }
 

@@ -165,8 +165,11 @@ class ClusterEngine : public Object
     PacedGroup& GroupOf(uint32_t id);
     /** Apply the data model's new paces: the groups' clocks, and members changing sides. */
     void ApplyPaceChanges(ReportingTermModel& model);
-    /** Put a running job in a pace group with this work per iteration (or keep it there). */
-    void PaceJob(ClusterJob& job, uint32_t group, double work);
+    /**
+     * Put a running job in a pace group with this work per iteration and least data term
+     * (or keep it there).
+     */
+    void PaceJob(ClusterJob& job, uint32_t group, double work, double floor);
     /** Move a member timed on its own onto its group's clock. */
     void PutOnClock(ClusterJob& job);
     /** Take a member off its group's clock (progress brought up to now; no finish event). */

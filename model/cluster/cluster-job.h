@@ -91,9 +91,10 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
     // A data term on a shared pace (PacedGroup), while RUNNING.
     PacedGroup* pacedGroup{nullptr}; //!< its group, nullptr if timed on its own
     double pacedWork{0};             //!< its data term's units per iteration
-    double pacedThreshold{0};        //!< (compute + exposed sync) / work: the pace it binds at
-    double pacedMark{0};             //!< on the clock: the group's virtual time at its finish
-    bool pacedClocked{false};        //!< on the group's clock (data-bound), else timed alone
+    double pacedFloor{0};            //!< its least data term [s]: max(work * pace, this)
+    double pacedThreshold{0}; //!< max(compute + exposed sync, floor) / work: the pace it binds at
+    double pacedMark{0};      //!< on the clock: the group's virtual time at its finish
+    bool pacedClocked{false}; //!< on the group's clock (data-bound), else timed alone
 };
 
 } // namespace ns3

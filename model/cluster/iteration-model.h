@@ -168,9 +168,9 @@ class ReportingTermModel : public IterationTermModel
      * \brief A running job's new term.
      *
      * With a pace group (group >= 0, data-loading models only) the term is work * pace of
-     * that group of the model, and stays so until a later change names the job again: a new
-     * pace then reaches the engine through TakePaceChanges() alone, however many jobs share
-     * it (the engine keeps them on one virtual clock, see PacedGroup).
+     * that group of the model (or floor, if that is more), and stays so until a later change names
+     * the job again: a new pace then reaches the engine through TakePaceChanges() alone, however
+     * many jobs share it (the engine keeps them on one virtual clock, see PacedGroup).
      */
     struct TermChange
     {
@@ -180,11 +180,12 @@ class ReportingTermModel : public IterationTermModel
          * \param g its pace group, -1 for none
          * \param w with a group: the term's units per iteration (s = w * pace)
          */
-        TermChange(Ptr<const ClusterJob> j, double s, int32_t g = -1, double w = 0)
+        TermChange(Ptr<const ClusterJob> j, double s, int32_t g = -1, double w = 0, double f = 0)
             : job(j),
               seconds(s),
               group(g),
-              work(w)
+              work(w),
+              floor(f)
         {
         }
 
@@ -192,6 +193,9 @@ class ReportingTermModel : public IterationTermModel
         double seconds;            //!< its term now [s]
         int32_t group;             //!< its pace group, -1 = none
         double work;               //!< with a group: units per iteration
+        /// with a group: the least term [s]; the term is max(work x pace, floor) (another
+        /// stage of the data path that does not move with the pace)
+        double floor;
     };
 
     /** A pace group's new pace [s per unit of work]. */

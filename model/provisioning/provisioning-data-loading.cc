@@ -242,7 +242,7 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
     }
     else
     {
-        FullPass();
+        FullPass(moved);
     }
     m_lastResults.clear();
     for (size_t k = 0; k < running.size(); ++k)
@@ -470,19 +470,19 @@ ProvisioningDataLoading::LevelPass(bool all, const std::vector<uint64_t>& moved,
     // A job whose GPUs the level starves (rate below demand, as a full pass decides) is on
     // the group's pace; one that keeps up has its compute time as data term, as in a full
     // pass. Only the jobs whose threshold the level crossed change sides.
-    auto report = [this](Running& r) {
+    auto report = [this](Running& r, bool force) {
         if (r.work > 0 && LevelRate(r) < std::min(DemandOf(r.spec), 1e18) * (1 - 1e-9))
         {
-            Report(r, r.work * m_pace, int32_t(m_paceGroup), r.work);
+            Report(r, r.work * m_pace, int32_t(m_paceGroup), r.work, force);
             return;
         }
-        Report(r, TermOf(*r.job, LevelRate(r), true), -1, 0);
+        Report(r, TermOf(*r.job, LevelRate(r), true), -1, 0, force);
     };
     if (all)
     {
         for (auto& [id, r] : m_running)
         {
-            report(r);
+            report(r, true);
         }
     }
     else
@@ -492,7 +492,7 @@ ProvisioningDataLoading::LevelPass(bool all, const std::vector<uint64_t>& moved,
             auto it = m_running.find(id);
             if (it != m_running.end())
             {
-                report(it->second);
+                report(it->second, true);
             }
         }
         double lo = std::min(before, level) * (1 - 1e-12);
@@ -501,7 +501,7 @@ ProvisioningDataLoading::LevelPass(bool all, const std::vector<uint64_t>& moved,
              it != m_byThreshold.end() && it->first <= hi;
              ++it)
         {
-            report(m_running.at(it->second));
+            report(m_running.at(it->second), false);
         }
     }
     m_levelValid = true;
@@ -510,7 +510,7 @@ ProvisioningDataLoading::LevelPass(bool all, const std::vector<uint64_t>& moved,
 }
 
 void
-ProvisioningDataLoading::FullPass()
+ProvisioningDataLoading::FullPass(const std::vector<uint64_t>& moved)
 {
     NS_LOG_FUNCTION(this << m_running.size());
     m_jobs.clear();
@@ -519,13 +519,14 @@ ProvisioningDataLoading::FullPass()
         m_jobs.push_back(r.spec);
     }
     auto results = m_model->Solve(m_jobs);
+    std::set<uint64_t> force(moved.begin(), moved.end());
     size_t k = 0;
     for (auto& [id, r] : m_running)
     {
         const ProvisioningJobResult& res = results[k++];
         bool keepsUp = res.bottleneck == "gpu";
         r.fullRate = res.perGpu;
-        Report(r, TermOf(*r.job, res.perGpu, keepsUp), -1, 0);
+        Report(r, TermOf(*r.job, res.perGpu, keepsUp), -1, 0, force.count(id) > 0);
         m_bottleneck[id] = res.bottleneck;
     }
     m_levelValid = false;
@@ -533,10 +534,11 @@ ProvisioningDataLoading::FullPass()
 }
 
 void
-ProvisioningDataLoading::Report(Running& r, double seconds, int32_t group, double work)
+ProvisioningDataLoading::Report(Running& r, double seconds, int32_t group, double work, bool force)
 {
-    if (group >= 0 ? r.reportedGroup == group && r.reportedWork == work
-                   : r.reportedGroup == -1 && r.reportedSeconds == seconds)
+    bool same = group >= 0 ? r.reportedGroup == group && r.reportedWork == work
+                           : r.reportedGroup == -1 && r.reportedSeconds == seconds;
+    if (same && !force)
     {
         return;
     }
@@ -571,6 +573,18 @@ ProvisioningDataLoading::JobStopped(const ClusterJob& job)
     m_marked.erase(job.record.id);
     m_running.erase(it);
     m_setMoved = true;
+}
+
+double
+ProvisioningDataLoading::MissOf(uint64_t id) const
+{
+    auto it = m_running.find(id);
+    if (it == m_running.end())
+    {
+        return 1.0;
+    }
+    const CachePlan& c = it->second.plan;
+    return std::clamp(1.0 - c.rawHit - c.decodedHit, 0.0, 1.0);
 }
 
 bool

@@ -83,6 +83,11 @@ class ProvisioningDataLoading : public ReportingTermModel
     bool ReportsChanges() const override;
     void TakeChanges(std::vector<TermChange>& changes) override;
     void TakePaceChanges(std::vector<PaceChange>& changes) override;
+    /**
+     * \param id a job kept (PaceGroups)
+     * \return the share of its samples its cache plan reads from storage (1 if not kept)
+     */
+    double MissOf(uint64_t id) const;
     /** \return the busiest share of each resource class at the last evaluation */
     const ProvisioningUtilization& GetUtilization() const;
 
@@ -135,11 +140,16 @@ class ProvisioningDataLoading : public ReportingTermModel
      * \param level the level (ProvisioningLevel::Level())
      */
     void LevelPass(bool all, const std::vector<uint64_t>& moved, double level);
-    /** The pass without it: solve every running job in full and report moved terms. */
-    void FullPass();
-    /** \param r a running job \param seconds its term \param group its group \param work its work
+    /**
+     * The pass without it: solve every running job in full and report moved terms.
+     * \param moved the jobs (re)described now (reported whatever their term)
      */
-    void Report(Running& r, double seconds, int32_t group, double work);
+    void FullPass(const std::vector<uint64_t>& moved);
+    /**
+     * \param r a running job \param seconds its term \param group its group \param work its
+     * work \param force report it even if unchanged (its cache plan may have moved)
+     */
+    void Report(Running& r, double seconds, int32_t group, double work, bool force);
     /** \param r a running job \return its samples/s per GPU at the current level */
     double LevelRate(const Running& r) const;
 

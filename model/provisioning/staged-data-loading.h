@@ -38,7 +38,11 @@ namespace ns3
  * the remote storage), so neither stage counts the storage cluster twice.
  *
  * It reports changes (the storage model does): the storage stage's moves come through its
- * TakeChanges(), the loader stage is re-solved whenever the running set changes.
+ * TakeChanges(). The loader stage reports its own (ProvisioningDataLoading's PaceGroups): a
+ * job the loader starves on the pool's level keeps the loader's pace group, with the storage
+ * stage's term as its floor, max(work x pace, miss x storage, checkpoint), so a new level
+ * reaches the engine as one pace change. Without PaceGroups (or with LinkShare) the loader
+ * stage is solved in full whenever the running set changes.
  */
 class StagedDataLoading : public ReportingTermModel
 {
@@ -66,6 +70,8 @@ class StagedDataLoading : public ReportingTermModel
     void JobStopped(const ClusterJob& job) override;
     bool ReportsChanges() const override;
     void TakeChanges(std::vector<TermChange>& changes) override;
+    /** \param changes the loader stage's pace changes (its pace group), appended */
+    void TakePaceChanges(std::vector<PaceChange>& changes) override;
     /** \return storage if the storage stage binds the job, else the loader's resource */
     std::string Bottleneck(const ClusterJob& job) const override;
 
@@ -77,6 +83,8 @@ class StagedDataLoading : public ReportingTermModel
         double miss{1};       //!< share of samples the loader reads from the storage tier
         double checkpoint{0}; //!< storage stage's stopped term while it writes a checkpoint [s]
         std::string loaderBottleneck; //!< the loader's binding resource
+        int32_t loaderGroup{-1};      //!< the loader's pace group, -1: its term is `loader`
+        double loaderWork{0};         //!< with a group: the loader's term is work x pace
     };
 
     /** \param id a running job's id \return its stages' terms (nullptr if not running) */
@@ -92,12 +100,27 @@ class StagedDataLoading : public ReportingTermModel
         Ptr<const ClusterJob> job; //!< the job
         Stages stages;             //!< its stages now
         double reported{-1};       //!< data term the engine has [s]; -1 = none
+        int32_t reportedGroup{-1}; //!< pace group the engine has it in
+        double reportedFloor{0};   //!< with a group: the floor the engine has
+        double reportedWork{0};    //!< with a group: the work the engine has
     };
 
     void OnStageChanged();
     void OnStageJobsChanged();
-    /** \return the composed term of a slot */
-    static double Compose(const Stages& s);
+    /** \return the composed term of a slot (its loader term at the current pace) */
+    double Compose(const Stages& s) const;
+    /** \param s a slot's stages \return the storage stage's term and the checkpoint's: the
+     * floor of a paced loader term */
+    static double Floor(const Stages& s);
+    /** \param s a slot's stages \return the loader's term now */
+    double LoaderTerm(const Stages& s) const;
+    /** Run the loader stage on the started jobs; take its changes into the slots. */
+    void EvaluateKeptLoader(const ClusterTopology& topology,
+                            const std::vector<Ptr<const ClusterJob>>& running);
+    /** Solve the loader stage on every running job (when the running set changed). */
+    void EvaluateWholeLoader(const ClusterTopology& topology);
+    /** \param slot a slot whose stages moved: report its term if the engine's differs */
+    void Report(Slot& slot);
 
     Ptr<StorageDataLoading> m_storage;
     Ptr<ProvisioningDataLoading> m_loader;
@@ -105,6 +128,8 @@ class StagedDataLoading : public ReportingTermModel
     bool m_runningChanged{false};     //!< the loader stage must be re-solved
     std::vector<TermChange> m_scratch;
     std::vector<TermChange> m_changes;
+    std::vector<PaceChange> m_paceChanges; //!< the loader stage's, for the engine
+    std::map<uint32_t, double> m_paces;    //!< the loader stage's paces by group
 };
 
 } // namespace ns3
