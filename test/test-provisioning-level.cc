@@ -16,10 +16,13 @@
 #include "ns3/boolean.h"
 #include "ns3/cluster-engine-helper.h"
 #include "ns3/config.h"
+#include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/link-share.h"
 #include "ns3/provisioning-data-loading.h"
 #include "ns3/provisioning-level.h"
 #include "ns3/provisioning-model.h"
+#include "ns3/ring-all-reduce-sync.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -213,11 +216,12 @@ struct Replayed
 {
     std::vector<double> finish;           //!< per job
     std::pair<uint64_t, uint64_t> passes; //!< GetPassCounts()
+    uint64_t slowedSyncs{0};              //!< LinkShare: sync evaluations the data slowed
 };
 
 /** A KSpeed replay on 4 nodes x 8 GPUs with a small pool: jobs come and go, the cores bind. */
 Replayed
-Replay(bool paced, uint32_t seed, const std::string& storageBandwidth)
+Replay(bool paced, uint32_t seed, const std::string& storageBandwidth, bool shareRails = false)
 {
     Config::SetDefault("ns3::ProvisioningModel::PoolNodes", UintegerValue(2));
     Config::SetDefault("ns3::ProvisioningModel::PoolCores", DoubleValue(6));
@@ -247,6 +251,23 @@ Replay(bool paced, uint32_t seed, const std::string& storageBandwidth)
     auto dl = CreateObject<ProvisioningDataLoading>();
     dl->Configure("kspeed", storage);
     engine->SetDataLoadingModel(dl);
+    Ptr<LinkShare> links;
+    if (shareRails)
+    {
+        // ring all-reduce and the loader on the same rails: 8 x 10 Gb/s per node, so that
+        // what sync keeps of them binds the loader at times
+        RailClusterConfig rail;
+        rail.railRateBps = 10e9;
+        dl->SetNodeTemplate(rail);
+        links = CreateObject<LinkShare>();
+        links->SetLinks(topology, 10e9 / 8, 8);
+        auto ring = CreateObject<RingAllReduceSync>();
+        ring->SetAttribute("NicRate", DataRateValue(DataRate("10Gbps")));
+        ring->SetLinkShare(links);
+        links->SetSyncModel(PeekPointer(ring));
+        dl->SetLinkShare(links);
+        engine->SetGradientSyncModel(ring);
+    }
     engine->Run();
     Replayed out;
     for (const auto& j : engine->Jobs())
@@ -254,6 +275,10 @@ Replay(bool paced, uint32_t seed, const std::string& storageBandwidth)
         out.finish.push_back(j->finishTime);
     }
     out.passes = dl->GetPassCounts();
+    if (links)
+    {
+        out.slowedSyncs = links->GetFigures().slowedSyncs;
+    }
     Simulator::Destroy();
     Config::Reset();
     return out;
@@ -309,5 +334,29 @@ TEST_CASE("provisioning engine: jobs on the level's pace finish when a solve at 
                 CHECK(paced.passes.second > 0); // and the storage sent some to the solver
             }
         }
+    }
+}
+
+TEST_CASE("provisioning engine: paced jobs share the rails with ring all-reduce as a solve at "
+          "every pass does",
+          "[provisioning]")
+{
+    // 16- and 32-GPU jobs span nodes: their sync keeps part of the rails from the loader, and
+    // the loader's load at the level slows their sync (LinkShare, both ways).
+    for (uint32_t seed : {3u, 4u})
+    {
+        INFO("seed " << seed);
+        Replayed full = Replay(false, seed, "8000Gbps", true);
+        Replayed paced = Replay(true, seed, "8000Gbps", true);
+        REQUIRE(full.finish.size() == paced.finish.size());
+        for (size_t k = 0; k < full.finish.size(); ++k)
+        {
+            INFO("job " << k);
+            CHECK(paced.finish[k] == Approx(full.finish[k]).epsilon(1e-9));
+        }
+        CHECK(paced.passes.first > 0);
+        // the data load slowed sync in both (evaluations are counted per pass, so not equal)
+        CHECK(full.slowedSyncs > 0);
+        CHECK(paced.slowedSyncs > 0);
     }
 }

@@ -211,6 +211,8 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
             kept.push_back(r.job);
         }
         m_running.clear();
+        m_syncJobs.clear();
+        m_reserve.clear();
         m_readers.clear();
         m_profiles.clear();
         m_marked.clear();
@@ -227,6 +229,11 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
         Admit(job);
     }
     bool all = !m_levelValid;
+    Ptr<LinkShare> links = GetLinkShare();
+    if (links)
+    {
+        ApplyRailReserve(*links);
+    }
     if (m_plansStale)
     {
         Replan();
@@ -243,6 +250,10 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
     else
     {
         FullPass(moved);
+    }
+    if (links)
+    {
+        ShareRailLoads(*links);
     }
     m_lastResults.clear();
     for (size_t k = 0; k < running.size(); ++k)
@@ -291,6 +302,10 @@ ProvisioningDataLoading::Admit(Ptr<const ClusterJob> job)
                 std::to_string(node) + ", beyond the cluster's " + std::to_string(m_onNode.size()));
         }
         m_onNode[node][job->record.id] += g;
+    }
+    if (r.spec.gpusOnNode.size() > 1)
+    {
+        m_syncJobs.emplace(job->record.id, job); // its sync may cross the rails
     }
     MarkNodeFollowers(job->record.id);
     m_marked.insert(job->record.id);
@@ -570,9 +585,76 @@ ProvisioningDataLoading::JobStopped(const ClusterJob& job)
     }
     m_level.Remove(job.record.id);
     m_byThreshold.erase({r.threshold, job.record.id});
+    m_syncJobs.erase(job.record.id);
     m_marked.erase(job.record.id);
     m_running.erase(it);
     m_setMoved = true;
+}
+
+void
+ProvisioningDataLoading::ApplyRailReserve(LinkShare& links)
+{
+    // What gradient sync keeps of each node's rails: from the jobs that span nodes (the
+    // others' sync stays on NVLink), in id order as a full evaluation sums it.
+    std::vector<Ptr<const ClusterJob>> sync;
+    sync.reserve(m_syncJobs.size());
+    for (const auto& [id, job] : m_syncJobs)
+    {
+        sync.push_back(job);
+    }
+    std::vector<double> reserve = links.SyncReserve(sync);
+    if (reserve == m_reserve)
+    {
+        return;
+    }
+    // The jobs on a node whose rails moved are described again (a rail may be a flow's
+    // dominant resource), and the level gets the new capacities.
+    for (uint32_t n = 0; n < reserve.size() && n < m_onNode.size(); ++n)
+    {
+        if (n >= m_reserve.size() || reserve[n] != m_reserve[n])
+        {
+            for (const auto& [id, g] : m_onNode[n])
+            {
+                m_marked.insert(id);
+            }
+        }
+    }
+    m_reserve = reserve;
+    m_model->SetRailReserve(std::move(reserve));
+    uint32_t statics = m_model->StaticCount();
+    const auto& caps = m_model->Capacities();
+    m_level.SetCapacities(std::vector<double>(caps.begin(), caps.begin() + statics));
+}
+
+void
+ProvisioningDataLoading::ShareRailLoads(LinkShare& links)
+{
+    std::vector<double> out;
+    std::vector<double> in;
+    if (!m_levelValid)
+    {
+        m_model->RailLoads(out, in); // the full pass's
+    }
+    else
+    {
+        // every node's rail load at the level: its uplinks out, their reverses in
+        out.assign(m_onNode.size(), 0.0);
+        in.assign(m_onNode.size(), 0.0);
+        for (uint32_t n = 0; n < m_onNode.size(); ++n)
+        {
+            if (m_onNode[n].empty())
+            {
+                continue; // no flow reaches its GPUs
+            }
+            m_model->NodeRailUplinks(n, m_uplinks);
+            for (uint32_t l : m_uplinks)
+            {
+                out[n] += m_level.LoadOf(l);
+                in[n] += m_level.LoadOf(l ^ 1u);
+            }
+        }
+    }
+    links.SetDataLoad(out, in);
 }
 
 double
@@ -590,7 +672,7 @@ ProvisioningDataLoading::MissOf(uint64_t id) const
 bool
 ProvisioningDataLoading::ReportsChanges() const
 {
-    return m_paceGroups && !GetLinkShare();
+    return m_paceGroups;
 }
 
 void

@@ -79,7 +79,7 @@ class ProvisioningDataLoading : public ReportingTermModel
     /** \return the loader's binding resource for this job at its last evaluation */
     std::string Bottleneck(const ClusterJob& job) const override;
     void JobStopped(const ClusterJob& job) override;
-    /** \return PaceGroups, unless the rails are shared with gradient sync (LinkShare) */
+    /** \return PaceGroups */
     bool ReportsChanges() const override;
     void TakeChanges(std::vector<TermChange>& changes) override;
     void TakePaceChanges(std::vector<PaceChange>& changes) override;
@@ -150,6 +150,10 @@ class ProvisioningDataLoading : public ReportingTermModel
      * work \param force report it even if unchanged (its cache plan may have moved)
      */
     void Report(Running& r, double seconds, int32_t group, double work, bool force);
+    /** \param links the shared rails: take what gradient sync keeps of them now */
+    void ApplyRailReserve(LinkShare& links);
+    /** \param links the shared rails: tell them the data load of this pass */
+    void ShareRailLoads(LinkShare& links);
     /** \param r a running job \return its samples/s per GPU at the current level */
     double LevelRate(const Running& r) const;
 
@@ -170,6 +174,9 @@ class ProvisioningDataLoading : public ReportingTermModel
     bool m_paceGroups{true};               //!< keep the running jobs and report changes (attribute)
     uint32_t m_paceGroup{0};               //!< the engine's pace group id for the level's jobs
     std::map<uint64_t, Running> m_running; //!< kept jobs by id (the engine's order)
+    std::map<uint64_t, Ptr<const ClusterJob>> m_syncJobs; //!< kept jobs on two nodes or more
+    std::vector<double> m_reserve;   //!< per node: rail bytes/s gradient sync keeps (LinkShare)
+    std::vector<uint32_t> m_uplinks; //!< scratch of ShareRailLoads
     /// per node: the kept jobs with GPUs there, by id, and their GPUs (a Solve gives a job
     /// the GPU indices after those of the jobs before it)
     std::vector<std::map<uint64_t, uint32_t>> m_onNode;

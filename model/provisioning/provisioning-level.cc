@@ -45,6 +45,27 @@ ProvisioningLevel::Reset(std::vector<double> caps, uint32_t level)
     m_lastLevel = 0;
 }
 
+void
+ProvisioningLevel::SetCapacities(std::vector<double> caps)
+{
+    NS_LOG_FUNCTION(this << caps.size());
+    if (caps.size() != m_caps.size())
+    {
+        throw std::invalid_argument(
+            "ProvisioningLevel::SetCapacities: " + std::to_string(caps.size()) +
+            " capacities for " + std::to_string(m_caps.size()) + " resources");
+    }
+    m_caps = std::move(caps);
+    m_over.clear();
+    for (uint32_t r : m_used)
+    {
+        if (Over(r))
+        {
+            m_over.insert(r);
+        }
+    }
+}
+
 bool
 ProvisioningLevel::Over(uint32_t r) const
 {

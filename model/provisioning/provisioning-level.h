@@ -55,6 +55,12 @@ class ProvisioningLevel
     void Reset(std::vector<double> caps, uint32_t level);
 
     /**
+     * \brief New capacities (gradient sync keeps part of the rails, say); the flows stay.
+     * \param caps capacity of every resource, as for Reset
+     */
+    void SetCapacities(std::vector<double> caps);
+
+    /**
      * \param job a job not kept yet (a kept one is replaced)
      * \param flows its flows (resource ids below caps.size())
      */

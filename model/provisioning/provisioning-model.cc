@@ -1486,6 +1486,45 @@ ProvisioningModel::SetRailReserve(std::vector<double> reserve)
 }
 
 void
+ProvisioningModel::EnsureRailLinks() const
+{
+    if (m_railLinkOf.size() == m_cluster.nodes + 1)
+    {
+        return;
+    }
+    // Every node's rail uplinks (NIC to switch), in the order RailLoads adds them: the
+    // topology's, fixed until it changes.
+    const RailTopology& t = Topology();
+    m_railLinkOf.assign(1, 0);
+    m_railPosOut.clear(); // rebuilt below from the new list
+    m_railLinks.clear();
+    for (uint32_t n = 0; n < m_cluster.nodes; ++n)
+    {
+        for (uint32_t r = 0; r < m_cluster.node.nics; ++r)
+        {
+            uint32_t nic = t.Nic(n, r);
+            for (uint32_t l : t.GetAdjacentLinks(nic))
+            {
+                if (t.GetLinks()[l].inNode)
+                {
+                    continue; // its PCIe side
+                }
+                m_railLinks.push_back(t.DirectedLink(nic, l));
+            }
+        }
+        m_railLinkOf.push_back(static_cast<uint32_t>(m_railLinks.size()));
+    }
+}
+
+void
+ProvisioningModel::NodeRailUplinks(uint32_t node, std::vector<uint32_t>& uplinks) const
+{
+    EnsureRailLinks();
+    uplinks.assign(m_railLinks.begin() + m_railLinkOf.at(node),
+                   m_railLinks.begin() + m_railLinkOf.at(node + 1));
+}
+
+void
 ProvisioningModel::RailLoads(std::vector<double>& out, std::vector<double>& in) const
 {
     out.assign(m_cluster.nodes, 0.0);
@@ -1494,31 +1533,7 @@ ProvisioningModel::RailLoads(std::vector<double>& out, std::vector<double>& in) 
     {
         return;
     }
-    if (m_railLinkOf.size() != m_cluster.nodes + 1)
-    {
-        // Every node's rail uplinks (NIC to switch), in the order the sums below add them:
-        // the topology's, fixed until it changes.
-        const RailTopology& t = Topology();
-        m_railLinkOf.assign(1, 0);
-        m_railPosOut.clear(); // rebuilt below from the new list
-        m_railLinks.clear();
-        for (uint32_t n = 0; n < m_cluster.nodes; ++n)
-        {
-            for (uint32_t r = 0; r < m_cluster.node.nics; ++r)
-            {
-                uint32_t nic = t.Nic(n, r);
-                for (uint32_t l : t.GetAdjacentLinks(nic))
-                {
-                    if (t.GetLinks()[l].inNode)
-                    {
-                        continue; // its PCIe side
-                    }
-                    m_railLinks.push_back(t.DirectedLink(nic, l));
-                }
-            }
-            m_railLinkOf.push_back(static_cast<uint32_t>(m_railLinks.size()));
-        }
-    }
+    EnsureRailLinks();
     if (m_fast || m_reduced)
     {
         // Only the nodes with a loaded link (m_fastTouched; every other load is 0), each

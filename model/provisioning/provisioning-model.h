@@ -225,6 +225,12 @@ class ProvisioningModel : public Object
      * \param in per training node, bytes/s received over its rails (output)
      */
     void RailLoads(std::vector<double>& out, std::vector<double>& in) const;
+    /**
+     * \param node a training node
+     * \param uplinks set to its directed rail uplinks (NIC to switch), in the order RailLoads
+     *        adds them; each one's reverse (id ^ 1) is the downlink
+     */
+    void NodeRailUplinks(uint32_t node, std::vector<uint32_t>& uplinks) const;
 
     // ---- what loaders use -------------------------------------------------------------
     /** \return the topology (after SetCluster) */
@@ -482,6 +488,8 @@ eturn per job result; empty optional when the compact usages cannot give the ful
                      std::vector<MaxMinSolver::Usage>& out);
     void SizeClients();
     uint32_t JobIndex(const ProvisioningJob& job) const;
+    /** Build m_railLinks and m_railLinkOf for the current topology (once). */
+    void EnsureRailLinks() const;
     void ComputeUtilization() const;
     void EnsureTopology();
 
