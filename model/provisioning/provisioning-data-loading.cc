@@ -106,14 +106,6 @@ ProvisioningDataLoading::DependsOnOtherJobs() const
 
 namespace
 {
-/// \param spec a job as the model sees it \return samples/s one of its GPUs consumes
-double
-DemandOf(const ProvisioningJob& spec)
-{
-    uint32_t g = std::max(1u, spec.TotalGpus());
-    return spec.gpuRate >= 0 ? spec.gpuRate : spec.profile->SamplesPerSecond(g) / g;
-}
-
 /// \param job a running job \param rate samples/s its slowest GPU receives
 /// \param keepsUp the loader keeps up with the GPU \return its data term [s per iteration]
 double
@@ -262,7 +254,7 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
         ProvisioningJobResult res;
         res.name = r.spec.name;
         res.gpus = r.spec.TotalGpus();
-        res.gpuDemand = DemandOf(r.spec);
+        res.gpuDemand = r.spec.GpuDemand();
         res.perGpu = m_levelValid ? LevelRate(r) : r.fullRate;
         res.stallFraction = std::isfinite(res.gpuDemand) && res.gpuDemand > 0
                                 ? std::max(0.0, 1 - res.perGpu / res.gpuDemand)
@@ -452,7 +444,7 @@ ProvisioningDataLoading::DescribeMarked()
             {
                 // below this level its GPUs receive less than their demand
                 r.work = r.spec.profile->localBatch / unit;
-                r.threshold = std::min(DemandOf(r.spec), 1e18) / unit;
+                r.threshold = std::min(r.spec.GpuDemand(), 1e18) / unit;
                 m_byThreshold.emplace(r.threshold, id);
             }
         }
@@ -464,10 +456,17 @@ ProvisioningDataLoading::DescribeMarked()
     m_marked.clear();
 }
 
+bool
+ProvisioningDataLoading::Starved(const Running& r) const
+{
+    // a full pass's test: slower than demand (finite, as the solver caps it) beyond its margin
+    return r.work > 0 && LevelRate(r) < std::min(r.spec.GpuDemand(), 1e18) * (1 - 1e-9);
+}
+
 double
 ProvisioningDataLoading::LevelRate(const Running& r) const
 {
-    double demand = DemandOf(r.spec);
+    double demand = r.spec.GpuDemand();
     double unit = m_level.SlowestUnit(r.job->record.id);
     return std::isfinite(unit) ? std::min(demand, m_levelNow * unit) : demand;
 }
@@ -486,7 +485,7 @@ ProvisioningDataLoading::LevelPass(bool all, const std::vector<uint64_t>& moved,
     // the group's pace; one that keeps up has its compute time as data term, as in a full
     // pass. Only the jobs whose threshold the level crossed change sides.
     auto report = [this](Running& r, bool force) {
-        if (r.work > 0 && LevelRate(r) < std::min(DemandOf(r.spec), 1e18) * (1 - 1e-9))
+        if (Starved(r))
         {
             Report(r, r.work * m_pace, int32_t(m_paceGroup), r.work, force);
             return;
@@ -754,9 +753,7 @@ ProvisioningDataLoading::Bottleneck(const ClusterJob& job) const
         auto r = m_running.find(job.record.id);
         if (r != m_running.end())
         {
-            double demand = DemandOf(r->second.spec);
-            bool slower = LevelRate(r->second) < std::min(demand, 1e18) * (1 - 1e-9);
-            return slower ? m_model->ResourceKind(m_levelResource) : "gpu";
+            return Starved(r->second) ? m_model->ResourceKind(m_levelResource) : "gpu";
         }
     }
     auto it = m_bottleneck.find(job.record.id);

@@ -154,6 +154,11 @@ class ProvisioningDataLoading : public ReportingTermModel
     void ApplyRailReserve(LinkShare& links);
     /** \param links the shared rails: tell them the data load of this pass */
     void ShareRailLoads(LinkShare& links);
+    /**
+     * \param r a kept job \return true if the level gives its GPUs less than their demand
+     *         (then its term is on the pace group)
+     */
+    bool Starved(const Running& r) const;
     /** \param r a running job \return its samples/s per GPU at the current level */
     double LevelRate(const Running& r) const;
 

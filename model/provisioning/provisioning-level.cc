@@ -321,13 +321,11 @@ ProvisioningLevel::BusiestShares(const std::vector<uint8_t>& classOf,
                                  std::vector<double>& busiest) const
 {
     busiest.assign(classes, 0.0);
-    bool atCap = std::isinf(m_lastLevel);
     // one pass over the used resources, as the loads are kept: two numbers each
     for (uint32_t r : m_used)
     {
-        double load = atCap ? m_demand[r] : m_capped[r] + m_lastLevel * m_rising[r];
         double& slot = busiest[classOf[r]];
-        slot = std::max(slot, load / m_caps[r]);
+        slot = std::max(slot, LoadOf(r) / m_caps[r]);
     }
 }
 

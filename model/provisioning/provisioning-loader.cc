@@ -28,6 +28,13 @@ ProvisioningJob::TotalGpus() const
     return n;
 }
 
+double
+ProvisioningJob::GpuDemand() const
+{
+    uint32_t g = std::max(1u, TotalGpus());
+    return gpuRate >= 0 ? gpuRate : profile->SamplesPerSecond(g) / g;
+}
+
 std::string
 ProvisioningJob::Dataset() const
 {

@@ -46,6 +46,8 @@ struct ProvisioningJob
 
     /** \return GPUs in total */
     uint32_t TotalGpus() const;
+    /** \return samples/s one of its GPUs consumes: gpuRate, else the catalog's compute rate */
+    double GpuDemand() const;
     /** \return the dataset's name (profile's dataset, else the workload name) */
     std::string Dataset() const;
 };

@@ -782,8 +782,7 @@ ProvisioningModel::SolvePass(const std::vector<ProvisioningJob>& jobs, bool comp
     for (size_t k = 0; k < jobs.size(); ++k)
     {
         const auto& j = jobs[k];
-        uint32_t g = std::max(1u, j.TotalGpus());
-        demand[k] = j.gpuRate >= 0 ? j.gpuRate : j.profile->SamplesPerSecond(g) / g;
+        demand[k] = j.GpuDemand();
         for (const auto& [node, count] : j.gpusOnNode)
         {
             // aggregated: one flow carries the node's GPUs of the job (usages summed)
@@ -1736,8 +1735,7 @@ ProvisioningModel::DescribeJob(const ProvisioningJob& job,
     }
     SizeClients();
     bool ok = !m_compactBroken;
-    uint32_t g = std::max(1u, job.TotalGpus());
-    double demand = job.gpuRate >= 0 ? job.gpuRate : job.profile->SamplesPerSecond(g) / g;
+    double demand = job.GpuDemand();
     // its storage clients are its own: their load at its demand must fit (else they bind)
     std::vector<double> clientLoad(m_caps.size() - m_staticCount, 0.0);
     for (size_t i = 0; ok && i < usages.size(); ++i)
