@@ -242,6 +242,7 @@ ClusterEngine::SetJobs(const std::vector<JobRecord>& jobs, const WorkloadCatalog
     for (const JobRecord& record : jobs)
     {
         std::string reason;
+        const WorkloadProfile* profile = catalog.Find(record.model);
         if (record.numGpus == 0)
         {
             reason = "asks for no GPU";
@@ -251,7 +252,7 @@ ClusterEngine::SetJobs(const std::vector<JobRecord>& jobs, const WorkloadCatalog
             reason = "asks for " + std::to_string(record.numGpus) + " GPUs, the cluster has " +
                      std::to_string(m_topology.TotalGpus());
         }
-        else if (!catalog.Has(record.model))
+        else if (!profile)
         {
             reason = "model '" + record.model + "' is not in the workload catalog";
         }
@@ -267,7 +268,7 @@ ClusterEngine::SetJobs(const std::vector<JobRecord>& jobs, const WorkloadCatalog
         }
         Ptr<ClusterJob> job = Create<ClusterJob>();
         job->record = record;
-        job->profile = &catalog.Get(record.model);
+        job->profile = profile;
         job->gpus = record.numGpus;
         job->remainingIterations = record.iterations;
         m_jobs.push_back(job);

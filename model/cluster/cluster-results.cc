@@ -208,95 +208,187 @@ NumberChars(char* out, double value)
     return std::to_chars(out, out + 32, value).ptr;
 }
 
-/// Builds one CSV line; numbers in shortest round-trip form (std::to_chars: exact and fast).
-class CsvLine
+/**
+ * \brief The text of recent non-whole numbers, by their bits: a job line repeats a few of
+ * them (a model's time per iteration on a given GPU count, written as compute_s_per_iter and
+ * iteration_s alike), and std::to_chars' shortest form costs far more than a look-up.
+ * Direct mapped; a miss formats and takes the slot.
+ */
+class NumberTextCache
 {
   public:
-    CsvLine& Number(double value)
+    /**
+     * \param out at least 40 characters
+     * \param value the number
+     * \return one past the last character written (NumberChars' text)
+     */
+    char* Write(char* out, double value)
     {
-        char buffer[40];
-        return Field(std::string_view(buffer, NumberChars(buffer, value) - buffer));
+        uint64_t bits;
+        std::memcpy(&bits, &value, sizeof bits);
+        Slot& slot = m_slots[(bits * 0x9e3779b97f4a7c15ULL) >> (64 - kSlotBits)];
+        if (slot.length == 0 || slot.bits != bits)
+        {
+            slot.bits = bits;
+            slot.length = static_cast<uint8_t>(NumberChars(slot.text, value) - slot.text);
+        }
+        std::memcpy(out, slot.text, sizeof slot.text);
+        return out + slot.length;
+    }
+
+  private:
+    static constexpr unsigned kSlotBits = 6; //!< 64 slots, by a multiplicative hash
+
+    /// One number's text.
+    struct Slot
+    {
+        uint64_t bits{0};
+        uint8_t length{0}; //!< 0: empty (no number's text is empty)
+        char text[40];
+    };
+
+    Slot m_slots[1u << kSlotBits];
+};
+
+/**
+ * \brief Writes a CSV file field by field straight into one buffer (no per-field string
+ * appends), a megabyte at a time to the file; numbers in shortest round-trip form
+ * (NumberChars: std::to_chars' text).
+ */
+class CsvWriter
+{
+  public:
+    /** \param out the open file; the header is written by the caller before any line */
+    explicit CsvWriter(std::ofstream& out)
+        : m_out(out),
+          m_buffer(kFlushAt + kSlack, '\0')
+    {
+        m_p = m_buffer.data();
+        m_end = m_buffer.data() + m_buffer.size();
+    }
+
+    ~CsvWriter()
+    {
+        Flush();
+    }
+
+    CsvWriter(const CsvWriter&) = delete;
+    CsvWriter& operator=(const CsvWriter&) = delete;
+
+    /** A number (shortest round-trip text). \return this writer */
+    CsvWriter& Number(double value)
+    {
+        Reserve(kNumberChars + 1);
+        Separator();
+        // Whole numbers (most fields) have NumberChars' own short cuts; the others repeat
+        // often enough to be looked up.
+        m_p = value == std::trunc(value) ? NumberChars(m_p, value) : m_cache.Write(m_p, value);
+        return *this;
     }
 
     /**
-     * \brief A placement as JobPlacement::ToString() writes it ("n3:8 n4:8"), built here
-     * digit by digit rather than through a string stream per job.
+     * \brief A placement as JobPlacement::ToString() writes it ("n3:8 n4:8").
      * \param placement the job's placement
-     * \return this line
+     * \return this writer
      */
-    CsvLine& Placement(const JobPlacement& placement)
+    CsvWriter& Placement(const JobPlacement& placement)
     {
-        Field(std::string_view());
-        char buffer[24];
+        Reserve(1);
+        Separator();
         for (size_t i = 0; i < placement.gpusOnNode.size(); ++i)
         {
+            Reserve(2 * 11 + 3);
             if (i > 0)
             {
-                m_line += ' ';
+                *m_p++ = ' ';
             }
-            m_line += 'n';
-            auto r = std::to_chars(buffer, buffer + sizeof(buffer), placement.gpusOnNode[i].first);
-            m_line.append(buffer, r.ptr - buffer);
-            m_line += ':';
-            r = std::to_chars(buffer, buffer + sizeof(buffer), placement.gpusOnNode[i].second);
-            m_line.append(buffer, r.ptr - buffer);
+            *m_p++ = 'n';
+            m_p = std::to_chars(m_p, m_end, placement.gpusOnNode[i].first).ptr;
+            *m_p++ = ':';
+            m_p = std::to_chars(m_p, m_end, placement.gpusOnNode[i].second).ptr;
         }
         return *this;
     }
 
-    CsvLine& Text(const std::string& value)
+    /** A text, quoted if it holds a comma, a quote or a line end. \return this writer */
+    CsvWriter& Text(const std::string& value)
     {
+        std::size_t n = value.size();
         if (std::find_if(value.begin(), value.end(), [](char c) {
                 return c == ',' || c == '"' || c == '\n';
             }) == value.end())
         {
-            return Field(value);
+            Reserve(n + 1);
+            Separator();
+            std::memcpy(m_p, value.data(), n);
+            m_p += n;
+            return *this;
         }
-        std::string quoted = "\"";
+        Reserve(2 * n + 3);
+        Separator();
+        *m_p++ = '"';
         for (char c : value)
         {
-            quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
+            if (c == '"')
+            {
+                *m_p++ = '"';
+            }
+            *m_p++ = c;
         }
-        return Field(quoted + "\"");
-    }
-
-    /** \param line appended to, field by field (one buffer serves a whole file) */
-    explicit CsvLine(std::string& line)
-        : m_line(line)
-    {
-    }
-
-    /** Ends the line. */
-    void End()
-    {
-        m_line += '\n';
-    }
-
-  private:
-    CsvLine& Field(std::string_view text)
-    {
-        if (m_fields++ > 0)
-        {
-            m_line += ',';
-        }
-        m_line.append(text.data(), text.size());
+        *m_p++ = '"';
         return *this;
     }
 
-    std::string& m_line;
-    uint32_t m_fields{0};
-};
-
-/// Lines are gathered and written a megabyte at a time, not one stream insertion each.
-void
-Flush(std::ofstream& out, std::string& buffer, bool always)
-{
-    if (always || buffer.size() >= (1u << 20))
+    /** Ends the line (and writes the buffer out once it holds a megabyte). */
+    void End()
     {
-        out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-        buffer.clear();
+        Reserve(1);
+        *m_p++ = '\n';
+        m_fields = 0;
+        if (static_cast<std::size_t>(m_p - m_buffer.data()) >= kFlushAt)
+        {
+            Flush();
+        }
     }
-}
+
+  private:
+    static constexpr std::size_t kFlushAt = 1u << 20; //!< bytes gathered before a write
+    static constexpr std::size_t kSlack = 4096;       //!< room for the line that crosses it
+    static constexpr std::size_t kNumberChars = 40;   //!< NumberChars' most
+
+    void Separator()
+    {
+        if (m_fields++ > 0)
+        {
+            *m_p++ = ',';
+        }
+    }
+
+    /// Room for n more characters (a long text grows the buffer).
+    void Reserve(std::size_t n)
+    {
+        if (static_cast<std::size_t>(m_end - m_p) < n)
+        {
+            std::size_t used = m_p - m_buffer.data();
+            m_buffer.resize(2 * (used + n));
+            m_p = m_buffer.data() + used;
+            m_end = m_buffer.data() + m_buffer.size();
+        }
+    }
+
+    void Flush()
+    {
+        m_out.write(m_buffer.data(), m_p - m_buffer.data());
+        m_p = m_buffer.data();
+    }
+
+    std::ofstream& m_out;
+    std::string m_buffer;
+    char* m_p;   //!< next character
+    char* m_end; //!< end of the buffer
+    uint32_t m_fields{0};
+    NumberTextCache m_cache;
+};
 
 void
 WriteJobs(const std::string& path, const ClusterEngine& engine)
@@ -308,13 +400,12 @@ WriteJobs(const std::string& path, const ClusterEngine& engine)
            "data_s_per_iter,sync_s_per_iter,iteration_s,bound,data_stall_gpu_s,sync_stall_gpu_s,"
            "placement,source\n";
     const ClusterTopology& topology = engine.GetTopology();
-    std::string buffer;
+    CsvWriter csv(out);
     for (const auto& job : engine.Jobs())
     {
         const JobRecord& r = job->record;
         bool done = job->state == ClusterJob::FINISHED;
-        CsvLine line(buffer);
-        line.Number(r.id)
+        csv.Number(r.id)
             .Text(r.name)
             .Number(r.submitTime)
             .Number(job->startTime)
@@ -340,11 +431,9 @@ WriteJobs(const std::string& path, const ClusterEngine& engine)
             .Number(job->stallData)
             .Number(job->stallSync)
             .Placement(job->placement)
-            .Text(r.source);
-        line.End();
-        Flush(out, buffer, false);
+            .Text(r.source)
+            .End();
     }
-    Flush(out, buffer, true);
 }
 
 void
@@ -353,20 +442,17 @@ WriteUtilization(const std::string& path, const ClusterEngine& engine)
     std::ofstream out = OpenForWriting(path);
     out << "time_s,allocated_gpus,busy_gpus,total_gpus,running_jobs,waiting_jobs\n";
     uint32_t total = engine.GetTopology().TotalGpus();
-    std::string buffer;
+    CsvWriter csv(out);
     for (const auto& s : engine.Utilization())
     {
-        CsvLine line(buffer);
-        line.Number(s.time)
+        csv.Number(s.time)
             .Number(s.allocated)
             .Number(s.busy)
             .Number(total)
             .Number(s.running)
-            .Number(s.waiting);
-        line.End();
-        Flush(out, buffer, false);
+            .Number(s.waiting)
+            .End();
     }
-    Flush(out, buffer, true);
 }
 
 } // namespace

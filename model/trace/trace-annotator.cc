@@ -196,8 +196,16 @@ DrawWeighted(const std::map<std::string, double>& weights, double u)
     return last; // only reached through rounding at u close to 1
 }
 
+/**
+ * The "gpu-time" rule's draw.
+ * \param apps the catalog entries of kCifar, kSpeech, kBert, kYolo and kImagenet, in that order
+ *        (resolved once: a look-up by alias per job cost more than the rest of the draw)
+ */
 const WorkloadProfile&
-DrawByGpuTime(const WorkloadCatalog& catalog, const JobRecord& job, double uSplit, double uBucket)
+DrawByGpuTime(const WorkloadProfile* const* apps,
+              const JobRecord& job,
+              double uSplit,
+              double uBucket)
 {
     int bucket;
     if (Known(job, job.duration, "duration"))
@@ -214,22 +222,18 @@ DrawByGpuTime(const WorkloadCatalog& catalog, const JobRecord& job, double uSpli
         // No duration, no GPU time: each of the rule's four buckets is equally likely.
         bucket = std::min(3, int(uBucket * 4));
     }
-    const char* app = kImagenet;
     switch (bucket)
     {
     case 0:
-        app = kCifar;
-        break;
+        return *apps[0]; // kCifar
     case 1:
-        app = uSplit < 0.5 ? kSpeech : kBert; // Sia turns half of its deepspeech2 jobs into bert
-        break;
+        return uSplit < 0.5 ? *apps[1]
+                            : *apps[2]; // Sia turns half of its deepspeech2 jobs into bert
     case 2:
-        app = kYolo;
-        break;
+        return *apps[3]; // kYolo
     default:
-        break;
+        return *apps[4]; // kImagenet
     }
-    return catalog.Get(app);
 }
 
 /** The catalog entries that serve a job type, smallest model (then name) first. */
@@ -348,6 +352,7 @@ Hex64(uint64_t v)
 /** The dataset rule's name for a job that names none (doc/annotator.md). */
 std::string
 DatasetName(const AnnotatorOptions& options,
+            TraceAnnotator::DatasetRule rule,
             const JobRecord& job,
             const WorkloadProfile& profile,
             double uShare,
@@ -359,20 +364,20 @@ DatasetName(const AnnotatorOptions& options,
     {
         return base; // a workload without a dataset (e.g. reinforcement learning) shares nothing
     }
-    const std::string& rule = options.datasetRule;
-    if (rule == "job" || uShare >= options.datasetShareProbability)
+    using Rule = TraceAnnotator::DatasetRule;
+    if (rule == Rule::JOB || uShare >= options.datasetShareProbability)
     {
         return base + "@job:" + Hex64(streamSeed);
     }
-    if (rule == "vc")
+    if (rule == Rule::VC)
     {
         return base + "@vc:" + (job.vc.empty() ? "-" : job.vc);
     }
-    if (rule == "user")
+    if (rule == Rule::USER)
     {
         return base + "@user:" + (job.user.empty() ? "-" : job.user);
     }
-    if (rule == "pool")
+    if (rule == Rule::POOL)
     {
         uint32_t i =
             std::min(options.datasetPoolSize - 1, uint32_t(uPool * options.datasetPoolSize));
@@ -389,6 +394,7 @@ TraceAnnotator::TraceAnnotator(const WorkloadCatalog& catalog, const AnnotatorOp
 {
     if (options.modelRule == "gpu-time")
     {
+        std::size_t i = 0;
         for (const char* app : {kCifar, kSpeech, kBert, kYolo, kImagenet})
         {
             if (!catalog.Has(app))
@@ -397,6 +403,7 @@ TraceAnnotator::TraceAnnotator(const WorkloadCatalog& catalog, const AnnotatorOp
                                                         "catalog to know '") +
                                             app + "'; " + catalog.Path() + " does not");
             }
+            m_gpuTimeApps[i++] = &catalog.Get(app);
         }
     }
     else if (options.modelRule == "weighted")
@@ -446,6 +453,13 @@ TraceAnnotator::TraceAnnotator(const WorkloadCatalog& catalog, const AnnotatorOp
         throw std::invalid_argument("unknown annotator datasetRule \"" + rule +
                                     "\"; known rules: model, vc, user, pool, job");
     }
+    m_datasetRule = rule == "vc"     ? DatasetRule::VC
+                    : rule == "user" ? DatasetRule::USER
+                    : rule == "pool" ? DatasetRule::POOL
+                    : rule == "job"  ? DatasetRule::JOB
+                                     : DatasetRule::MODEL;
+    m_weighted = options.modelRule == "weighted";
+    m_acmeTypes = options.jobTypeRule == "acme";
     if (!(options.datasetShareProbability >= 0 && options.datasetShareProbability <= 1))
     {
         throw std::invalid_argument("annotator datasetShareProbability: expected a number in "
@@ -531,20 +545,20 @@ TraceAnnotator::Annotate(JobRecord& job) const
     double uShare = Uniform01(rng); // draws 4 and 5 (dataset) come after the model's three
     double uPool = Uniform01(rng);
 
-    if (job.model.empty() && !job.jobType.empty() && m_options.jobTypeRule == "acme")
+    if (job.model.empty() && !job.jobType.empty() && m_acmeTypes)
     {
         job.model = DrawByJobType(m_catalog, job, m_options.llmMinReplicas, uModel);
     }
     const WorkloadProfile* drawn = nullptr; // the catalog entry, when drawn from it here
     if (job.model.empty())
     {
-        if (m_options.modelRule == "weighted")
+        if (m_weighted)
         {
             job.model = DrawWeighted(m_options.modelWeights, uModel);
         }
         else
         {
-            drawn = &DrawByGpuTime(m_catalog, job, uSplit, uBucket);
+            drawn = &DrawByGpuTime(m_gpuTimeApps, job, uSplit, uBucket);
         }
     }
     else if (!m_catalog.Has(job.model))
@@ -558,7 +572,8 @@ TraceAnnotator::Annotate(JobRecord& job) const
     job.model = profile.name;
     if (job.dataset.empty())
     {
-        job.dataset = DatasetName(m_options, job, profile, uShare, uPool, streamSeed);
+        job.dataset =
+            DatasetName(m_options, m_datasetRule, job, profile, uShare, uPool, streamSeed);
     }
     job.iterations = Iterations(job, profile);
     NS_LOG_LOGIC(job.source << " model " << job.model << " iterations " << job.iterations);

@@ -137,9 +137,25 @@ class TraceAnnotator
      */
     static uint64_t JobStreamSeed(uint64_t seed, const JobRecord& job);
 
+    /// AnnotatorOptions::datasetRule, decoded once.
+    enum class DatasetRule
+    {
+        MODEL,
+        VC,
+        USER,
+        POOL,
+        JOB
+    };
+
   private:
     const WorkloadCatalog& m_catalog;
     AnnotatorOptions m_options;
+    /// The "gpu-time" rule's catalog entries (cifar10, deepspeech2, bert, yolov3, imagenet),
+    /// looked up once rather than by alias for every job; unset under another rule.
+    const WorkloadProfile* m_gpuTimeApps[5]{};
+    DatasetRule m_datasetRule{DatasetRule::MODEL}; //!< options' datasetRule
+    bool m_weighted{false};                        //!< modelRule "weighted"
+    bool m_acmeTypes{false};                       //!< jobTypeRule "acme"
 };
 
 } // namespace ns3

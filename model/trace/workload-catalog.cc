@@ -554,6 +554,18 @@ WorkloadCatalog::Has(const std::string& name) const
     return m_profiles.count(name) > 0 || m_aliases.count(name) > 0;
 }
 
+const WorkloadProfile*
+WorkloadCatalog::Find(const std::string& name) const
+{
+    auto it = m_profiles.find(name);
+    if (it != m_profiles.end())
+    {
+        return &it->second;
+    }
+    auto alias = m_aliases.find(name);
+    return alias != m_aliases.end() ? &m_profiles.at(alias->second) : nullptr;
+}
+
 std::vector<std::string>
 WorkloadCatalog::Names() const
 {

@@ -121,6 +121,12 @@ class WorkloadCatalog
     /** \return true if name is a workload name or alias */
     bool Has(const std::string& name) const;
 
+    /**
+     * \param name a workload name or an alias
+     * \return the profile, or nullptr if name is neither (Has and Get in one look-up)
+     */
+    const WorkloadProfile* Find(const std::string& name) const;
+
     /** \return all workload names, sorted */
     std::vector<std::string> Names() const;
 
