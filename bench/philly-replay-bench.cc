@@ -15,7 +15,10 @@
  * --runs runs; every run is a child process of its own, so that its peak resident memory is
  * its own. Then, in the same run:
  *  - the Python FIFO loop of ../shared/anchors/py-fifo-replay.py on the same trace, timed the
- *    same way (medians), and the ratio of the scheduling-only FIFO row's total to it;
+ *    same way (medians, wall and CPU time), and the ratio of the scheduling-only FIFO row's
+ *    total to it; then trace-replay itself run as a process on the same row (start, ns-3's
+ *    initialisation and exit included, as for the anchor), and its ratio. On a shared machine
+ *    the CPU ratios are the steadier ones;
  *  - with --tenfold: the trace with ten copies of every job at the same submit times on ten
  *    times the cluster, and how wall time and memory grow from 1x to 10x;
  *  - the solver alone: one KSpeed provisioning pass (ProvisioningModel::Solve, every node
@@ -40,6 +43,7 @@
 #include "ns3/cluster-scenario.h"
 #include "ns3/core-module.h"
 #include "ns3/provisioning-model.h"
+#include "ns3/replay-process.h"
 #include "ns3/storage-backend.h"
 #include "ns3/strict-options.h"
 #include "ns3/trace-reader.h"
@@ -70,6 +74,7 @@ struct Figures
     double replaySeconds; //!< engine set-up and run
     double writeSeconds;  //!< result files
     double totalSeconds;  //!< the whole child, from start to the files written
+    double cpuSeconds;    //!< the child's CPU time (user + system) over the same span
     uint64_t events;
     uint64_t passes;
     uint64_t finished;
@@ -83,6 +88,16 @@ double
 SecondsSince(std::chrono::steady_clock::time_point start)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// \param who RUSAGE_SELF or RUSAGE_CHILDREN \return user + system CPU time [s]
+double
+CpuSeconds(int who)
+{
+    struct rusage usage;
+    getrusage(who, &usage);
+    return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+           (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
 }
 
 /// The options of a named configuration.
@@ -167,7 +182,10 @@ RunReplay(const std::string& trace,
           const std::string& options,
           const std::string& outDir)
 {
+    // As trace-replay's main does first (a fresh child per run, the simulator not yet used).
+    PrepareReplayProcess();
     auto start = std::chrono::steady_clock::now();
+    double cpuStart = CpuSeconds(RUSAGE_SELF);
     Figures f{};
     ClusterScenario scenario;
     std::vector<std::string> args = {"trace-replay",
@@ -260,6 +278,7 @@ RunReplay(const std::string& trace,
     f.finished = summary.finished;
     f.meanJct = summary.meanJct;
     f.totalSeconds = SecondsSince(start);
+    f.cpuSeconds = CpuSeconds(RUSAGE_SELF) - cpuStart;
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     f.peakRssKiB = usage.ru_maxrss;
@@ -300,6 +319,7 @@ RunMedian(const std::string& label,
     std::vector<double> replay;
     std::vector<double> write;
     std::vector<double> total;
+    std::vector<double> cpu;
     std::vector<double> rss;
     for (int i = 0; i < runs; ++i)
     {
@@ -323,6 +343,7 @@ RunMedian(const std::string& label,
         replay.push_back(f.replaySeconds);
         write.push_back(f.writeSeconds);
         total.push_back(f.totalSeconds);
+        cpu.push_back(f.cpuSeconds);
         rss.push_back(f.peakRssKiB);
         row.median = f;
     }
@@ -332,6 +353,7 @@ RunMedian(const std::string& label,
     row.median.replaySeconds = Median(replay);
     row.median.writeSeconds = Median(write);
     row.median.totalSeconds = Median(total);
+    row.median.cpuSeconds = Median(cpu);
     row.median.peakRssKiB = static_cast<long>(Median(rss));
     return row;
 }
@@ -342,8 +364,8 @@ PrintHeader()
     std::cout << std::left << std::setw(24) << "policy/config" << std::right << std::setw(9)
               << "jobs" << std::setw(9) << "read[s]" << std::setw(9) << "annot[s]" << std::setw(10)
               << "replay[s]" << std::setw(9) << "write[s]" << std::setw(9) << "total[s]"
-              << std::setw(11) << "events" << std::setw(10) << "passes" << std::setw(12)
-              << "peakRSS[MB]" << std::setw(12) << "meanJCT[h]" << std::endl;
+              << std::setw(8) << "cpu[s]" << std::setw(11) << "events" << std::setw(10) << "passes"
+              << std::setw(12) << "peakRSS[MB]" << std::setw(12) << "meanJCT[h]" << std::endl;
 }
 
 /// Targets of issue #13 for a row: end-to-end seconds and peak memory [MB].
@@ -382,32 +404,67 @@ PrintRow(const std::string& label, const Row& row, int timeoutSeconds, Target ta
     std::cout << std::fixed << std::setprecision(3) << std::setw(9) << f.finished << std::setw(9)
               << f.readSeconds << std::setw(9) << f.annotateSeconds << std::setw(10)
               << f.replaySeconds << std::setw(9) << f.writeSeconds << std::setw(9) << f.totalSeconds
-              << std::setw(11) << f.events << std::setw(10) << f.passes << std::setw(12)
-              << std::setprecision(1) << f.peakRssKiB / 1024.0 << std::setw(12)
-              << std::setprecision(2) << f.meanJct / 3600;
+              << std::setw(8) << f.cpuSeconds << std::setw(11) << f.events << std::setw(10)
+              << f.passes << std::setw(12) << std::setprecision(1) << f.peakRssKiB / 1024.0
+              << std::setw(12) << std::setprecision(2) << f.meanJct / 3600;
     bool ok = f.totalSeconds <= target.seconds && f.peakRssKiB / 1024.0 <= target.megabytes;
     std::cout << "  " << (ok ? "ok" : "OVER") << " (<= " << std::setprecision(0) << target.seconds
               << " s, " << target.megabytes << " MB)" << std::endl;
 }
 
-/// Median wall time of the Python anchor, or a negative number if it could not run.
-double
-RunAnchor(const std::string& script, const std::string& trace, uint32_t nodes, int runs)
+/// Medians of a command's runs.
+struct ProcessTimes
+{
+    double wall{-1}; //!< [s], negative if it could not run
+    double cpu{-1};  //!< user + system [s]
+};
+
+/// Median wall and CPU time of a shell command (its output discarded), run as a process.
+ProcessTimes
+RunProcess(const std::string& line, int runs)
 {
     std::vector<double> walls;
-    std::string command =
-        "python3 '" + script + "' '" + trace + "' " + std::to_string(nodes) + " 8 > /dev/null 2>&1";
+    std::vector<double> cpus;
+    std::string command = line + " > /dev/null 2>&1";
     for (int i = 0; i < runs; ++i)
     {
         auto t = std::chrono::steady_clock::now();
+        double cpu = CpuSeconds(RUSAGE_CHILDREN); // the shell and its command, once waited for
         int rc = std::system(command.c_str());
         if (rc != 0)
         {
-            return -1;
+            return ProcessTimes{};
         }
         walls.push_back(SecondsSince(t));
+        cpus.push_back(CpuSeconds(RUSAGE_CHILDREN) - cpu);
     }
-    return Median(walls);
+    return ProcessTimes{Median(walls), Median(cpus)};
+}
+
+/// The Python anchor on the trace.
+ProcessTimes
+RunAnchor(const std::string& script, const std::string& trace, uint32_t nodes, int runs)
+{
+    return RunProcess("python3 '" + script + "' '" + trace + "' " + std::to_string(nodes) + " 8",
+                      runs);
+}
+
+/// trace-replay itself, built next to this bench, scheduling only under FIFO: the whole
+/// process (start, ns-3's initialisation, exit) as the anchor's is.
+ProcessTimes
+RunTraceReplayProcess(const std::string& trace, uint32_t nodes, const std::string& outDir, int runs)
+{
+    std::error_code error;
+    std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+    std::filesystem::path binary = self.parent_path().parent_path() / "examples" / "trace-replay";
+    if (error || !std::filesystem::exists(binary))
+    {
+        return ProcessTimes{};
+    }
+    return RunProcess("'" + binary.string() + "' --quiet --trace='" + trace +
+                          "' --nodes=" + std::to_string(nodes) + " --policy=fifo " +
+                          ConfigOptions("sched") + " --output='" + outDir + "/process'",
+                      runs);
 }
 
 /// Time per KSpeed provisioning pass with every node busy (one 8-GPU job per node).
@@ -558,24 +615,36 @@ BenchMain(int argc, char* argv[])
 
     if (anchor != "none")
     {
-        double py = RunAnchor(anchor, trace, nodes, runs);
+        ProcessTimes py = RunAnchor(anchor, trace, nodes, runs);
         auto it = oneFold.find("fifo/sched");
         std::cout << "\nanchor: python3 " << anchor << " (strict FIFO, GPU counts only): ";
-        if (py < 0)
+        if (py.wall < 0)
         {
             std::cout << "could not run" << std::endl;
         }
         else
         {
-            std::cout << std::fixed << std::setprecision(3) << py << " s (median of " << runs
-                      << ")";
+            std::cout << std::fixed << std::setprecision(3) << py.wall << " s, CPU " << py.cpu
+                      << " s (medians of " << runs << ")";
             if (it != oneFold.end())
             {
+                // CPU time as well: on a shared machine the wall times carry the others' load.
                 std::cout << "; fifo/sched end to end " << it->second.totalSeconds
-                          << " s = " << std::setprecision(2) << it->second.totalSeconds / py
-                          << "x the anchor's time (target <= 0.5x)";
+                          << " s = " << std::setprecision(2) << it->second.totalSeconds / py.wall
+                          << "x the anchor's time (target <= 0.5x), CPU " << std::setprecision(3)
+                          << it->second.cpuSeconds << " s = " << std::setprecision(2)
+                          << it->second.cpuSeconds / py.cpu << "x";
             }
             std::cout << std::endl;
+            ProcessTimes process = RunTraceReplayProcess(trace, nodes, outDir, runs);
+            if (process.wall >= 0)
+            {
+                std::cout << "process: trace-replay --policy=fifo (sched), start to exit: "
+                          << std::setprecision(3) << process.wall << " s = " << std::setprecision(2)
+                          << process.wall / py.wall << "x the anchor's time, CPU "
+                          << std::setprecision(3) << process.cpu << " s = " << std::setprecision(2)
+                          << process.cpu / py.cpu << "x" << std::endl;
+            }
         }
     }
 

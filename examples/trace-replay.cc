@@ -24,6 +24,7 @@
  */
 
 #include "ns3/cluster-replay.h"
+#include "ns3/replay-process.h"
 #include "ns3/strict-options.h"
 #include "ns3/sweep-runner.h"
 
@@ -54,6 +55,7 @@ main(int argc, char* argv[])
         {
             return sweep.Run();
         }
+        PrepareReplayProcess(); // one replay in this process: its event queue
         return Replay(argc, argv);
     });
 }
