@@ -10,11 +10,16 @@
 //  - date-times: the reader counts days itself; it must give what timegm gives;
 //  - ordering: the reader puts records in submit order one permutation cycle at a time; the
 //    order must stay the stable one (ties in file order) with every record intact;
-//  - numbers in the result files: the short cuts must write what std::to_chars writes.
+//  - numbers in the result files: the short cuts must write what std::to_chars writes, and
+//    jobs.csv's look-up of recent numbers' text must never give another number's.
 
 #include "temp-dir.h"
+#include "unit-workload.h"
 
+#include "ns3/cluster-engine-helper.h"
 #include "ns3/cluster-results.h"
+#include "ns3/double.h"
+#include "ns3/simulator.h"
 #include "ns3/trace-reader.h"
 
 #include <algorithm>
@@ -27,6 +32,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -290,6 +296,76 @@ TEST_CASE("Result files write numbers as std::to_chars does", "[results][exactne
             first = ToChars(v) + " written as " + ClusterResults::NumberText(v);
         }
     }
+    INFO(first);
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("jobs.csv writes every job's numbers as std::to_chars does", "[results][exactness]")
+{
+    // Iteration counts of every kind: whole, distinct fractions (each a miss of the writer's
+    // look-up of recent numbers, many sharing its slots) and fractions that come back.
+    std::vector<JobRecord> jobs;
+    std::mt19937_64 rng(21);
+    for (uint64_t id = 0; id < 600; ++id)
+    {
+        double seconds = id % 5 == 0   ? double(1 + rng() % 1000)
+                         : id % 5 == 1 ? 0.25 + double(id % 7) / 3
+                                       : double(rng() % 1000000) / 997.0 + 0.5;
+        jobs.push_back(UnitJob(id, double(id), 1 + rng() % 4, seconds));
+    }
+    ClusterEngineHelper helper;
+    ClusterTopology topology;
+    topology.numNodes = 4;
+    topology.gpusPerNode = 4;
+    helper.SetTopology(topology);
+    helper.SetScheduler("ns3::FifoPolicy");
+    Ptr<ClusterEngine> engine = helper.Create(jobs, UnitCatalog());
+    engine->SetAttribute("ProgressInterval", DoubleValue(0));
+    engine->Run();
+    std::string dir = TestTempDir("test-jobs-csv-numbers");
+    RunInfo info;
+    info.experiment = "unit";
+    ClusterResults::Write(dir, engine, info);
+    Simulator::Destroy();
+
+    std::map<uint64_t, Ptr<ClusterJob>> byId;
+    for (const auto& job : engine->Jobs())
+    {
+        byId[job->record.id] = job;
+    }
+    std::ifstream in(dir + "/jobs.csv");
+    REQUIRE(in.good());
+    std::string line;
+    std::getline(in, line); // header
+    size_t lines = 0;
+    size_t wrong = 0;
+    std::string first;
+    while (std::getline(in, line))
+    {
+        std::vector<std::string> fields;
+        std::stringstream split(line);
+        for (std::string field; std::getline(split, field, ',');)
+        {
+            fields.push_back(field);
+        }
+        REQUIRE(fields.size() >= 22);
+        const ClusterJob& job = *byId.at(std::stoull(fields[0]));
+        // iterations, finish_s, compute_s_per_iter and iteration_s
+        const std::pair<size_t, double> expected[] = {{15, job.record.iterations},
+                                                      {4, job.finishTime},
+                                                      {18, job.computeTime},
+                                                      {21, job.iterationTime}};
+        for (const auto& [column, value] : expected)
+        {
+            if (fields[column] != ToChars(value) && wrong++ == 0)
+            {
+                first = "job " + fields[0] + " column " + std::to_string(column) + ": " +
+                        fields[column] + ", expected " + ToChars(value);
+            }
+        }
+        ++lines;
+    }
+    CHECK(lines == jobs.size());
     INFO(first);
     CHECK(wrong == 0);
 }
