@@ -332,6 +332,7 @@ RunRate(const InaRunConfig& cfg)
                 r.workers = cfg.workers;
                 r.gradientBytes = bytes[j];
                 r.iterations = remaining[j];
+                r.iterationsDone = cfg.iterations - remaining[j];
                 r.id = j;
                 r.racks = racks[j];
                 // As the switch ranks them: remaining work counted in whole iterations.

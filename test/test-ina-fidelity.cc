@@ -460,6 +460,7 @@ GridPoint(const std::string& policy, uint32_t n, uint32_t pool, bool skew)
                 r.workers = workers;
                 r.gradientBytes = 4.0 * kMixValues[j % 4];
                 r.iterations = remaining[j];
+                r.iterationsDone = iterations - remaining[j];
                 r.id = j;
                 r.priorityKey = std::ceil(remaining[j] - 1e-9) * r.gradientBytes;
                 running.push_back(j);
@@ -529,13 +530,20 @@ TEST_CASE("INA rate level: mean JCT within 10% of the packet level on a subset o
         // stranded partials are preempted by the holder's next use, a little after the key's
         // last packet (2 jobs at 20000, where departures strand nothing: the shared indices
         // are gone by the holder's last iteration), or wait for the timeout when split
-        // against the job's own slot (4 jobs at 64).
+        // against the job's own slot (4 jobs at 64). When a holder leaves, a victim's keys
+        // split against its last window are stranded until the victim's timeout, once for the
+        // whole window (2 jobs at 256: every vgg16 window collides with resnet50; 4 jobs at
+        // 1024: the shared indices that remain at resnet50's last iteration; 8 jobs at 20000:
+        // none remain, one pass that fires every shared pair re-hashes them apart).
         {"switchml", 2, 256, true},
         {"switchml", 4, 64, true},
         {"atp", 2, 256, true},
         {"atp", 4, 256, true},
         {"esa", 2, 20000, true},
         {"esa", 4, 64, true},
+        {"esa", 2, 256, true},
+        {"esa", 4, 1024, true},
+        {"esa", 8, 20000, true},
     };
     for (const Point& p : subset)
     {

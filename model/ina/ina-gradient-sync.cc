@@ -181,7 +181,17 @@ IterationShare(double slots, double pool, double phi, double passesPerIteration,
         return 1.0;
     }
     const double a = pool - slots;
-    const double kx = phi / pool * passesPerIteration; // per iteration
+    // Per pass a shared pair fires at most once (probability phi) and its re-hash lands on a
+    // free index with probability (P - S + E) / P, so E shrinks by the factor 1 - phi (P - S)
+    // / P per pass near the limit: the rate of the closed form is -ln of that factor, not its
+    // first-order phi (P - S) / P, which leaves e^-1 of the pairs where one pass at phi = 1
+    // splits all of them.
+    double kx = phi / pool * passesPerIteration; // per iteration
+    if (a > 0 && phi > 0)
+    {
+        const double perPass = std::min(phi * a / pool, 1 - 1e-12);
+        kx = -std::log1p(-perPass) / a * passesPerIteration;
+    }
     // E / E0 after x iterations: 1 / (1 + E0 x kx) for a = 0, else a r / ((1 - r) E0) with
     // r = E0 / (a + E0) q^x, q = e^(-a kx).
     const bool flat = std::fabs(a) < 1e-6;
@@ -826,11 +836,9 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         });
     }
     auto sameLevel = [&](size_t a, size_t b) { return !preempts || a == b; };
-    // ESA, per victim j and holder i: the blocking and the rescue waits (first window, later
-    // passes) of i's part of j's stalls (for DepartureStalls).
+    // ESA, per victim j and holder i: the blocking, the last-use rescue wait and i's cycle
+    // (for DepartureStalls).
     std::vector<std::vector<double>> pairBlocking(n, std::vector<double>(n, 0.0));
-    std::vector<std::vector<double>> pairWaitFirst(n, std::vector<double>(n, 0.0));
-    std::vector<std::vector<double>> pairWaitRest(n, std::vector<double>(n, 0.0));
     std::vector<std::vector<double>> pairWaitLast(n, std::vector<double>(n, 0.0));
     std::vector<std::vector<double>> pairCycle(n, std::vector<double>(n, 0.0));
     double before = 0;     // holdings of strictly more important jobs
@@ -916,8 +924,6 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                     waitFirst += b * wFirst;
                     waitRest += b * wRest;
                     pairBlocking[j][i] = b;
-                    pairWaitFirst[j][i] = wFirst;
-                    pairWaitRest[j][i] = wRest;
                     pairWaitLast[j][i] = last;
                     pairCycle[j][i] = std::min(timeout, cycle);
                 }
@@ -951,20 +957,22 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         *heldOut = held;
     }
     // Stalls that outlive their rescuer (ESA). A key of job j split against holder i waits
-    // for i's slot to come back (its wait, the first-window and later waits weighted by j's
-    // episodes of each). A slot that comes back within i's iteration rescues it before i can
-    // leave; one split against the last use of i's slot in the iteration waits for i's next
-    // iteration (the cycle), and if i leaves instead nothing rescues it and it waits for the
-    // whole ResendTimeout. At a random moment j is stalled for the share stall / iteration
-    // of its time, split over its holders by blocking x wait (Little: a holder's part of the
-    // stall time is its episodes x their length), and of i's part the last-use share
-    // (1 - again) cycle / wait, so when i departs j loses at once that share x
-    // (ResendTimeout - cycle) more than the per-iteration average, which the next evaluation
-    // (without i) no longer holds. ATP: a split key waits
-    // the timeout whoever leaves, and the per-iteration average already counts it.
-    // Shared indices left at the holder's last iteration (relative to its first): every
-    // collision of the victim re-hashes its slot (its PS's free list), so pairs on one index
-    // decay over iterations as within a level (IterationShare over all the switch's slots).
+    // for i's slot to come back. A slot that comes back within i's iteration rescues it
+    // before i can leave; one split against the last use of i's slot in the iteration waits
+    // for i's next iteration (the cycle, which the per-iteration stall charges), and if i
+    // leaves instead nothing rescues it: j's window stalls until its ResendTimeout, once
+    // however many of its keys are stranded (one timeout resends the whole window). So when
+    // i departs j loses (1 - e^-N) (ResendTimeout - cycle) at once, N the keys of j split in
+    // i's last window: j sends K_i I_i / I_j chunks meanwhile, a share f_j of them collides
+    // (its fallback), i's part of that is its share of j's blocking, only pairs still on one
+    // index then count (persist), and a collision splits with probability min(1, spread_j /
+    // h_i). ATP: a split key waits the timeout whoever leaves, and the per-iteration average
+    // already counts it.
+    // Shared indices left at the holder's last iteration (relative to the jobs' first
+    // together): every collision of the victim re-hashes its slot (its PS's free list), so
+    // pairs on one index decay over iterations as within a level (IterationShare over all the
+    // switch's slots), from the iterations the pair has already run together
+    // (InaRateJob::iterationsDone of the less advanced job; 0: freshly hashed).
     double allSlots = 0;
     double allHeld = 0;
     for (size_t q = 0; q < n; ++q)
@@ -972,8 +980,9 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         allSlots += slotsOf(q);
         allHeld += held[q];
     }
-    auto finalShare = [&](size_t i) {
-        const double iters = jobs[i].iterations;
+    auto finalShare = [&](size_t i, size_t j) {
+        const double iters =
+            jobs[i].iterations + std::min(jobs[i].iterationsDone, jobs[j].iterationsDone);
         if (iters <= 1)
         {
             return 1.0;
@@ -989,33 +998,29 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         const double timeout = m_resendTimeout.GetSeconds();
         for (size_t j = 0; j < n && preempts; ++j)
         {
-            const double iter = rtt + (chunks[j] - 1) * interval[j] + stall[j];
-            const double episodes = episodesFirst[j] + episodesRest[j];
-            if (stall[j] <= 0 || episodes <= 0 || iter <= 0)
+            if (stall[j] <= 0 || spread[j] <= 0)
             {
                 continue;
             }
-            std::vector<double> wait(n);
-            double total = 0;
+            double total = 0; // j's blocking, all holders
             for (size_t i = 0; i < n; ++i)
             {
-                wait[i] = (episodesFirst[j] * pairWaitFirst[j][i] +
-                           episodesRest[j] * pairWaitRest[j][i]) /
-                          episodes;
-                total += pairBlocking[j][i] * wait[i];
+                total += pairBlocking[j][i];
             }
-            if (total <= 0)
+            for (size_t i = 0; i < n && total > 0; ++i)
             {
-                continue;
-            }
-            for (size_t i = 0; i < n; ++i)
-            {
+                if (i == j || pairWaitLast[j][i] <= 0)
+                {
+                    continue; // a job's own slot never rescues; none of i's last uses
+                }
                 // Only pairs still on one index at i's last iteration can strand j then:
                 // those whose phases drift meet anew, the others decay (finalShare).
-                const double persist = driftOf(i, j) + (1 - driftOf(i, j)) * finalShare(i);
-                (*overhangOut)[j][i] = persist * stall[j] / iter * pairBlocking[j][i] *
-                                       pairWaitLast[j][i] / total *
-                                       std::max(0.0, timeout - pairCycle[j][i]);
+                const double persist = driftOf(i, j) + (1 - driftOf(i, j)) * finalShare(i, j);
+                const double split = std::min(1.0, spread[j] / std::max(steadyHold[i], 1e-30));
+                const double stranded = window[i] * interval[i] / interval[j] * f[j] *
+                                        pairBlocking[j][i] / total * persist * split;
+                (*overhangOut)[j][i] =
+                    (1 - std::exp(-stranded)) * std::max(0.0, timeout - pairCycle[j][i]);
             }
         }
     }

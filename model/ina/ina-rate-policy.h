@@ -29,6 +29,9 @@ struct InaRateJob
     double gradientBytes{0}; //!< bytes each worker contributes per iteration
     double priorityKey{0};   //!< smaller = more important (remaining work, attained, level)
     double iterations{1};    //!< iterations this answer holds for (the job's remaining ones)
+    /// iterations run so far (0: its slots are freshly hashed; InaGradientSync::DepartureStalls
+    /// lets pairs of jobs decay from the iterations both have run)
+    double iterationsDone{0};
     /// (rack, workers there) of a job spanning racks, by rack; empty: all at one switch
     std::vector<std::pair<uint32_t, uint32_t>> racks;
     uint64_t id{0}; //!< job id: ESA ranks equal keys by it, lower first, as the switch does
