@@ -193,6 +193,10 @@ void
 StorageDataLoading::SetPolicy(Ptr<StorageAllocationPolicy> policy)
 {
     m_policy = policy;
+    for (CacheState& state : m_caches)
+    {
+        state.hitFor = -1; // HitOf's ratio depends on the policy (IsLru)
+    }
 }
 
 Ptr<StorageAllocationPolicy>
@@ -389,16 +393,34 @@ StorageDataLoading::Settle()
     m_totals.activeSeconds += dt;
 }
 
+bool StorageDataLoading::s_keepHitRatios = true;
+
+void
+StorageDataLoading::KeepHitRatios(bool keep)
+{
+    s_keepHitRatios = keep;
+}
+
 double
 StorageDataLoading::HitOf(uint32_t dataset) const
 {
+    const CacheState& state = m_caches[dataset];
+    if (s_keepHitRatios && state.hitFor == state.effective)
+    {
+        return state.hit; // the same effective bytes: the same ratio, bit for bit
+    }
     double d = m_datasets.At(dataset).bytes;
     if (d <= 0)
     {
-        return 1.0;
+        state.hit = 1.0;
     }
-    double x = m_caches[dataset].effective / d;
-    return m_policy->IsLru() ? LruShuffledHitRatio(x) : std::min(1.0, x);
+    else
+    {
+        double x = state.effective / d;
+        state.hit = m_policy->IsLru() ? LruShuffledHitRatio(x) : std::min(1.0, x);
+    }
+    state.hitFor = state.effective;
+    return state.hit;
 }
 
 void

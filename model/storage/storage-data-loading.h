@@ -120,6 +120,15 @@ class StorageDataLoading : public ReportingTermModel
     /** \return the cache tier */
     Ptr<CacheTier> GetCacheTier() const;
 
+    /**
+     * \brief Reference switch for the tests: false makes every pass compute each dataset's hit
+     *        ratio afresh from its effective bytes, as before the ratios were kept. Same
+     *        answers either way.
+     * \param keep whether a dataset's hit ratio is kept while its effective bytes stay
+     *        (default true)
+     */
+    static void KeepHitRatios(bool keep);
+
     void Evaluate(const ClusterTopology& topology,
                   const std::vector<Ptr<const ClusterJob>>& running,
                   std::vector<double>& seconds) override;
@@ -209,6 +218,10 @@ class StorageDataLoading : public ReportingTermModel
         double effective{0};
         double filling{-1}; //!< target of the pending fill, -1 if none
         EventId fillEvent;
+        /// HitOf's answer for the effective bytes in hitFor (-1: none yet). A fill completing
+        /// changes one dataset, so the others' hit ratios (a log1p each under LRU) are kept.
+        mutable double hit{0};
+        mutable double hitFor{-1}; //!< the effective bytes hit was computed for
     };
 
     /** Per job id: its registered dataset, its demand at the GPU count last seen, its slot. */
@@ -398,6 +411,7 @@ class StorageDataLoading : public ReportingTermModel
     double m_pace{0}; //!< 1 / the last level reported [s per byte]; 0 = none yet
     /** The pace group of the jobs bottlenecked together on the remote bandwidth. */
     static constexpr int32_t kRemoteGroup = 0;
+    static bool s_keepHitRatios; //!< see KeepHitRatios
     double m_lastSettle{0};
     // What Settle() integrates, kept current by RecomputeRates(), UpdateCaches() and RemoveJob().
     double m_sumBandwidth{0}; //!< sum over jobs of their bandwidth [bytes/s]
