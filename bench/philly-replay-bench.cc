@@ -27,6 +27,8 @@
  *   ./ns3 run philly-replay-bench
  *   ./ns3 run "philly-replay-bench --configs=sched,esa --policy=fifo --runs=5"
  *   ./ns3 run "philly-replay-bench --tenfold=1 --configs=sched --tenfold-configs=all-on"
+ *   ./ns3 run "philly-replay-bench --configs=sched --policy=fifo --tenfold=0 --anchor=none
+ *              --solver-sizes=none --storage-grid=all --timeout=120"
  *
  * A configuration is a name from the table below or "name:options" with trace-replay options
  * (e.g. "big:--storage-policy=cba --cache-bytes=5e12"); a configuration the scenario rejects
@@ -513,6 +515,127 @@ SolverAlone(const std::vector<uint32_t>& sizes, int runs)
     }
 }
 
+/// The storage grid of --storage-grid: every storage policy x dataset rule x cache size.
+struct StorageGrid
+{
+    std::vector<std::string> policies; //!< --storage-policy values
+    std::vector<std::string> rules;    //!< --dataset-rule values
+    std::vector<std::string> caches;   //!< --cache-bytes values
+
+    /// \return the configuration "policy-rule-cache:options" of one cell
+    static std::string Config(const std::string& policy,
+                              const std::string& rule,
+                              const std::string& cache)
+    {
+        return policy + "-" + rule + "-" + cache +
+               ":--ina=ideal --provisioning=ideal --storage-policy=" + policy +
+               " --dataset-rule=" + rule + " --cache-bytes=" + cache;
+    }
+};
+
+/**
+ * \param spec --storage-grid: "all", or "POLICIES/RULES/CACHES" (each a comma-separated list;
+ *        an empty or "all" part is every value), or "" / "none" for no grid
+ * \return the grid (empty policies: none) \throws UsageError
+ */
+StorageGrid
+ParseStorageGrid(const std::string& spec)
+{
+    StorageGrid grid;
+    if (spec.empty() || spec == "none")
+    {
+        return grid;
+    }
+    const std::vector<std::string> allPolicies =
+        {"none", "cache-all", "fair", "lru", "quiver", "silod", "cba", "autocba"};
+    const std::vector<std::string> allRules = {"model", "vc", "user", "pool", "job"};
+    const std::vector<std::string> allCaches = {"1e10", "5e11", "2e12", "1e13"};
+    std::vector<std::string> parts;
+    std::string rest = spec == "all" ? "//" : spec;
+    for (size_t slash; (slash = rest.find('/')) != std::string::npos;)
+    {
+        parts.push_back(rest.substr(0, slash));
+        rest = rest.substr(slash + 1);
+    }
+    parts.push_back(rest);
+    if (parts.size() != 3)
+    {
+        throw UsageError("--storage-grid: expected all or POLICIES/RULES/CACHES, got '" + spec +
+                         "'");
+    }
+    auto pick = [](const std::string& part, const std::vector<std::string>& all) {
+        return part.empty() || part == "all" ? all : SplitList(part);
+    };
+    grid.policies = pick(parts[0], allPolicies);
+    grid.rules = pick(parts[1], allRules);
+    grid.caches = pick(parts[2], allCaches);
+    for (const std::string& p : grid.policies)
+    {
+        if (std::find(allPolicies.begin(), allPolicies.end(), p) == allPolicies.end())
+        {
+            throw UsageError("--storage-grid: unknown storage policy '" + p + "'");
+        }
+    }
+    for (const std::string& r : grid.rules)
+    {
+        if (std::find(allRules.begin(), allRules.end(), r) == allRules.end())
+        {
+            throw UsageError("--storage-grid: unknown dataset rule '" + r + "'");
+        }
+    }
+    for (const std::string& c : grid.caches)
+    {
+        strictopt::Real("--storage-grid", c, 0, 1e30, "bytes");
+    }
+    return grid;
+}
+
+/// The grid side by side: one line per storage policy and rule, one cell per cache size.
+void
+PrintGrid(const StorageGrid& grid,
+          const std::string& policy,
+          const std::map<std::string, Row>& rows,
+          Target target)
+{
+    std::cout << "\nstorage grid under " << policy
+              << " (cell: total wall [s] / CPU [s] / peak RSS [MB], medians; * = over "
+              << std::setprecision(0) << std::fixed << target.seconds << " s or "
+              << target.megabytes << " MB)\n"
+              << std::left << std::setw(20) << "policy/rule" << std::right;
+    for (const std::string& c : grid.caches)
+    {
+        std::cout << std::setw(24) << ("cache " + c);
+    }
+    std::cout << std::endl;
+    for (const std::string& p : grid.policies)
+    {
+        for (const std::string& r : grid.rules)
+        {
+            std::cout << std::left << std::setw(20) << (p + "/" + r) << std::right;
+            for (const std::string& c : grid.caches)
+            {
+                auto it = rows.find(StorageGrid::Config(p, r, c));
+                std::ostringstream cell;
+                if (it == rows.end() || !it->second.ok)
+                {
+                    cell << "failed";
+                }
+                else
+                {
+                    const Figures& f = it->second.median;
+                    double mb = f.peakRssKiB / 1024.0;
+                    bool over = f.totalSeconds > target.seconds || mb > target.megabytes;
+                    cell << std::fixed << std::setprecision(2) << f.totalSeconds << " / "
+                         << f.cpuSeconds << " / " << std::setprecision(0) << mb
+                         << (over ? "*" : " ");
+                }
+                std::cout << std::setw(24) << cell.str();
+            }
+            std::cout << std::endl;
+        }
+    }
+}
+
 /// \param list --solver-sizes ("none": none) \return its cluster sizes \throws UsageError
 std::vector<uint32_t>
 SolverSizes(const std::string& list)
@@ -544,6 +667,7 @@ BenchMain(int argc, char* argv[])
     bool tenfold = true;
     // all-on (provisioning too) belongs here once the provisioning solves are fast enough.
     std::string tenfoldConfigs = "sched,esa-cba";
+    std::string storageGrid;
     StrictCommandLine cmd(__FILE__);
     cmd.AddValue("trace", "Philly job CSV", trace);
     cmd.AddValue("policy", "Policies, comma separated", policies);
@@ -575,6 +699,11 @@ BenchMain(int argc, char* argv[])
                  "Cluster sizes [nodes] of the solver-alone lines (none = none)",
                  solverSizes);
     cmd.AddValue("output", "Scratch directory for the result files", outDir);
+    cmd.AddValue("storage-grid",
+                 "Also run the storage grid (issue #13) and print it side by side: all, or "
+                 "POLICIES/RULES/CACHES, comma-separated lists, an empty part = all of it "
+                 "(e.g. cba,fair/job/1e10,5e11 or //1e10); none = no grid",
+                 storageGrid);
     cmd.Parse(argc, argv);
     try
     {
@@ -588,6 +717,7 @@ BenchMain(int argc, char* argv[])
         throw UsageError(e.what());
     }
     std::vector<uint32_t> sizes = SolverSizes(solverSizes);
+    StorageGrid grid = ParseStorageGrid(storageGrid);
 
     std::cout << "Philly replay benchmark: " << trace << "\ncluster " << nodes
               << " nodes x 8 GPUs; end to end per row (read, annotate, replay, write); "
@@ -611,6 +741,32 @@ BenchMain(int argc, char* argv[])
                 oneFold[label] = row.median;
             }
         }
+    }
+
+    for (const std::string& policy :
+         grid.policies.empty() ? std::vector<std::string>() : SplitList(policies))
+    {
+        std::cout << "\nstorage grid rows under " << policy << "\n";
+        PrintHeader();
+        std::map<std::string, Row> gridRows;
+        for (const std::string& p : grid.policies)
+        {
+            for (const std::string& r : grid.rules)
+            {
+                for (const std::string& c : grid.caches)
+                {
+                    std::string config = StorageGrid::Config(p, r, c);
+                    std::string label = policy + "/" + ConfigLabel(config);
+                    Row row = RunMedian(label, runs, timeoutSeconds, [&]() {
+                        return RunReplay(trace, nodes, 1, policy, ConfigOptions(config), outDir);
+                    });
+                    PrintRow(label, row, timeoutSeconds, TargetOf(config, false));
+                    allOk = allOk && (row.ok || row.rejected);
+                    gridRows[config] = row;
+                }
+            }
+        }
+        PrintGrid(grid, policy, gridRows, TargetOf("grid", false));
     }
 
     if (anchor != "none")
