@@ -360,3 +360,130 @@ TEST_CASE("provisioning engine: paced jobs share the rails with ring all-reduce 
         CHECK(paced.slowedSyncs > 0);
     }
 }
+
+namespace
+{
+
+/**
+ * The busiest share per class as BusiestShares must give it, from the test's own capacities:
+ * the largest LoadOf(r) / capacity over the used resources, 0 if none is above 0.
+ */
+std::vector<double>
+ScannedShares(const ProvisioningLevel& level,
+              const std::vector<double>& caps,
+              const std::vector<uint8_t>& classOf,
+              uint32_t classes)
+{
+    std::vector<double> out(classes, 0.0);
+    for (uint32_t r : level.Used())
+    {
+        out[classOf[r]] = std::max(out[classOf[r]], level.LoadOf(r) / caps[r]);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("provisioning level: the busiest shares kept incrementally are those of a pass over "
+          "every used resource, bit for bit",
+          "[provisioning]")
+{
+    // Random flows on 300 resources in 5 classes (resource 0, the level's, in class 0); jobs
+    // come and go, capacities move (the level binds, or not: L infinite), and enough updates
+    // are made for the sums to be refreshed several times. Many resources share a capacity
+    // and many flows are copies, so that shares tie; some classes are never used.
+    const uint32_t resources = 300;
+    const uint32_t classes = 7;
+    uint32_t levelPasses = 0;
+    uint32_t infinitePasses = 0;
+    for (uint32_t seed = 1; seed <= 6; ++seed)
+    {
+        std::mt19937 rng(seed);
+        std::uniform_real_distribution<double> unif(0.0, 1.0);
+        std::vector<uint8_t> classOf(resources);
+        std::vector<double> caps(resources);
+        for (uint32_t r = 0; r < resources; ++r)
+        {
+            classOf[r] = r == 0 ? 0 : uint8_t(rng() % 5);
+            caps[r] = (rng() % 4 == 0) ? 1.0 + std::floor(unif(rng) * 5) : 0.5 + unif(rng) * 10;
+        }
+        ProvisioningLevel level;
+        level.Reset(caps, 0);
+        level.SetClasses(classOf, classes);
+        std::vector<ProvisioningLevel::Flow> pattern; // flows to copy
+        std::map<uint64_t, bool> jobs;
+        uint64_t next = 0;
+        for (uint32_t pass = 0; pass < 1000; ++pass)
+        {
+            INFO("seed " << seed << ", pass " << pass);
+            // a third of the passes move the level's capacity alone: L moves, flows cross
+            // the split, and no flow comes or goes
+            bool levelOnly = rng() % 3 == 0;
+            uint32_t changes = levelOnly ? 0 : 1 + rng() % 6;
+            for (uint32_t c = 0; c < changes; ++c)
+            {
+                if (!jobs.empty() && rng() % 5 < 2)
+                {
+                    auto it = jobs.begin();
+                    std::advance(it, rng() % jobs.size());
+                    level.Remove(it->first);
+                    jobs.erase(it);
+                    continue;
+                }
+                std::vector<ProvisioningLevel::Flow> flows;
+                for (uint32_t f = 1 + rng() % 3; f > 0; --f)
+                {
+                    if (!pattern.empty() && rng() % 3 == 0)
+                    {
+                        flows.push_back(pattern[rng() % pattern.size()]); // a copy: ties
+                        continue;
+                    }
+                    ProvisioningLevel::Flow flow;
+                    flow.unit = 0.5 + unif(rng);
+                    flow.cap = 0.01 + unif(rng) * 2;
+                    if (rng() % 5 != 0)
+                    {
+                        flow.usage.emplace_back(0, 0.1 + unif(rng)); // on the level
+                    }
+                    for (uint32_t u = 1 + rng() % 5; u > 0; --u)
+                    {
+                        flow.usage.emplace_back(1 + rng() % (resources - 1), 0.05 + unif(rng));
+                    }
+                    pattern.push_back(flow);
+                    flows.push_back(flow);
+                }
+                level.Add(next, flows);
+                jobs[next++] = true;
+            }
+            if (levelOnly)
+            {
+                caps[0] = 0.5 + unif(rng) * (rng() % 4 == 0 ? 200 : 10);
+                level.SetCapacities(caps);
+            }
+            else if (rng() % 10 == 0)
+            {
+                // the level's capacity moves: sometimes every flow fits (L infinite), and
+                // others move with it (as gradient sync's reserve moves the rails)
+                caps[0] = 0.5 + unif(rng) * (rng() % 3 == 0 ? 200 : 10);
+                for (uint32_t k = 0; k < 5; ++k)
+                {
+                    caps[1 + rng() % (resources - 1)] = 0.5 + unif(rng) * 10;
+                }
+                level.SetCapacities(caps);
+            }
+            double l = level.Level();
+            std::isinf(l) ? ++infinitePasses : ++levelPasses;
+            std::vector<double> busiest;
+            level.BusiestShares(busiest);
+            std::vector<double> scanned = ScannedShares(level, caps, classOf, classes);
+            REQUIRE(busiest.size() == classes);
+            for (uint32_t c = 0; c < classes; ++c)
+            {
+                INFO("class " << c << ", L " << l);
+                REQUIRE(busiest[c] == scanned[c]); // the same number, not close to it
+            }
+        }
+    }
+    CHECK(levelPasses > 1000);
+    CHECK(infinitePasses > 100);
+}

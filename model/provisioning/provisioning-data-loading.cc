@@ -185,17 +185,18 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
         m_level.Reset(std::vector<double>(caps.begin(), caps.begin() + statics), m_levelResource);
         // each resource's utilisation class, numbered (GetUtilization)
         m_classSlots.clear();
-        m_classOf.assign(statics, 0);
+        std::vector<uint8_t> classOf(statics, 0);
         for (uint32_t r = 0; r < statics; ++r)
         {
             auto slot = m_model->UtilizationSlot(r);
             auto it = std::find(m_classSlots.begin(), m_classSlots.end(), slot);
-            m_classOf[r] = uint8_t(it - m_classSlots.begin());
+            classOf[r] = uint8_t(it - m_classSlots.begin());
             if (it == m_classSlots.end())
             {
                 m_classSlots.push_back(slot);
             }
         }
+        m_level.SetClasses(classOf, uint32_t(m_classSlots.size()));
         m_onNode.assign(topology.numNodes, {});
         std::vector<Ptr<const ClusterJob>> kept;
         for (const auto& [id, r] : m_running)
@@ -697,7 +698,7 @@ ProvisioningDataLoading::GetUtilization() const
     }
     if (!m_utilValid)
     {
-        m_level.BusiestShares(m_classOf, uint32_t(m_classSlots.size()), m_busiest);
+        m_level.BusiestShares(m_busiest);
         m_util = ProvisioningUtilization{};
         for (size_t c = 0; c < m_classSlots.size(); ++c)
         {

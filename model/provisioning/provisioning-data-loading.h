@@ -204,7 +204,6 @@ class ProvisioningDataLoading : public ReportingTermModel
     std::vector<PaceChange> m_paceChanges;
     mutable ProvisioningUtilization m_util; //!< of the last level pass (computed when asked)
     mutable bool m_utilValid{false};
-    std::vector<uint8_t> m_classOf; //!< per fixed resource: its utilisation class
     std::vector<double ProvisioningUtilization::*> m_classSlots; //!< per class: its member
     mutable std::vector<double> m_busiest; //!< scratch of GetUtilization, per class
 };

@@ -43,6 +43,65 @@ ProvisioningLevel::Reset(std::vector<double> caps, uint32_t level)
     m_over.clear();
     m_updates = 0;
     m_lastLevel = 0;
+    m_classOf.clear(); // SetClasses again
+    m_classes = 0;
+    for (ShareTree* tree : {&m_atLevel, &m_atDemand})
+    {
+        tree->nodes.clear();
+        tree->dirty.clear();
+        tree->isDirty.assign(m_caps.size(), 0);
+        tree->allDirty = true;
+    }
+}
+
+void
+ProvisioningLevel::SetClasses(const std::vector<uint8_t>& classOf, uint32_t classes)
+{
+    NS_LOG_FUNCTION(this << classOf.size() << classes);
+    if (classOf.size() != m_caps.size())
+    {
+        throw std::invalid_argument(
+            "ProvisioningLevel::SetClasses: " + std::to_string(classOf.size()) + " classes for " +
+            std::to_string(m_caps.size()) + " resources");
+    }
+    std::vector<uint32_t> count(classes, 0);
+    for (uint8_t c : classOf)
+    {
+        if (c >= classes)
+        {
+            throw std::invalid_argument("ProvisioningLevel::SetClasses: class " +
+                                        std::to_string(c) + " of " + std::to_string(classes));
+        }
+        ++count[c];
+    }
+    m_classOf = classOf;
+    m_classes = classes;
+    m_shareBase.assign(classes, 0);
+    m_shareWidth.assign(classes, 1);
+    uint32_t nodes = 0;
+    for (uint32_t c = 0; c < classes; ++c)
+    {
+        while (m_shareWidth[c] < count[c])
+        {
+            m_shareWidth[c] *= 2;
+        }
+        m_shareBase[c] = nodes;
+        nodes += 2 * m_shareWidth[c];
+    }
+    m_leafRes.assign(nodes / 2, ProvisioningModel::kNoResource);
+    m_slotOf.assign(m_caps.size(), 0);
+    std::fill(count.begin(), count.end(), 0);
+    for (uint32_t r = 0; r < m_caps.size(); ++r)
+    {
+        uint8_t c = m_classOf[r];
+        m_slotOf[r] = count[c]++;
+        m_leafRes[m_shareBase[c] / 2 + m_slotOf[r]] = r;
+    }
+    for (ShareTree* tree : {&m_atLevel, &m_atDemand})
+    {
+        tree->nodes.assign(nodes, ShareTree::Bound{0, 0});
+        tree->Clear(true);
+    }
 }
 
 void
@@ -54,6 +113,13 @@ ProvisioningLevel::SetCapacities(std::vector<double> caps)
         throw std::invalid_argument(
             "ProvisioningLevel::SetCapacities: " + std::to_string(caps.size()) +
             " capacities for " + std::to_string(m_caps.size()) + " resources");
+    }
+    for (uint32_t r = 0; r < caps.size(); ++r)
+    {
+        if (caps[r] != m_caps[r])
+        {
+            MarkBoth(r); // its shares moved
+        }
     }
     m_caps = std::move(caps);
     m_over.clear();
@@ -84,6 +150,7 @@ ProvisioningLevel::AddLoad(const Flow& flow, bool capped, double sign)
 {
     for (const auto& [r, w] : flow.usage)
     {
+        m_atLevel.Mark(r);
         if (capped)
         {
             m_capped[r] += sign * w * flow.unit * flow.cap;
@@ -105,6 +172,7 @@ ProvisioningLevel::AddDemand(const Flow& flow, double sign)
             throw std::out_of_range("ProvisioningLevel: a flow uses resource " + std::to_string(r) +
                                     " of " + std::to_string(m_caps.size()));
         }
+        MarkBoth(r);
         bool was = Over(r);
         if (sign > 0)
         {
@@ -219,6 +287,7 @@ ProvisioningLevel::Refresh()
     {
         m_capped[r] = m_rising[r] = m_demand[r] = 0.0;
     }
+    m_atLevel.allDirty = m_atDemand.allDirty = true; // every sum recomputed
     // in a fixed order (by job id, then flow), so that a refresh gives the same bits whatever
     // the history of the sums
     for (const auto& [id, j] : m_jobs)
@@ -316,16 +385,169 @@ ProvisioningLevel::LoadOf(uint32_t r) const
 }
 
 void
-ProvisioningLevel::BusiestShares(const std::vector<uint8_t>& classOf,
-                                 uint32_t classes,
-                                 std::vector<double>& busiest) const
+ProvisioningLevel::BusiestSharesScanned(std::vector<double>& busiest) const
 {
-    busiest.assign(classes, 0.0);
+    if (m_classOf.size() != m_caps.size())
+    {
+        throw std::logic_error("ProvisioningLevel::BusiestShares: call SetClasses first");
+    }
+    busiest.assign(m_classes, 0.0);
     // one pass over the used resources, as the loads are kept: two numbers each
     for (uint32_t r : m_used)
     {
-        double& slot = busiest[classOf[r]];
+        double& slot = busiest[m_classOf[r]];
         slot = std::max(slot, LoadOf(r) / m_caps[r]);
+    }
+}
+
+void
+ProvisioningLevel::BusiestShares(std::vector<double>& busiest) const
+{
+    if (m_classOf.size() != m_caps.size())
+    {
+        throw std::logic_error("ProvisioningLevel::BusiestShares: call SetClasses first");
+    }
+    if (std::isinf(m_lastLevel) && m_lastLevel > 0)
+    {
+        Flush(m_atDemand, true); // LoadOf: every flow at its cap
+        Query(m_atDemand, 0.0, busiest);
+    }
+    else if (std::isfinite(m_lastLevel) && m_lastLevel >= 0)
+    {
+        Flush(m_atLevel, false);
+        Query(m_atLevel, m_lastLevel, busiest);
+    }
+    else
+    {
+        BusiestSharesScanned(busiest); // not a level the bounds are made for
+    }
+}
+
+void
+ProvisioningLevel::ShareTree::Clear(bool all)
+{
+    for (uint32_t r : dirty)
+    {
+        isDirty[r] = 0;
+    }
+    dirty.clear();
+    allDirty = all;
+}
+
+ProvisioningLevel::ShareTree::Bound
+ProvisioningLevel::LeafBound(bool demand, uint32_t r) const
+{
+    double x = demand ? m_demand[r] : m_capped[r];
+    double y = demand ? 0.0 : m_rising[r];
+    if (m_users[r] == 0 || !(x > 0 || y > 0))
+    {
+        // not used (BusiestShares skips it), or its share is at most 0 at any L >= 0 (or NaN,
+        // which std::max skips): it never raises a class's share above 0
+        return {0, 0};
+    }
+    double cap = m_caps[r];
+    if (!(cap > 0))
+    {
+        return {kInf, kInf}; // no bound: always looked at
+    }
+    // Over the rounding of the share's three operations (and of a + L x b at the query),
+    // with a wide margin: a share is at most a + L x b whatever the order of its roundings.
+    constexpr double kUp = 1 + 1e-12;
+    ShareTree::Bound bound{std::max(x, 0.0) / cap * kUp, std::max(y, 0.0) / cap * kUp};
+    if (std::isnan(bound.a) || std::isnan(bound.b))
+    {
+        return {kInf, kInf};
+    }
+    return bound;
+}
+
+void
+ProvisioningLevel::Flush(ShareTree& tree, bool demand) const
+{
+    auto join = [](const ShareTree::Bound& l, const ShareTree::Bound& r) {
+        return ShareTree::Bound{std::max(l.a, r.a), std::max(l.b, r.b)};
+    };
+    if (tree.allDirty)
+    {
+        for (uint32_t c = 0; c < m_classes; ++c)
+        {
+            ShareTree::Bound* node = tree.nodes.data() + m_shareBase[c];
+            const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;
+            uint32_t width = m_shareWidth[c];
+            for (uint32_t i = 0; i < width; ++i)
+            {
+                uint32_t r = leafRes[i];
+                node[width + i] = r == ProvisioningModel::kNoResource ? ShareTree::Bound{0, 0}
+                                                                      : LeafBound(demand, r);
+            }
+            for (uint32_t k = width - 1; k >= 1; --k)
+            {
+                node[k] = join(node[2 * k], node[2 * k + 1]);
+            }
+        }
+        tree.Clear(false);
+        return;
+    }
+    for (uint32_t r : tree.dirty)
+    {
+        uint8_t c = m_classOf[r];
+        ShareTree::Bound* node = tree.nodes.data() + m_shareBase[c];
+        uint32_t k = m_shareWidth[c] + m_slotOf[r];
+        node[k] = LeafBound(demand, r);
+        // up to the root, or to the first node whose bounds stay (those above stay too)
+        for (k /= 2; k >= 1; k /= 2)
+        {
+            ShareTree::Bound b = join(node[2 * k], node[2 * k + 1]);
+            if (b.a == node[k].a && b.b == node[k].b)
+            {
+                break;
+            }
+            node[k] = b;
+        }
+    }
+    tree.Clear(false);
+}
+
+void
+ProvisioningLevel::Query(const ShareTree& tree, double level, std::vector<double>& busiest) const
+{
+    busiest.assign(m_classes, 0.0);
+    // A small absolute margin for shares so small that their roundings are not relative.
+    constexpr double kTiny = 1e-300;
+    for (uint32_t c = 0; c < m_classes; ++c)
+    {
+        const ShareTree::Bound* node = tree.nodes.data() + m_shareBase[c];
+        const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;
+        const uint32_t width = m_shareWidth[c];
+        double best = 0.0;
+        // may a share below node k be above best? (NaN, from inf x 0: yes)
+        auto open = [&](uint32_t k) {
+            const ShareTree::Bound& n = node[k];
+            return (n.a > 0 || n.b > 0) && !(n.a + level * n.b + kTiny <= best);
+        };
+        // depth first, the child with the larger bound first; a pending sibling per level
+        uint32_t stack[2 * 32 + 2];
+        uint32_t top = 0;
+        stack[top++] = 1;
+        while (top > 0)
+        {
+            uint32_t k = stack[--top];
+            if (!open(k))
+            {
+                continue;
+            }
+            if (k >= width)
+            {
+                uint32_t r = leafRes[k - width];
+                best = std::max(best, LoadOf(r) / m_caps[r]); // as BusiestSharesScanned
+                continue;
+            }
+            uint32_t l = 2 * k;
+            bool leftFirst = node[l].a + level * node[l].b >= node[l + 1].a + level * node[l + 1].b;
+            stack[top++] = leftFirst ? l + 1 : l;
+            stack[top++] = leftFirst ? l : l + 1;
+        }
+        busiest[c] = best;
     }
 }
 

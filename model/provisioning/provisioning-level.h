@@ -90,15 +90,32 @@ class ProvisioningLevel
     /** \param r a resource \return its load at the level Level() gave last */
     double LoadOf(uint32_t r) const;
     /**
-     * \brief The busiest share (load / capacity at the level Level() gave last) per class of
-     *        resource.
-     * \param classOf per resource: its class, below classes
+     * \brief Group the resources in classes for BusiestShares (after Reset, which forgets
+     *        them).
+     * \param classOf per resource (as many as Reset's capacities): its class, below classes
      * \param classes number of classes
-     * \param busiest per class: the largest share, 0 if no resource of it is used (output)
      */
-    void BusiestShares(const std::vector<uint8_t>& classOf,
-                       uint32_t classes,
-                       std::vector<double>& busiest) const;
+    void SetClasses(const std::vector<uint8_t>& classOf, uint32_t classes);
+    /**
+     * \brief The busiest share (LoadOf(r) / capacity at the level Level() gave last) per class
+     *        of resource, over the resources some flow uses.
+     *
+     * Kept incrementally: per class a tree over its resources holds, in every node, bounds
+     * on the shares below it (largest capped load / capacity, largest rising load per unit
+     * of L / capacity), refreshed only on the paths of the resources whose sums moved since
+     * the last call. The call walks down from the root into the subtrees whose bound at L
+     * exceeds the best share found so far and computes only the shares it reaches, each as
+     * LoadOf(r) / capacity: the same numbers, so the same largest, as a pass over every used
+     * resource (BusiestSharesScanned), bit for bit.
+     * \param busiest per class: the largest share, 0 if none is above 0 (output)
+     */
+    void BusiestShares(std::vector<double>& busiest) const;
+    /**
+     * \brief BusiestShares computed from scratch: one pass over every used resource (the
+     *        reference of the tests, and the answer when L is not a finite number >= 0).
+     * \param busiest per class: the largest share, 0 if none is above 0 (output)
+     */
+    void BusiestSharesScanned(std::vector<double>& busiest) const;
 
     /** \return the resources some kept flow uses (unordered) */
     const std::vector<uint32_t>& Used() const
@@ -135,6 +152,72 @@ class ProvisioningLevel
         double slowestUnit;         //!< see SlowestUnit()
     };
 
+    /**
+     * Per class of resource, a tournament tree of bounds on the shares (BusiestShares): one
+     * for the loads at a finite level (capped + L x rising), one for the loads at full demand
+     * (the level infinite). A leaf is one resource; an inner node holds the largest bounds of
+     * its two children, so its bound holds for every share below it. The classes' trees
+     * (SetClasses) lie one after the other in nodes: class c's node k (1: its root, its leaf
+     * i at m_shareWidth[c] + i) is nodes[m_shareBase[c] + k].
+     */
+    struct ShareTree
+    {
+        /** The bounds of a node: every share below it is at most a + L x b, for L >= 0. */
+        struct Bound
+        {
+            double a; //!< bound on the load at L = 0, over capacity
+            double b; //!< bound on the load per unit of L, over capacity
+        };
+
+        std::vector<Bound> nodes;     //!< every class's tree
+        std::vector<uint32_t> dirty;  //!< resources whose sums moved since the last Flush
+        std::vector<uint8_t> isDirty; //!< per resource: in dirty
+        bool allDirty{true};          //!< every leaf to recompute (dirty no longer kept)
+
+        /** \param r a resource whose sums (or capacity) moved */
+        void Mark(uint32_t r)
+        {
+            if (!allDirty && !isDirty[r])
+            {
+                isDirty[r] = 1;
+                dirty.push_back(r);
+                if (dirty.size() > isDirty.size() / 8)
+                {
+                    allDirty = true; // a rebuild is cheaper than the paths
+                }
+            }
+        }
+
+        /** \param all every leaf to recompute (else none) */
+        void Clear(bool all);
+    };
+
+    /**
+     * \param demand the loads at full demand (else capped + L x rising)
+     * \param r a resource
+     * \return bounds on its share
+     */
+    ShareTree::Bound LeafBound(bool demand, uint32_t r) const;
+    /**
+     * \brief Bring a share tree's nodes up to date with the sums.
+     * \param tree m_atLevel or m_atDemand
+     * \param demand true for m_atDemand
+     */
+    void Flush(ShareTree& tree, bool demand) const;
+    /**
+     * \param tree an up-to-date share tree
+     * \param level L for its bounds (0 for m_atDemand, whose bounds have b = 0)
+     * \param busiest per class: the largest share (output)
+     */
+    void Query(const ShareTree& tree, double level, std::vector<double>& busiest) const;
+
+    /** \param r a resource whose demand or capacity moved (and so maybe all its sums) */
+    void MarkBoth(uint32_t r) const
+    {
+        m_atLevel.Mark(r);
+        m_atDemand.Mark(r);
+    }
+
     /** \param e an entry in m_byCap \return true if it is below the split (capped) */
     bool Capped(const Entry& e) const;
     /**
@@ -153,19 +236,27 @@ class ProvisioningLevel
 
     std::vector<double> m_caps;
     uint32_t m_level{ProvisioningModel::kNoResource};
-    std::map<uint64_t, Job> m_jobs;    //!< by id: refreshed sums in a fixed order
-    std::set<Entry> m_byCap;           //!< flows on the level's resource, by cap
-    std::set<Entry>::iterator m_split; //!< first entry on the rising side (cap > L)
-    std::vector<double> m_capped;      //!< per resource: sum of weight x cap, capped flows
-    std::vector<double> m_rising;      //!< per resource: sum of weight per unit of L, rising
-    std::vector<double> m_demand;      //!< per resource: sum of weight x cap, every flow
-    std::vector<uint32_t> m_users;     //!< per resource: flows using it
-    std::vector<uint32_t> m_used;      //!< resources with users, unordered
-    std::vector<uint32_t> m_usedAt;    //!< per resource: its index in m_used
-    std::set<uint32_t> m_over;         //!< resources but the level's over capacity
-    uint64_t m_seq{0};                 //!< entries made
-    uint32_t m_updates{0};             //!< since the last Refresh
-    double m_lastLevel{0};             //!< what Level() returned last
+    std::map<uint64_t, Job> m_jobs;     //!< by id: refreshed sums in a fixed order
+    std::set<Entry> m_byCap;            //!< flows on the level's resource, by cap
+    std::set<Entry>::iterator m_split;  //!< first entry on the rising side (cap > L)
+    std::vector<double> m_capped;       //!< per resource: sum of weight x cap, capped flows
+    std::vector<double> m_rising;       //!< per resource: sum of weight per unit of L, rising
+    std::vector<double> m_demand;       //!< per resource: sum of weight x cap, every flow
+    std::vector<uint32_t> m_users;      //!< per resource: flows using it
+    std::vector<uint32_t> m_used;       //!< resources with users, unordered
+    std::vector<uint32_t> m_usedAt;     //!< per resource: its index in m_used
+    std::set<uint32_t> m_over;          //!< resources but the level's over capacity
+    uint64_t m_seq{0};                  //!< entries made
+    uint32_t m_updates{0};              //!< since the last Refresh
+    double m_lastLevel{0};              //!< what Level() returned last
+    std::vector<uint8_t> m_classOf;     //!< per resource: its class (SetClasses)
+    uint32_t m_classes{0};              //!< number of classes (SetClasses)
+    std::vector<uint32_t> m_shareBase;  //!< per class: its tree's node 0 in ShareTree::nodes
+    std::vector<uint32_t> m_shareWidth; //!< per class: its tree's leaves (a power of two)
+    std::vector<uint32_t> m_leafRes;    //!< per class, per leaf (at m_shareBase / 2): resource
+    std::vector<uint32_t> m_slotOf;     //!< per resource: its leaf in its class's tree
+    mutable ShareTree m_atLevel;        //!< shares at a finite level (kept up to date lazily)
+    mutable ShareTree m_atDemand;       //!< shares at full demand (kept up to date lazily)
 };
 
 } // namespace ns3
