@@ -121,6 +121,13 @@ TermOf(const ClusterJob& job, double rate, bool keepsUp)
     return rate > 0 ? job.profile->localBatch / rate : 1e30;
 }
 
+/// \param profile a workload \return the dataset it reads (its own name if none is named)
+const std::string&
+DatasetOf(const WorkloadProfile& profile)
+{
+    return !profile.dataset.empty() ? profile.dataset : profile.name;
+}
+
 /// \param a a plan \param b another \return true if they differ
 bool
 PlanMoved(const CachePlan& a, const CachePlan& b)
@@ -330,7 +337,7 @@ ProvisioningDataLoading::CountProfile(const WorkloadProfile* profile, uint64_t i
     }
     // Plans depend on the running profiles, and per dataset on its last reader's profile (in
     // id order, as PlanCaches sees the jobs).
-    std::string dataset = !profile->dataset.empty() ? profile->dataset : profile->name;
+    const std::string& dataset = DatasetOf(*profile);
     auto& readers = m_readers[dataset];
     const WorkloadProfile* before = readers.empty() ? nullptr : readers.rbegin()->second;
     if (sign > 0)
@@ -385,18 +392,29 @@ ProvisioningDataLoading::Replan()
         add(readers.rbegin()->second);
     }
     std::vector<CachePlan> plans = m_model->PlanCaches(jobs);
-    m_planOf.clear();
+    std::map<const WorkloadProfile*, CachePlan> before;
+    before.swap(m_planOf);
     for (size_t k = 0; k < jobs.size(); ++k)
     {
         m_planOf[jobs[k].profile] = plans[k];
     }
-    for (auto& [id, r] : m_running)
+    // A running job was described with its profile's plan of the last Replan (a job admitted
+    // since is marked already): the jobs to describe again are those of the profiles whose
+    // plan moved, found through their dataset's readers rather than a walk over every job.
+    for (const auto& [profile, plan] : m_planOf)
     {
-        const CachePlan& plan = m_planOf.at(r.spec.profile);
-        if (!r.described || PlanMoved(plan, r.plan))
+        auto old = before.find(profile);
+        if (old != before.end() && !PlanMoved(plan, old->second))
         {
-            r.plan = plan;
-            m_marked.insert(id);
+            continue;
+        }
+        for (const auto& [id, reader] : m_readers.at(DatasetOf(*profile)))
+        {
+            if (reader == profile)
+            {
+                m_running.at(id).plan = plan;
+                m_marked.insert(id);
+            }
         }
     }
     m_plansStale = false;
