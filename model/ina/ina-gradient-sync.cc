@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -1517,7 +1518,45 @@ InaGradientSync::SolveTwoLevel(std::vector<TieredJob>& tj,
                                size_t racks) const
 {
     // Who meets whom where: the same hashed index addresses a job's chunk at all its levels,
-    // so a job is blocked by another at every pool they share, and the blocks coincide.
+    // so a job is blocked by another at every pool they share, and the blocks coincide. A
+    // preemptive policy is blocked only by the jobs that outrank it, in full: sums over the
+    // rank order (InaRankedHoldings) instead of every pair.
+    const bool ranked = m_ratePolicy->Preempts();
+    std::vector<std::vector<Shared>> shared;
+    InaRankedHoldings above;
+    if (ranked)
+    {
+        RankComponent(tj, atPool.size(), racks, above);
+    }
+    else
+    {
+        shared = SharedPools(tj, atPool);
+    }
+    constexpr int ROUNDS = 2000;
+    auto weight = [](int it) { return it < 50 ? 0.5 : 25.0 / it; };
+    constexpr double TOLERANCE = 1e-7;
+    for (int it = 0; it < ROUNDS; ++it)
+    {
+        TwoLevelHoldings(tj, tx);
+        if (TwoLevelRound(tj,
+                          ranked ? nullptr : &shared,
+                          above,
+                          atPool,
+                          tx,
+                          txUp,
+                          racks,
+                          weight(it)) < TOLERANCE)
+        {
+            return;
+        }
+    }
+    NS_LOG_WARN("two-level fixed point not converged for " << tj.size() << " jobs");
+}
+
+std::vector<std::vector<InaGradientSync::Shared>>
+InaGradientSync::SharedPools(const std::vector<TieredJob>& tj,
+                             const std::vector<std::vector<size_t>>& atPool) const
+{
     std::vector<std::vector<Shared>> shared(tj.size());
     std::vector<size_t> slot(tj.size(), SIZE_MAX);
     for (size_t j = 0; j < tj.size(); ++j)
@@ -1549,18 +1588,29 @@ InaGradientSync::SolveTwoLevel(std::vector<TieredJob>& tj,
             slot[s.other] = SIZE_MAX;
         }
     }
-    constexpr int ROUNDS = 2000;
-    auto weight = [](int it) { return it < 50 ? 0.5 : 25.0 / it; };
-    constexpr double TOLERANCE = 1e-7;
-    for (int it = 0; it < ROUNDS; ++it)
+    return shared;
+}
+
+void
+InaGradientSync::RankComponent(const std::vector<TieredJob>& tj,
+                               size_t pools,
+                               size_t spine,
+                               InaRankedHoldings& above) const
+{
+    std::vector<size_t> order(tj.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return m_ratePolicy->Outranks(*tj[a].job, a, *tj[b].job, b);
+    });
+    std::vector<std::vector<size_t>> poolsOf(tj.size());
+    for (size_t j = 0; j < tj.size(); ++j)
     {
-        TwoLevelHoldings(tj, tx);
-        if (TwoLevelRound(tj, shared, atPool, tx, txUp, racks, weight(it)) < TOLERANCE)
+        for (const Level& l : tj[j].levels)
         {
-            return;
+            poolsOf[j].push_back(l.pool);
         }
     }
-    NS_LOG_WARN("two-level fixed point not converged for " << tj.size() << " jobs");
+    above.SetComponent(poolsOf, pools, spine, order);
 }
 
 void
@@ -1590,7 +1640,8 @@ InaGradientSync::TwoLevelHoldings(std::vector<TieredJob>& tj, double tx) const
 
 double
 InaGradientSync::TwoLevelRound(std::vector<TieredJob>& tj,
-                               const std::vector<std::vector<Shared>>& shared,
+                               const std::vector<std::vector<Shared>>* shared,
+                               InaRankedHoldings& above,
                                const std::vector<std::vector<size_t>>& atPool,
                                double tx,
                                double txUp,
@@ -1610,10 +1661,17 @@ InaGradientSync::TwoLevelRound(std::vector<TieredJob>& tj,
     std::vector<double> fNew(tj.size());
     std::vector<double> levelF(offset.back());
     std::vector<double> preempt(offset.back());
+    std::vector<double> block(offset.back());
+    if (!shared)
+    {
+        SumRankedHoldings(tj, above);
+    }
     for (size_t j = 0; j < tj.size(); ++j)
     {
-        fNew[j] =
-            NextFallback(tj, j, shared[j], poolDemand, &levelF[offset[j]], &preempt[offset[j]]);
+        const Met met =
+            shared ? PairwiseBlocking(tj, j, (*shared)[j], &block[offset[j]], &preempt[offset[j]])
+                   : RankedBlocking(tj, j, above, &block[offset[j]], &preempt[offset[j]]);
+        fNew[j] = NextFallback(tj[j], met, &block[offset[j]], poolDemand, &levelF[offset[j]]);
     }
     double residual = 0;
     for (size_t j = 0; j < tj.size(); ++j)
@@ -1648,30 +1706,59 @@ InaGradientSync::TwoLevelRound(std::vector<TieredJob>& tj,
     return residual;
 }
 
-double
-InaGradientSync::NextFallback(const std::vector<TieredJob>& tj,
-                              size_t j,
-                              const std::vector<Shared>& shared,
-                              const std::vector<double>& poolDemand,
-                              double* levelF,
-                              double* preempt) const
+void
+InaGradientSync::SumRankedHoldings(const std::vector<TieredJob>& tj, InaRankedHoldings& above) const
+{
+    std::vector<double> held;
+    std::vector<double> rate(tj.size());
+    for (size_t j = 0; j < tj.size(); ++j)
+    {
+        for (const Level& l : tj[j].levels)
+        {
+            held.push_back(l.held);
+        }
+        rate[j] = 1 / tj[j].interval;
+    }
+    above.Sum(held, rate);
+}
+
+InaGradientSync::Met
+InaGradientSync::RankedBlocking(const std::vector<TieredJob>& tj,
+                                size_t j,
+                                const InaRankedHoldings& above,
+                                double* block,
+                                double* preempt) const
+{
+    // Only higher priorities block, in full (no pair firing, no decay over iterations).
+    const TieredJob& t = tj[j];
+    for (size_t a = 0; a < t.levels.size(); ++a)
+    {
+        block[a] = above.AtLevel(j, a);
+        preempt[a] = above.RateAtLevel(j, a) / m_poolSize;
+    }
+    return {above.Met(j), 0.0, std::min(t.window, t.chunks)};
+}
+
+InaGradientSync::Met
+InaGradientSync::PairwiseBlocking(const std::vector<TieredJob>& tj,
+                                  size_t j,
+                                  const std::vector<Shared>& shared,
+                                  double* block,
+                                  double* preempt) const
 {
     const double pool = m_poolSize;
     const InaRatePolicy& policy = *m_ratePolicy;
-    // ESA: only higher priorities block, in full (no pair firing, no decay over iterations)
     const bool preempts = policy.Preempts();
     const TieredJob& t = tj[j];
     const size_t levels = t.levels.size();
-    std::vector<double> block(levels, 0.0); // weighted holdings of the others at each level
+    std::fill(block, block + levels, 0.0);
     std::fill(preempt, preempt + levels, 0.0);
-    double blocking = 0;                         // over the job's levels together
-    double heldAll = 0;                          // holdings of the jobs that block it
-    double slots = std::min(t.window, t.chunks); // their window slots
+    Met met{0.0, 0.0, std::min(t.window, t.chunks)};
     for (const Shared& s : shared)
     {
         const TieredJob& c = tj[s.other];
-        // ESA: only higher priorities block (equal keys: the lower job id, as the switch
-        // ranks them); ATP: every holder, one collision per overlapping pair.
+        // ESA: only higher priorities block, in full; ATP: every holder, one collision per
+        // overlapping pair.
         const double w = policy.BlockingWeight(*c.job, s.other, *t.job, j);
         double best = 0;
         double bestHeld = 0;
@@ -1687,10 +1774,27 @@ InaGradientSync::NextFallback(const std::vector<TieredJob>& tj,
             best = std::max(best, x);
             bestHeld = std::max(bestHeld, h);
         }
-        blocking += best;
-        heldAll += w > 0 ? bestHeld : 0.0;
-        slots += std::min(c.window, c.chunks);
+        met.blocking += best;
+        met.heldAll += w > 0 ? bestHeld : 0.0;
+        met.slots += std::min(c.window, c.chunks);
     }
+    return met;
+}
+
+double
+InaGradientSync::NextFallback(const TieredJob& t,
+                              Met met,
+                              const double* block,
+                              const std::vector<double>& poolDemand,
+                              double* levelF) const
+{
+    const double pool = m_poolSize;
+    const InaRatePolicy& policy = *m_ratePolicy;
+    const bool preempts = policy.Preempts();
+    const size_t levels = t.levels.size();
+    double blocking = met.blocking; // over the job's levels together
+    double heldAll = met.heldAll;   // holdings of the jobs that block it
+    double slots = met.slots;       // their window slots
     // The job's own slots block it only without ATP's per-job de-duplication (or with more
     // slots than aggregators); the "- 1" below then discounts the aggregator it holds.
     const bool ownApart = m_dedup && std::min(t.window, t.chunks) <= pool;

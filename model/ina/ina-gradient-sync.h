@@ -9,6 +9,7 @@
 #define AICLUSTER_INA_GRADIENT_SYNC_H
 
 #include "ina-esa-rate-policy.h"
+#include "ina-ranked-holdings.h"
 #include "ina-rate-policy.h"
 
 #include "ns3/data-rate.h"
@@ -266,25 +267,69 @@ class InaGradientSync : public IterationTermModel
                        size_t racks) const;
     /** \brief Holdings of every level of every job from its interval and fallback. */
     void TwoLevelHoldings(std::vector<TieredJob>& tj, double tx) const;
-    /** \brief One damped round: new fallback fractions, loads and intervals \return residual */
+    /**
+     * \brief One damped round: new fallback fractions, loads and intervals.
+     * \param shared per job the others it shares a pool with (PairwiseBlocking), or null for a
+     *        preemptive policy (RankedBlocking over above)
+     * \return residual
+     */
     double TwoLevelRound(std::vector<TieredJob>& tj,
-                         const std::vector<std::vector<Shared>>& shared,
+                         const std::vector<std::vector<Shared>>* shared,
+                         InaRankedHoldings& above,
                          const std::vector<std::vector<size_t>>& atPool,
                          double tx,
                          double txUp,
                          size_t racks,
                          double weight) const;
+    /** \brief Per job, every other job it shares a pool with, and where (PairwiseBlocking). */
+    std::vector<std::vector<Shared>> SharedPools(
+        const std::vector<TieredJob>& tj,
+        const std::vector<std::vector<size_t>>& atPool) const;
+    /** \brief The component in the policy's rank order, for RankedBlocking. */
+    void RankComponent(const std::vector<TieredJob>& tj,
+                       size_t pools,
+                       size_t spine,
+                       InaRankedHoldings& above) const;
+    /** \brief This round's holdings and rates into the ranked sums. */
+    void SumRankedHoldings(const std::vector<TieredJob>& tj, InaRankedHoldings& above) const;
+
+    /// What the other jobs of a component take from one job in a round (NextFallback's input).
+    struct Met
+    {
+        double blocking; //!< over the job's levels together: each other job once
+        double heldAll;  //!< holdings of the jobs that block it (hashed sharing only)
+        double slots;    //!< its window slots and theirs (hashed sharing only)
+    };
+
+    /**
+     * \brief The blocking job j meets, visiting every job it shares a pool with (any policy).
+     * \param block out: per level, the others' weighted holdings there
+     * \param preempt out: per level, ESA's higher-priority arrivals per aggregator [1/s]
+     */
+    Met PairwiseBlocking(const std::vector<TieredJob>& tj,
+                         size_t j,
+                         const std::vector<Shared>& shared,
+                         double* block,
+                         double* preempt) const;
+    /**
+     * \brief The same for a preemptive policy (only the jobs ranked above block, in full), from
+     *        the rank-order sums; heldAll and slots are not used then.
+     */
+    Met RankedBlocking(const std::vector<TieredJob>& tj,
+                       size_t j,
+                       const InaRankedHoldings& above,
+                       double* block,
+                       double* preempt) const;
     /**
      * \brief Job j's target fallback: overall (its levels' blocks coincide: one index) and per
-     *        level (levelF, and preempt: ESA's higher-priority arrivals per aggregator).
+     *        level (levelF), from what the others take (met, block per level).
      * \return the overall fallback fraction
      */
-    double NextFallback(const std::vector<TieredJob>& tj,
-                        size_t j,
-                        const std::vector<Shared>& shared,
+    double NextFallback(const TieredJob& t,
+                        Met met,
+                        const double* block,
                         const std::vector<double>& poolDemand,
-                        double* levelF,
-                        double* preempt) const;
+                        double* levelF) const;
     /**
      * \brief Max-min fair chunk rates on the shared uplinks (FIFO: jobs whose windows fill the
      *        queue get equal chunk rates); sets uplinkFloor and the interval of every job.

@@ -14,6 +14,7 @@ list(APPEND AICLUSTER_SOURCES
   model/ina/ina-switchml-rate-policy.cc
   model/ina/ina-atp-rate-policy.cc
   model/ina/ina-esa-rate-policy.cc
+  model/ina/ina-ranked-holdings.cc
   model/ina/ina-gradient-sync.cc
 )
 list(APPEND AICLUSTER_HEADERS
@@ -31,5 +32,6 @@ list(APPEND AICLUSTER_HEADERS
   model/ina/ina-switchml-rate-policy.h
   model/ina/ina-atp-rate-policy.h
   model/ina/ina-esa-rate-policy.h
+  model/ina/ina-ranked-holdings.h
   model/ina/ina-gradient-sync.h
 )
