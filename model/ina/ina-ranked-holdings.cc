@@ -86,8 +86,11 @@ InaRankedHoldings::CollectTies(const std::vector<size_t>& poolOfLevel, size_t wi
             position[members[k]] = k;
         }
     }
-    m_ties.assign(n, {});
-    std::vector<size_t> seenFor(n, SIZE_MAX); // the job whose tie list last took each job
+    m_tieBegin.assign(1, 0);
+    m_tieWide.clear();
+    m_tieLevelBegin.assign(1, 0);
+    m_tieThere.clear();
+    std::vector<size_t> seenFor(n, SIZE_MAX); // the job whose ties last took each job
     for (size_t j = 0; j < n; ++j)
     {
         for (size_t a = m_offset[j]; a < m_offset[j + 1]; ++a)
@@ -103,36 +106,34 @@ InaRankedHoldings::CollectTies(const std::vector<size_t>& poolOfLevel, size_t wi
                 if (seenFor[c] != j)
                 {
                     seenFor[c] = j;
-                    m_ties[j].push_back(SharedLevels(j, c, poolOfLevel, widePool));
+                    AddTie(j, c, poolOfLevel, widePool);
                 }
             }
         }
+        m_tieBegin.push_back(m_tieWide.size());
     }
 }
 
-InaRankedHoldings::Tie
-InaRankedHoldings::SharedLevels(size_t j,
-                                size_t c,
-                                const std::vector<size_t>& poolOfLevel,
-                                size_t widePool) const
+void
+InaRankedHoldings::AddTie(size_t j,
+                          size_t c,
+                          const std::vector<size_t>& poolOfLevel,
+                          size_t widePool)
 {
-    Tie tie;
-    tie.other = c;
+    size_t wide = SIZE_MAX;
     for (size_t a = m_offset[j]; a < m_offset[j + 1]; ++a)
     {
         for (size_t b = m_offset[c]; b < m_offset[c + 1]; ++b)
         {
             if (poolOfLevel[a] == poolOfLevel[b])
             {
-                tie.levels.emplace_back(a, b);
-                if (poolOfLevel[b] == widePool)
-                {
-                    tie.wideThere = b;
-                }
+                m_tieThere.push_back(b);
+                wide = poolOfLevel[b] == widePool ? b : wide;
             }
         }
     }
-    return tie;
+    m_tieWide.push_back(wide);
+    m_tieLevelBegin.push_back(m_tieThere.size());
 }
 
 void
@@ -161,15 +162,15 @@ InaRankedHoldings::Sum(const std::vector<double>& held, const std::vector<double
         // The wide pool's sum counts each job above once at its wide holding; a tie is met
         // where it holds most among all the pools the two share.
         double met = m_wideLevel[j] == SIZE_MAX ? 0.0 : m_above[m_wideLevel[j]];
-        for (const Tie& tie : m_ties[j])
+        for (size_t t = m_tieBegin[j]; t < m_tieBegin[j + 1]; ++t)
         {
             double best = 0;
-            for (const auto& [here, there] : tie.levels)
+            for (size_t k = m_tieLevelBegin[t]; k < m_tieLevelBegin[t + 1]; ++k)
             {
-                best = std::max(best, held[there]);
+                best = std::max(best, held[m_tieThere[k]]);
             }
-            const bool counted = m_wideLevel[j] != SIZE_MAX && tie.wideThere != SIZE_MAX;
-            met += best - (counted ? held[tie.wideThere] : 0.0);
+            const bool counted = m_wideLevel[j] != SIZE_MAX && m_tieWide[t] != SIZE_MAX;
+            met += best - (counted ? held[m_tieWide[t]] : 0.0);
         }
         m_met[j] = met;
     }

@@ -71,30 +71,26 @@ class InaRankedHoldings
     double Met(size_t j) const;
 
   private:
-    /// A job ranked above another that shares a small pool with it: the levels they share.
-    struct Tie
-    {
-        size_t other;                                  //!< the job ranked above
-        std::vector<std::pair<size_t, size_t>> levels; //!< (flat level here, flat level there)
-        size_t wideThere{SIZE_MAX};                    //!< its flat level at the wide pool
-    };
-
-    /// Per job, the jobs above it that share a pool other than the wide one.
+    /// Per job, the jobs above it that share a pool other than the wide one (the ties).
     void CollectTies(const std::vector<size_t>& poolOfLevel, size_t widePool, size_t n);
-    /// The levels jobs j and c share, and c's at the wide pool if they share it.
-    Tie SharedLevels(size_t j,
-                     size_t c,
-                     const std::vector<size_t>& poolOfLevel,
-                     size_t widePool) const;
+    /// A tie of job j with job c: appends c's levels at the pools they share to m_tieThere,
+    /// and c's level at the wide pool (SIZE_MAX if they do not both use it) to m_tieWide.
+    void AddTie(size_t j, size_t c, const std::vector<size_t>& poolOfLevel, size_t widePool);
 
     std::vector<size_t> m_offset;              //!< per job, first flat level; then total
     std::vector<size_t> m_jobOf;               //!< per flat level, its job
     std::vector<std::vector<size_t>> m_ranked; //!< per pool, flat levels in rank order
     std::vector<size_t> m_wideLevel;           //!< per job, flat level at the wide pool
-    std::vector<std::vector<Tie>> m_ties;      //!< per job, the small-pool ties above it
-    std::vector<double> m_above;               //!< per flat level, holdings above it
-    std::vector<double> m_rateAbove;           //!< per flat level, rates above it
-    std::vector<double> m_met;                 //!< per job, Met()
+    // The ties, flat (one pass over contiguous arrays per round): job j's are
+    // m_tieBegin[j] .. m_tieBegin[j + 1]; tie t's shared levels there are
+    // m_tieThere[m_tieLevelBegin[t] .. m_tieLevelBegin[t + 1]].
+    std::vector<size_t> m_tieBegin;      //!< per job, its first tie; then the total
+    std::vector<size_t> m_tieWide;       //!< per tie, the other's wide level if both use it
+    std::vector<size_t> m_tieLevelBegin; //!< per tie, its first shared level; then the total
+    std::vector<size_t> m_tieThere;      //!< the other's levels at the shared pools
+    std::vector<double> m_above;         //!< per flat level, holdings above it
+    std::vector<double> m_rateAbove;     //!< per flat level, rates above it
+    std::vector<double> m_met;           //!< per job, Met()
 };
 
 } // namespace ns3
