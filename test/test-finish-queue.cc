@@ -16,6 +16,7 @@
 
 #include <catch2/catch.hpp>
 #include <functional>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -223,4 +224,26 @@ TEST_CASE("finish queue hands out every finish due at a time step before what th
     CHECK(f.fired[1].id == 1);
     CHECK(f.fired[2].id == 2);
     CHECK(passes == std::vector<size_t>{3}); // one pass, after all three
+}
+
+TEST_CASE("finish queue: the range check's shortcut gives the exact check's answer on both sides",
+          "[engine]")
+{
+    // EventTimeAfter decides "far inside the range" from integer steps and leaves the rest to
+    // the exact test: delays around half the range (the shortcut's edge) and around the end
+    // itself must come out as the exact test says.
+    Fixture f(1);
+    const double left = (Time::Max() - Simulator::Now()).GetSeconds() - 1;
+    for (double seconds : {left / 2 - 2, left / 2, left / 2 + 2, left - 1e3, left - 2})
+    {
+        CHECK(EventTimeAfter(seconds) == Simulator::Now() + Seconds(seconds));
+    }
+    for (double seconds : {left,
+                           left + 1,
+                           left * 2,
+                           std::numeric_limits<double>::infinity(),
+                           std::numeric_limits<double>::quiet_NaN()})
+    {
+        CHECK(EventTimeAfter(seconds) == Time::Max());
+    }
 }
