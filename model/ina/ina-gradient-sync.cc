@@ -1710,6 +1710,7 @@ void
 InaGradientSync::SumRankedHoldings(const std::vector<TieredJob>& tj, InaRankedHoldings& above) const
 {
     std::vector<double> held;
+    held.reserve(above.LevelOffset(tj.size()));
     std::vector<double> rate(tj.size());
     for (size_t j = 0; j < tj.size(); ++j)
     {

@@ -29,14 +29,14 @@ InaRankedHoldings::SetComponent(const std::vector<std::vector<size_t>>& poolsOf,
     {
         throw std::invalid_argument("InaRankedHoldings: the order must list every job once");
     }
-    std::vector<size_t> rank(n, SIZE_MAX);
-    for (size_t r = 0; r < n; ++r)
+    std::vector<bool> listed(n, false);
+    for (size_t j : order)
     {
-        if (order[r] >= n || rank[order[r]] != SIZE_MAX)
+        if (j >= n || listed[j])
         {
             throw std::invalid_argument("InaRankedHoldings: the order must list every job once");
         }
-        rank[order[r]] = r;
+        listed[j] = true;
     }
     m_offset.assign(n + 1, 0);
     for (size_t j = 0; j < n; ++j)
@@ -160,7 +160,8 @@ InaRankedHoldings::Sum(const std::vector<double>& held, const std::vector<double
     for (size_t j = 0; j + 1 < m_offset.size(); ++j)
     {
         // The wide pool's sum counts each job above once at its wide holding; a tie is met
-        // where it holds most among all the pools the two share.
+        // where it holds most among all the pools the two share (its wide holding, if both
+        // use the wide pool, is then taken out again).
         double met = m_wideLevel[j] == SIZE_MAX ? 0.0 : m_above[m_wideLevel[j]];
         for (size_t t = m_tieBegin[j]; t < m_tieBegin[j + 1]; ++t)
         {
@@ -169,8 +170,7 @@ InaRankedHoldings::Sum(const std::vector<double>& held, const std::vector<double
             {
                 best = std::max(best, held[m_tieThere[k]]);
             }
-            const bool counted = m_wideLevel[j] != SIZE_MAX && m_tieWide[t] != SIZE_MAX;
-            met += best - (counted ? held[m_tieWide[t]] : 0.0);
+            met += best - (m_tieWide[t] != SIZE_MAX ? held[m_tieWide[t]] : 0.0);
         }
         m_met[j] = met;
     }

@@ -60,7 +60,8 @@ class InaRankedHoldings
      */
     void Sum(const std::vector<double>& held, const std::vector<double>& rate);
 
-    /** \param j a job \return the index of its first level in the flattened level arrays */
+    /** \param j a job, or the number of jobs \return the index of its first level in the
+     *  flattened level arrays (for the number of jobs: the number of levels) */
     size_t LevelOffset(size_t j) const;
     /** \param j a job \param a its level \return the holdings above j at that level's pool */
     double AtLevel(size_t j, size_t a) const;
