@@ -524,15 +524,9 @@ WorkloadCatalog::Default()
 const WorkloadProfile&
 WorkloadCatalog::Get(const std::string& name) const
 {
-    auto it = m_profiles.find(name);
-    if (it != m_profiles.end())
+    if (const WorkloadProfile* profile = Find(name))
     {
-        return it->second;
-    }
-    auto alias = m_aliases.find(name);
-    if (alias != m_aliases.end())
-    {
-        return m_profiles.at(alias->second);
+        return *profile;
     }
     std::ostringstream msg;
     msg << "unknown workload '" << name << "' in catalog " << m_path << "; known workloads:";
@@ -551,7 +545,7 @@ WorkloadCatalog::Get(const std::string& name) const
 bool
 WorkloadCatalog::Has(const std::string& name) const
 {
-    return m_profiles.count(name) > 0 || m_aliases.count(name) > 0;
+    return Find(name) != nullptr;
 }
 
 const WorkloadProfile*
