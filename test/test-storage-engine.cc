@@ -262,7 +262,7 @@ TEST_CASE("kept hit ratios: the same run as computing every dataset's ratio afre
     // One dataset per job (as --dataset-rule=job), sizes 40 to 400 MB, a 250 MB cache: every
     // start and finish moves the plan, caches grow (lazy fills complete one at a time) and
     // shrink. The model keeps each dataset's hit ratio while its effective bytes stay
-    // (StorageDataLoading::KeepHitRatios); every policy must run bit for bit as when each pass
+    // (StorageDataLoading's KeepHitRatios); every policy must run bit for bit as when each pass
     // computes every ratio from the effective bytes.
     std::vector<JobRecord> jobs;
     for (uint64_t i = 0; i < 36; ++i)
@@ -271,14 +271,14 @@ TEST_CASE("kept hit ratios: the same run as computing every dataset's ratio afre
         jobs.push_back(Job(i, 17.0 * i, gpus, 120 + 37 * (i * 7 % 11), "d" + std::to_string(i)));
     }
     auto replay = [&jobs](const std::string& policy, bool keep) {
-        StorageDataLoading::KeepHitRatios(keep);
         ObjectFactory factory(StorageAllocationPolicy::TypeNameOf(policy));
         Run run = Replay(jobs,
                          factory.Create<StorageAllocationPolicy>(),
                          "12Mbps",
                          false,
                          true,
-                         [&jobs](ClusterEngine&, StorageDataLoading& storage) {
+                         [&jobs, keep](ClusterEngine&, StorageDataLoading& storage) {
+                             storage.SetAttribute("KeepHitRatios", BooleanValue(keep));
                              for (size_t i = 0; i < jobs.size(); ++i)
                              {
                                  storage.AddDataset(
@@ -286,7 +286,6 @@ TEST_CASE("kept hit ratios: the same run as computing every dataset's ratio afre
                              }
                              storage.GetCacheTier()->SetAttribute("Capacity", DoubleValue(250e6));
                          });
-        StorageDataLoading::KeepHitRatios(true);
         return run;
     };
     for (const std::string& policy : StorageAllocationPolicy::Names())

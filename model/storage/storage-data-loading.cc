@@ -75,6 +75,14 @@ StorageDataLoading::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&StorageDataLoading::m_groupJobs),
                           MakeBooleanChecker())
+            .AddAttribute("KeepHitRatios",
+                          "Keep each dataset's hit ratio while its effective cache bytes stay "
+                          "(a fill completing changes one dataset). Same results either way, "
+                          "bit for bit; false computes every ratio afresh at every pass, the "
+                          "reference.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&StorageDataLoading::m_keepHitRatios),
+                          MakeBooleanChecker())
             .AddAttribute("PrefetchBandwidth",
                           "Remote bandwidth of one dataset's prefetch, on top of the jobs' "
                           "[bit/s].",
@@ -393,19 +401,11 @@ StorageDataLoading::Settle()
     m_totals.activeSeconds += dt;
 }
 
-bool StorageDataLoading::s_keepHitRatios = true;
-
-void
-StorageDataLoading::KeepHitRatios(bool keep)
-{
-    s_keepHitRatios = keep;
-}
-
 double
 StorageDataLoading::HitOf(uint32_t dataset) const
 {
     const CacheState& state = m_caches[dataset];
-    if (s_keepHitRatios && state.hitFor == state.effective)
+    if (m_keepHitRatios && state.hitFor == state.effective)
     {
         return state.hit; // the same effective bytes: the same ratio, bit for bit
     }

@@ -120,15 +120,6 @@ class StorageDataLoading : public ReportingTermModel
     /** \return the cache tier */
     Ptr<CacheTier> GetCacheTier() const;
 
-    /**
-     * \brief Reference switch for the tests: false makes every pass compute each dataset's hit
-     *        ratio afresh from its effective bytes, as before the ratios were kept. Same
-     *        answers either way.
-     * \param keep whether a dataset's hit ratio is kept while its effective bytes stay
-     *        (default true)
-     */
-    static void KeepHitRatios(bool keep);
-
     void Evaluate(const ClusterTopology& topology,
                   const std::vector<Ptr<const ClusterJob>>& running,
                   std::vector<double>& seconds) override;
@@ -350,6 +341,7 @@ class StorageDataLoading : public ReportingTermModel
     Ptr<CacheTier> m_cacheTier;
     bool m_prefetch;
     bool m_sharedPace{true};
+    bool m_keepHitRatios{true}; //!< KeepHitRatios attribute
     bool m_groupJobs{true};
     DataRate m_prefetchRate;
     bool m_checkpoints{true};
@@ -411,7 +403,6 @@ class StorageDataLoading : public ReportingTermModel
     double m_pace{0}; //!< 1 / the last level reported [s per byte]; 0 = none yet
     /** The pace group of the jobs bottlenecked together on the remote bandwidth. */
     static constexpr int32_t kRemoteGroup = 0;
-    static bool s_keepHitRatios; //!< see KeepHitRatios
     double m_lastSettle{0};
     // What Settle() integrates, kept current by RecomputeRates(), UpdateCaches() and RemoveJob().
     double m_sumBandwidth{0}; //!< sum over jobs of their bandwidth [bytes/s]
