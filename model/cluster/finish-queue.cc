@@ -28,7 +28,15 @@ EventTimeAfter(double seconds)
     // re-time). Almost every delay is far inside the range: the steps left, times the seconds
     // of one step, tells that with margin to spare (its error is ~1e-16 relative), so the exact
     // test below decides only near the end of time, with the same outcome either way.
-    static const double secondsPerStep = Time(1).GetSeconds();
+    // Seconds per step: looked up again only if the resolution changed (Time::SetResolution,
+    // allowed once before a run) since the last call.
+    static Time::Unit resolution = Time::GetResolution();
+    static double secondsPerStep = Time(1).GetSeconds();
+    if (Time::GetResolution() != resolution)
+    {
+        resolution = Time::GetResolution();
+        secondsPerStep = Time(1).GetSeconds();
+    }
     const double roughlyLeft =
         static_cast<double>(Time::Max().GetTimeStep() - now.GetTimeStep()) * secondsPerStep;
     if (seconds < roughlyLeft / 2 - 1)
