@@ -27,6 +27,8 @@
  *   ./ns3 run philly-replay-bench
  *   ./ns3 run "philly-replay-bench --configs=sched,esa --policy=fifo --runs=5"
  *   ./ns3 run "philly-replay-bench --tenfold=1 --configs=sched --tenfold-configs=all-on"
+ *   ./ns3 run "philly-replay-bench --configs=all-on-pool88,all-on-pool22 --tenfold=0
+ *              --anchor=none --solver-sizes=none"
  *   ./ns3 run "philly-replay-bench --configs=sched --policy=fifo --tenfold=0 --anchor=none
  *              --solver-sizes=none --storage-grid=all --timeout=120"
  *
@@ -159,6 +161,12 @@ ConfigOptions(const std::string& config)
         // Every component but provisioning (for the tenfold trace while its solves are slow).
         {"esa-cba", "--ina=esa --provisioning=ideal --storage-policy=cba"},
         {"all-on", "--ina=esa --provisioning=kspeed --storage-policy=cba"},
+        // All-on with the KSpeed pool sized for Philly (about one pool node per 4 training
+        // nodes: 88) and a quarter of that: the pool's size sets what a provisioning solve costs.
+        {"all-on-pool88",
+         "--ina=esa --provisioning=kspeed --storage-policy=cba --provisioning-pool-nodes=88"},
+        {"all-on-pool22",
+         "--ina=esa --provisioning=kspeed --storage-policy=cba --provisioning-pool-nodes=22"},
     };
     auto it = known.find(config);
     if (it == known.end())
@@ -380,7 +388,7 @@ struct Target
 Target
 TargetOf(const std::string& config, bool tenfold)
 {
-    if (ConfigLabel(config) == "all-on" || ConfigLabel(config) == "esa-cba")
+    if (ConfigLabel(config).rfind("all-on", 0) == 0 || ConfigLabel(config) == "esa-cba")
     {
         return tenfold ? Target{60, 4096} : Target{5, 500};
     }
@@ -676,7 +684,7 @@ BenchMain(int argc, char* argv[])
                  "alluxio, kspeed, cba, cba-vc-10tb, cba-job, cba-job-0.5tb, cba-job-2tb, "
                  "cba-0.01tb, cba-job-0.01tb, fair-0.01tb, lru-0.01tb, autocba-0.01tb, "
                  "silod-0.01tb, quiver-0.01tb, autocba-job, fair-job-0.5tb, lru-job-0.5tb, "
-                 "esa-cba, all-on, or name:trace-replay options",
+                 "esa-cba, all-on, all-on-pool88, all-on-pool22, or name:trace-replay options",
                  configs);
     cmd.AddValue("nodes", "Nodes (8 GPUs each)", nodes, 1, 100000);
     cmd.AddValue("runs", "Runs per row; the row shows medians", runs, 1, 1000);

@@ -1413,12 +1413,28 @@ ProvisioningModel::CompactUsage(CachedUsage& c) const
             client0 = static_cast<int64_t>(e);
         }
     }
-    std::unordered_map<uint32_t, uint32_t> twinsSeen; // kept entry -> its twins in the list
-    std::unordered_map<uint32_t, size_t> entryOf;     // resource -> entry
+    // Resource -> entry and kept entry -> its twins in the list, in flat arrays (hash maps
+    // built per call cost more than building the usage itself with 88 pool nodes). An entry
+    // of m_compactEntryOf counts only when its stamp is this call's: nothing to clear.
+    if (++m_compactStamp == 0)
+    {
+        std::fill(m_compactStampOf.begin(), m_compactStampOf.end(), 0u);
+        m_compactStamp = 1;
+    }
+    size_t statics = m_twinRep.size(); // only static resources are looked up (twin reps)
+    m_compactStampOf.resize(statics, 0u);
+    m_compactEntryOf.resize(statics, 0u);
     for (size_t e = 0; e < c.usage.size(); ++e)
     {
-        entryOf[c.usage[e].first] = e;
+        uint32_t r = c.usage[e].first;
+        if (r < statics)
+        {
+            m_compactStampOf[r] = m_compactStamp;
+            m_compactEntryOf[r] = static_cast<uint32_t>(e);
+        }
     }
+    std::vector<uint32_t>& twinsSeen = m_compactTwinsSeen; // per entry
+    twinsSeen.assign(c.usage.size(), 0u);
     c.symmetric = false;
     for (size_t e = 0; e < c.usage.size(); ++e)
     {
@@ -1438,23 +1454,22 @@ ProvisioningModel::CompactUsage(CachedUsage& c) const
         }
         else
         {
-            auto it = entryOf.find(m_twinRep[c.usage[e].first]);
-            if (it == entryOf.end())
+            uint32_t r = m_twinRep[c.usage[e].first];
+            if (m_compactStampOf[r] != m_compactStamp)
             {
                 return;
             }
-            rep = it->second;
+            rep = m_compactEntryOf[r];
         }
         if (c.usage[rep].second != c.usage[e].second)
         {
             return;
         }
-        ++twinsSeen[static_cast<uint32_t>(rep)];
+        ++twinsSeen[rep];
     }
     for (size_t e = 0; e < c.usage.size(); ++e)
     {
-        auto it = twinsSeen.find(static_cast<uint32_t>(e));
-        if (poolOf(e) == 0 && (it == twinsSeen.end() || it->second != pool - 1))
+        if (poolOf(e) == 0 && twinsSeen[e] != pool - 1)
         {
             return;
         }

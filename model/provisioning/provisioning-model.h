@@ -649,6 +649,11 @@ eturn true if every flow gets its cap (results may be computed without a solver)
 
     /** Fill c's compact usage when its pool-node entries are alike. \param c the entry */
     void CompactUsage(CachedUsage& c) const;
+    /// CompactUsage's scratch, per static resource: the stamp of the call that set its entry
+    mutable std::vector<uint32_t> m_compactStampOf;
+    mutable std::vector<uint32_t> m_compactEntryOf;   //!< per static resource: its entry
+    mutable uint32_t m_compactStamp{0};               //!< CompactUsage's current call
+    mutable std::vector<uint32_t> m_compactTwinsSeen; //!< per entry: its twins in the list
 
     /// per flow of the current Solve: its entry in m_usages (ReuseUsages), else nullptr
     std::vector<const CachedUsage*> m_flowCached;
