@@ -166,8 +166,10 @@ ClusterBuilder::GetTypeId()
                           MakeStringAccessor(&ClusterBuilder::m_provisioning),
                           MakeStringChecker())
             .AddAttribute("ProvisioningPoolNodes",
-                          "CPU nodes of the provisioning (DPP) pool [nodes]; 0 = "
-                          "ns3::ProvisioningModel::PoolNodes (provisioning_pool_nodes, "
+                          "CPU nodes of the provisioning (DPP, KSpeed) pool [nodes]; 0 = "
+                          "the model's default, ns3::ProvisioningModel::PoolNodes if set, else "
+                          "one pool node per 4 training nodes, rounded up "
+                          "(PoolNodesPerTrainingNode) (provisioning_pool_nodes, "
                           "--provisioning-pool-nodes).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&ClusterBuilder::m_provisioningPoolNodes),
@@ -591,6 +593,7 @@ ClusterBuilder::Figures(Ptr<const ClusterEngine> engine) const
             peakRail = std::max(peakRail, s.provisioning.rail);
         }
         figures["provisioning"] = {
+            {"pool_nodes", double(m_provisioningModel->GetModel()->PoolNodes())},
             {"solves", double(m_provisioningSolves)},
             {"cpu_busiest_share_mean",
              timeAverage([](const ComponentSample& s) { return s.provisioning.cpu; })},

@@ -788,7 +788,8 @@ ScenarioFields::All()
         ScenarioField poolNodes = Count(
             "provisioning_pool_nodes",
             "provisioning-pool-nodes",
-            "CPU nodes of the provisioning (DPP) pool [nodes] (0 = the model's default)",
+            "CPU nodes of the provisioning (DPP, KSpeed) pool [nodes] (0 = the model's "
+            "default: one per 4 training nodes, rounded up)",
             [](S& s) -> uint32_t& { return s.provisioningPoolNodes; },
             Written::NEVER);
         poolNodes.write = [](const S& s, ScenarioField::Settings& out) {

@@ -156,8 +156,10 @@ TEST_CASE("provisioning: KSpeed's advantage grows with GPUs per node", "[provisi
     // 8 nodes, 2..16 GPUs each, each GPU consuming at ResNet-50's catalog rate: the trainer's
     // cores (local, Alluxio) and the fixed DPP pool run out as GPUs per node grow, the pooled
     // tier with preprocessed samples cached does not.
-    // Scenario: hosts that leave 32 cores to data loading.
+    // Scenario: hosts that leave 32 cores to data loading, and a pool of 4 nodes (one per two
+    // trainers, not the scaled default of 2: the pool's size is held while GPUs per node grow).
     Config::SetDefault("ns3::ProvisioningModel::CpuCores", DoubleValue(32));
+    Config::SetDefault("ns3::ProvisioningModel::PoolNodes", UintegerValue(4));
     double prevDpp = 0;
     double prevAlluxio = 0;
     for (uint32_t g : {2u, 4u, 8u, 16u, 32u})

@@ -31,8 +31,8 @@ namespace
 {
 /// Stands for "unbounded" in the solver, which needs finite capacities.
 constexpr double kUnbounded = 1e18;
-/// DppNodes' default: not set (PoolNodes applies).
-constexpr uint32_t kUnsetNodes = 0xffffffffu;
+/// Largest pool PoolNodes, DppNodes or the scaled default may give [nodes].
+constexpr uint32_t kMaxPoolNodes = 4096;
 
 double
 Finite(double x)
@@ -112,11 +112,23 @@ ProvisioningModel::GetTypeId()
                           "each on every rail like a training node (same template), with its "
                           "own cores (PoolCores), cache memory (PoolCacheBytes), DRAM "
                           "(PoolDramBandwidth) and storage NIC (PoolFrontendBandwidth) "
-                          "[nodes]. KSpeed with 0 pools the training nodes themselves. "
-                          "Assumption: 4 (vary it; an equal-budget comparison sets it).",
-                          UintegerValue(4),
+                          "[nodes, 0 to 4096]. KSpeed with 0 pools the training nodes "
+                          "themselves. Default: not set (4294967295), the pool scales with the "
+                          "cluster (PoolNodesPerTrainingNode).",
+                          UintegerValue(ProvisioningModel::kUnsetNodes),
                           MakeUintegerAccessor(&ProvisioningModel::m_poolNodes),
-                          MakeUintegerChecker<uint32_t>(0, 4096))
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PoolNodesPerTrainingNode",
+                          "Pool nodes per training node when neither PoolNodes nor DppNodes is "
+                          "set; the pool is this times the training nodes, rounded up (at most "
+                          "4096) [nodes/node]. Assumption: one 64-core pool node per four "
+                          "8-GPU trainers, i.e. 2 pool cores per GPU; the bundled sample's 16 "
+                          "trainers get 4. A fixed pool starves a large cluster (4 nodes for "
+                          "Philly's 2,816 GPUs lose most GPU time to data); DPP sizes its pool "
+                          "to the trainers' demand (Zhao et al., ISCA 2022).",
+                          DoubleValue(0.25),
+                          MakeDoubleAccessor(&ProvisioningModel::m_poolNodesPerTrainingNode),
+                          MakeDoubleChecker<double>(0, 16))
             .AddAttribute("PoolCores",
                           "Cores of each pool node for loading [cores]. Assumption: a 64-core "
                           "host.",
@@ -144,7 +156,7 @@ ProvisioningModel::GetTypeId()
             .AddAttribute("DppNodes",
                           "Alias of PoolNodes kept for older scripts: when set (not the "
                           "default 'unset' value 4294967295) it overrides PoolNodes [nodes].",
-                          UintegerValue(kUnsetNodes),
+                          UintegerValue(ProvisioningModel::kUnsetNodes),
                           MakeUintegerAccessor(&ProvisioningModel::m_dppNodesAlias),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("DppCores",
@@ -259,6 +271,24 @@ ProvisioningModel::GetTypeId()
 ProvisioningModel::ProvisioningModel() = default;
 ProvisioningModel::~ProvisioningModel() = default;
 
+uint32_t
+ProvisioningModel::ScaledPoolNodes() const
+{
+    double scaled = std::ceil(m_poolNodesPerTrainingNode * m_cluster.nodes);
+    return static_cast<uint32_t>(std::min(scaled, static_cast<double>(kMaxPoolNodes)));
+}
+
+void
+ProvisioningModel::CheckPoolSize(const char* attribute, uint32_t nodes)
+{
+    if (nodes != kUnsetNodes && nodes > kMaxPoolNodes)
+    {
+        throw std::invalid_argument("ns3::ProvisioningModel::" + std::string(attribute) + " is " +
+                                    std::to_string(nodes) + ": expected 0 to " +
+                                    std::to_string(kMaxPoolNodes) + " nodes");
+    }
+}
+
 void
 ProvisioningModel::SetCluster(const RailClusterConfig& cluster, Ptr<StorageBackend> storage)
 {
@@ -267,6 +297,8 @@ ProvisioningModel::SetCluster(const RailClusterConfig& cluster, Ptr<StorageBacke
         throw std::invalid_argument("ProvisioningModel::SetCluster: storage backend is null");
     }
     cluster.Validate();
+    CheckPoolSize("PoolNodes", m_poolNodes);
+    CheckPoolSize("DppNodes", m_dppNodesAlias);
     m_cluster = cluster;
     m_topology.reset();
     m_railLinkOf.clear();

@@ -327,11 +327,27 @@ class ProvisioningModel : public Object
      */
     void AddHostToGpu(uint32_t node, uint32_t gpu, double bytes, UsageBuilder& u) const;
 
-    /** \return pool nodes (DPP's and KSpeed's memory/CPU tier) */
+    /// PoolNodes' and DppNodes' default: not set (the pool scales with the cluster).
+    static constexpr uint32_t kUnsetNodes = 0xffffffffu;
+
+    /**
+     * \return pool nodes (DPP's and KSpeed's memory/CPU tier): DppNodes if set, else PoolNodes
+     * if set, else ScaledPoolNodes()
+     */
     uint32_t PoolNodes() const
     {
-        return m_dppNodesAlias != 0xffffffffu ? m_dppNodesAlias : m_poolNodes;
+        if (m_dppNodesAlias != kUnsetNodes)
+        {
+            return m_dppNodesAlias;
+        }
+        return m_poolNodes != kUnsetNodes ? m_poolNodes : ScaledPoolNodes();
     }
+
+    /**
+     * \return the pool size when neither PoolNodes nor DppNodes is set:
+     * ceil(PoolNodesPerTrainingNode x training nodes), at most 4096
+     */
+    uint32_t ScaledPoolNodes() const;
 
     /** \return DPP pool nodes (the pool's) */
     uint32_t DppNodes() const
@@ -382,29 +398,37 @@ class ProvisioningModel : public Object
     }
 
   private:
-    double m_cpuCores;             //!< cores per training node for data loading
-    double m_dramBandwidth;        //!< DRAM bytes/s per node
-    double m_cacheBytesPerNode;    //!< host memory per node lent to a cache tier
-    double m_frontendBandwidth;    //!< storage NIC bytes/s per node
-    double m_copyCpuPerByte;       //!< core-s per byte for a host-memory copy
-    uint32_t m_prefetchDepth;      //!< batches prefetched per GPU
-    uint32_t m_poolNodes;          //!< pool nodes (DPP, KSpeed)
-    double m_poolCores;            //!< cores per pool node
-    double m_poolCacheBytes;       //!< memory per pool node for KSpeed's cache
-    double m_poolDram;             //!< DRAM bytes/s per pool node
-    double m_poolFrontend;         //!< storage NIC bytes/s per pool node
-    double m_tcpReceiveCpuPerByte; //!< core-s per byte received over TCP
-    double m_tcpSendCpuPerByte;    //!< core-s per byte sent over TCP
-    double m_fuseCpuPerByte;       //!< core-s per byte read through FUSE
-    uint32_t m_dppNodesAlias;      //!< DppNodes (alias of PoolNodes when set)
-    double m_dppCoresAlias;        //!< DppCores (alias of PoolCores when > 0)
-    double m_cacheableFraction;    //!< share of preprocessing CPU that is deterministic (cacheable)
-    bool m_aggregate;              //!< one flow per (job, node) instead of per GPU
-    bool m_reuseUsages;            //!< keep (job, node) flows' usages between Solves
-    bool m_mergePoolTwins;         //!< solve on one pool node's resources for all alike
-    bool m_skipFeasible{true};     //!< no solver when every demand fits (SkipFeasibleSolves)
-    bool m_overloadedOnly{true};   //!< the solver holds only over-capacity resources
-    Fairness m_fairness;           //!< how contending jobs share a resource
+    /**
+     * Refuse a pool size above 4096 nodes.
+     * \param attribute the attribute's name \param nodes its value (kUnsetNodes passes)
+     * \throws std::invalid_argument naming the attribute and the range
+     */
+    static void CheckPoolSize(const char* attribute, uint32_t nodes);
+
+    double m_cpuCores;                 //!< cores per training node for data loading
+    double m_dramBandwidth;            //!< DRAM bytes/s per node
+    double m_cacheBytesPerNode;        //!< host memory per node lent to a cache tier
+    double m_frontendBandwidth;        //!< storage NIC bytes/s per node
+    double m_copyCpuPerByte;           //!< core-s per byte for a host-memory copy
+    uint32_t m_prefetchDepth;          //!< batches prefetched per GPU
+    uint32_t m_poolNodes;              //!< pool nodes (DPP, KSpeed); kUnsetNodes = scaled
+    double m_poolNodesPerTrainingNode; //!< pool nodes per training node when not set
+    double m_poolCores;                //!< cores per pool node
+    double m_poolCacheBytes;           //!< memory per pool node for KSpeed's cache
+    double m_poolDram;                 //!< DRAM bytes/s per pool node
+    double m_poolFrontend;             //!< storage NIC bytes/s per pool node
+    double m_tcpReceiveCpuPerByte;     //!< core-s per byte received over TCP
+    double m_tcpSendCpuPerByte;        //!< core-s per byte sent over TCP
+    double m_fuseCpuPerByte;           //!< core-s per byte read through FUSE
+    uint32_t m_dppNodesAlias;          //!< DppNodes (alias of PoolNodes when set)
+    double m_dppCoresAlias;            //!< DppCores (alias of PoolCores when > 0)
+    double m_cacheableFraction;  //!< share of preprocessing CPU that is deterministic (cacheable)
+    bool m_aggregate;            //!< one flow per (job, node) instead of per GPU
+    bool m_reuseUsages;          //!< keep (job, node) flows' usages between Solves
+    bool m_mergePoolTwins;       //!< solve on one pool node's resources for all alike
+    bool m_skipFeasible{true};   //!< no solver when every demand fits (SkipFeasibleSolves)
+    bool m_overloadedOnly{true}; //!< the solver holds only over-capacity resources
+    Fairness m_fairness;         //!< how contending jobs share a resource
 
     /** A storage client of one job on one node. */
     struct ClientRec
