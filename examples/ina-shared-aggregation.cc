@@ -30,11 +30,13 @@
 #include "ns3/progress-reporter.h"
 #include "ns3/strict-options.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -643,6 +645,81 @@ Validate(const InaRunConfig& cfg, bool sweep)
 
 std::string AvgCell(const RunOut& o);
 
+/// The packet level over consecutive seeds (--packet-seeds): the first run and the spread.
+struct SeedRuns
+{
+    RunOut first;                //!< the run at the configured seed
+    std::vector<double> avgJcts; //!< mean JCT of each seed's run [s] (NaN if unfinished)
+    uint32_t unfinished{0};      //!< runs with unfinished jobs
+    double mean{0};              //!< mean over seeds of the mean JCT [s] (NaN if any unfinished)
+    double min{0};               //!< smallest seed's mean JCT [s]
+    double max{0};               //!< largest seed's mean JCT [s]
+    double stdError{0};          //!< standard error of the mean over seeds [s] (0 for one seed)
+    double wallSeconds{0};       //!< packet wall time per seed, averaged [s]
+};
+
+/**
+ * \brief Run the packet level at seeds cfg.seed .. cfg.seed + seeds - 1.
+ * \param cfg the configuration \param seeds how many consecutive seeds (>= 1)
+ * \return the runs' mean JCTs, their mean, range and standard error
+ */
+SeedRuns
+RunSeeds(const InaRunConfig& cfg, uint32_t seeds)
+{
+    SeedRuns out;
+    double sum = 0;
+    for (uint32_t s = 0; s < seeds; ++s)
+    {
+        InaRunConfig c = cfg;
+        c.seed = cfg.seed + s;
+        RunOut o = RunOnce(c);
+        out.unfinished += o.unfinished > 0 ? 1 : 0;
+        const double x = o.unfinished == 0 ? o.avgJct : std::nan("");
+        out.avgJcts.push_back(x);
+        out.wallSeconds += o.wallSeconds / seeds;
+        sum += x;
+        if (s == 0)
+        {
+            out.first = o;
+        }
+    }
+    out.mean = out.unfinished == 0 ? sum / seeds : std::nan("");
+    out.min = *std::min_element(out.avgJcts.begin(), out.avgJcts.end());
+    out.max = *std::max_element(out.avgJcts.begin(), out.avgJcts.end());
+    if (seeds > 1 && out.unfinished == 0)
+    {
+        double ss = 0;
+        for (double x : out.avgJcts)
+        {
+            ss += (x - out.mean) * (x - out.mean);
+        }
+        out.stdError = std::sqrt(ss / (seeds - 1) / seeds);
+    }
+    return out;
+}
+
+/**
+ * \param r the packet level over seeds \return the JSON of the spread
+ */
+nlohmann::json
+SeedsJson(const SeedRuns& r)
+{
+    nlohmann::json per = nlohmann::json::array();
+    for (double x : r.avgJcts)
+    {
+        per.push_back(std::isnan(x) ? nlohmann::json(nullptr) : nlohmann::json(x));
+    }
+    auto num = [](double x) { return std::isnan(x) ? nlohmann::json(nullptr) : nlohmann::json(x); };
+    return {{"seeds", r.avgJcts.size()},
+            {"firstSeed", r.first.cfg.seed},
+            {"avgJctSeconds", per},
+            {"meanAvgJctSeconds", num(r.mean)},
+            {"minAvgJctSeconds", num(r.min)},
+            {"maxAvgJctSeconds", num(r.max)},
+            {"stdErrorSeconds", num(r.stdError)},
+            {"unfinishedRuns", r.unfinished}};
+}
+
 /**
  * \param o the packet-level run \param r the rate-level run of the same configuration
  */
@@ -683,6 +760,7 @@ uint32_t
 RunGrid(const InaRunConfig& base,
         const std::vector<uint32_t>& jobs,
         const std::vector<uint32_t>& pools,
+        uint32_t seeds,
         nlohmann::json& results)
 {
     const size_t total = jobs.size() * pools.size() * 3 * 2;
@@ -692,9 +770,14 @@ RunGrid(const InaRunConfig& base,
     size_t compared = 0;
     double worst = 0;
     std::cout << std::setw(5) << "skew" << std::setw(6) << "jobs" << std::setw(8) << "pool"
-              << std::setw(10) << "policy" << std::setw(13) << "packet[ms]" << std::setw(11)
-              << "rate[ms]" << std::setw(9) << "error" << std::setw(10) << "speed"
-              << "\n";
+              << std::setw(10) << "policy" << std::setw(13)
+              << (seeds > 1 ? "mean[ms]" : "packet[ms]") << std::setw(11) << "rate[ms]"
+              << std::setw(9) << "error" << std::setw(10) << "speed";
+    if (seeds > 1)
+    {
+        std::cout << std::setw(17) << "min-max[ms]" << std::setw(10) << "sem[ms]";
+    }
+    std::cout << "\n";
     for (bool skew : {false, true})
     {
         for (uint32_t n : jobs)
@@ -714,10 +797,12 @@ RunGrid(const InaRunConfig& base,
                     {
                         continue; // SwitchML cannot partition this pool
                     }
-                    RunOut o = RunOnce(c);
+                    SeedRuns sr = RunSeeds(c, seeds);
+                    const RunOut& o = sr.first;
                     RateOut r = RunRate(c);
-                    double err = o.unfinished == 0 ? r.avgJct / o.avgJct - 1 : std::nan("");
-                    unfinished += o.unfinished > 0 ? 1 : 0;
+                    // Against the mean over seeds (with one seed, the packet run itself).
+                    double err = sr.unfinished == 0 ? r.avgJct / sr.mean - 1 : std::nan("");
+                    unfinished += sr.unfinished;
                     if (!std::isnan(err))
                     {
                         ++compared;
@@ -726,15 +811,29 @@ RunGrid(const InaRunConfig& base,
                     }
                     std::cout << std::setw(5) << (skew ? "yes" : "no") << std::setw(6) << n
                               << std::setw(8) << pool << std::setw(10) << policy << std::setw(13)
-                              << AvgCell(o) << std::setw(11) << Ms(r.avgJct) << std::setw(8)
+                              << (seeds > 1 ? (sr.unfinished > 0 ? "unfinished" : Ms(sr.mean))
+                                            : AvgCell(o))
+                              << std::setw(11) << Ms(r.avgJct) << std::setw(8)
                               << (std::isnan(err) ? "-" : Fixed(100 * err, 1)) << "%"
                               << std::setw(9)
-                              << Fixed(o.wallSeconds / std::max(r.wallSeconds, 1e-9), 0) << "x"
-                              << std::endl;
+                              << Fixed(sr.wallSeconds / std::max(r.wallSeconds, 1e-9), 0) << "x";
+                    if (seeds > 1)
+                    {
+                        std::cout << std::setw(17)
+                                  << (sr.unfinished > 0 ? "-" : Ms(sr.min) + "-" + Ms(sr.max))
+                                  << std::setw(10) << (sr.unfinished > 0 ? "-" : Ms(sr.stdError));
+                    }
+                    std::cout << std::endl;
                     nlohmann::json point = ToJson(o);
                     point["rate"] = {{"avgJctSeconds", r.avgJct},
                                      {"jctSeconds", r.jct},
                                      {"wallSeconds", r.wallSeconds}};
+                    if (seeds > 1)
+                    {
+                        point["packetSeeds"] = SeedsJson(sr);
+                        point["rate"]["errorVsSeedMean"] =
+                            std::isnan(err) ? nlohmann::json(nullptr) : nlohmann::json(err);
+                    }
                     results["grid"].push_back(point);
                     ProgressReporter::Report("ina-shared-aggregation",
                                              "grid: " + std::to_string(done) + "/" +
@@ -743,7 +842,12 @@ RunGrid(const InaRunConfig& base,
             }
         }
     }
-    std::cout << "within 10%: " << within << " of " << compared << " points; worst |error| "
+    std::cout << "within 10%"
+              << (seeds > 1 ? " of the mean over " + std::to_string(seeds) + " packet seeds (" +
+                                  std::to_string(base.seed) + ".." +
+                                  std::to_string(base.seed + seeds - 1) + ")"
+                            : std::string())
+              << ": " << within << " of " << compared << " points; worst |error| "
               << Fixed(100 * worst, 1) << "%\n";
     return unfinished;
 }
@@ -840,6 +944,13 @@ Main(int argc, char* argv[])
                  "with --skew (doc/ina.md)",
                  grid);
     cmd.AddValue("grid-jobs", "job counts of --grid, comma separated", gridJobs);
+    uint32_t packetSeeds = 1;
+    cmd.AddValue("packet-seeds",
+                 "with --granularity=both or --grid: run the packet level at seeds --seed .. "
+                 "--seed + N - 1 and compare the rate level with their mean (1: that one run)",
+                 packetSeeds,
+                 1,
+                 1000);
     cmd.AddValue("output", "result JSON file", output);
     cmd.Parse(argc, argv);
     if (skew)
@@ -865,6 +976,17 @@ Main(int argc, char* argv[])
     if (granularity != "packet" && granularity != "rate" && granularity != "both")
     {
         throw OptionError("--granularity=" + granularity + ": expected packet, rate or both");
+    }
+    if (packetSeeds > 1 && granularity != "both" && !grid)
+    {
+        throw OptionError("--packet-seeds=" + std::to_string(packetSeeds) +
+                          ": averages the packet level against the rate level; expected "
+                          "--granularity=both or --grid (or --packet-seeds=1)");
+    }
+    if (static_cast<uint64_t>(cfg.seed) + packetSeeds - 1 > std::numeric_limits<uint32_t>::max())
+    {
+        throw OptionError("--packet-seeds=" + std::to_string(packetSeeds) + " from --seed=" +
+                          std::to_string(cfg.seed) + ": the last seed exceeds 4294967295");
     }
     if (granularity != "packet" || grid)
     {
@@ -893,7 +1015,7 @@ Main(int argc, char* argv[])
     uint32_t unfinishedRuns = 0;
     if (grid)
     {
-        unfinishedRuns = RunGrid(cfg, ParseList(gridJobs), ParseList(pools), results);
+        unfinishedRuns = RunGrid(cfg, ParseList(gridJobs), ParseList(pools), packetSeeds, results);
     }
     else if (granularity == "rate")
     {
@@ -909,14 +1031,39 @@ Main(int argc, char* argv[])
     }
     else if (granularity == "both")
     {
-        RunOut o = RunOnce(cfg);
+        SeedRuns sr = RunSeeds(cfg, packetSeeds);
+        const RunOut& o = sr.first;
         RateOut r = RunRate(cfg);
-        unfinishedRuns += o.unfinished > 0 ? 1 : 0;
+        unfinishedRuns += sr.unfinished;
         PrintBoth(o, r);
         results = ToJson(o);
         results["rate"] = {{"avgJctSeconds", r.avgJct},
                            {"jctSeconds", r.jct},
                            {"wallSeconds", r.wallSeconds}};
+        if (packetSeeds > 1)
+        {
+            const double err = sr.unfinished == 0 ? r.avgJct / sr.mean - 1 : std::nan("");
+            std::cout << "packet over seeds " << cfg.seed << ".." << cfg.seed + packetSeeds - 1
+                      << ": ";
+            for (double x : sr.avgJcts)
+            {
+                std::cout << (std::isnan(x) ? "unfinished" : Ms(x)) << " ";
+            }
+            if (sr.unfinished == 0)
+            {
+                std::cout << "ms; mean " << Ms(sr.mean) << " ms (min-max " << Ms(sr.min) << "-"
+                          << Ms(sr.max) << ", std error " << Ms(sr.stdError) << "), rate "
+                          << Ms(r.avgJct) << " ms, error vs mean " << Fixed(100 * err, 1) << "%\n";
+            }
+            else
+            {
+                std::cout << "ms; " << sr.unfinished << " of " << packetSeeds
+                          << " runs left jobs unfinished\n";
+            }
+            results["packetSeeds"] = SeedsJson(sr);
+            results["rate"]["errorVsSeedMean"] =
+                std::isnan(err) ? nlohmann::json(nullptr) : nlohmann::json(err);
+        }
     }
     else if (!sweep)
     {
