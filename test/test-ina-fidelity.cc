@@ -400,43 +400,48 @@ const uint64_t kMixValues[] = {25557, 138357, 109482, 124439};
 
 /**
  * \brief A point of the doc/ina.md grid at both levels (as `ina-shared-aggregation
- *        --granularity=both`): n jobs of the mix x 8 workers, 2 iterations, window 256.
- * \return (packet, rate) mean JCT [s]
+ *        --granularity=both --packet-seeds=seeds`): n jobs of the mix x 8 workers, 2
+ *        iterations, window 256; the packet level at seeds 1 .. seeds, averaged.
+ * \return (packet mean over the seeds, rate) mean JCT [s]
  */
 std::pair<double, double>
-GridPoint(const std::string& policy, uint32_t n, uint32_t pool, bool skew)
+GridPoint(const std::string& policy, uint32_t n, uint32_t pool, bool skew, uint32_t seeds = 1)
 {
     const uint32_t workers = 8;
     const uint32_t iterations = 2;
     const Time jitter = skew ? MicroSeconds(10) : Seconds(0);
     const Time packetJitter = skew ? NanoSeconds(500) : Seconds(0);
-    RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(1);
-    InaHelper helper;
-    helper.SetPolicy(policy);
-    helper.SetSwitchAttribute("PoolSize", UintegerValue(pool));
-    helper.SetWorkerAttribute("IterationJitter", TimeValue(jitter));
-    helper.SetWorkerAttribute("PacketJitter", TimeValue(packetJitter));
-    helper.SetWorkerAttribute("Verify", BooleanValue(false));
-    for (uint32_t j = 0; j < n; ++j)
-    {
-        InaJobSpec s;
-        s.workers = workers;
-        s.gradientValues = kMixValues[j % 4];
-        s.iterations = iterations;
-        helper.AddJob(s);
-    }
-    helper.Install();
-    helper.AssignStreams(1000);
-    Simulator::Stop(Seconds(10));
-    Simulator::Run();
     double packet = 0;
-    for (uint32_t j = 0; j < n; ++j)
+    for (uint32_t seed = 1; seed <= seeds; ++seed)
     {
-        REQUIRE(helper.GetResult(j).jct > 0);
-        packet += helper.GetResult(j).jct / n;
+        RngSeedManager::SetSeed(1);
+        RngSeedManager::SetRun(seed);
+        InaHelper helper;
+        helper.SetPolicy(policy);
+        helper.SetSwitchAttribute("PoolSize", UintegerValue(pool));
+        helper.SetWorkerAttribute("Seed", UintegerValue(seed));
+        helper.SetWorkerAttribute("IterationJitter", TimeValue(jitter));
+        helper.SetWorkerAttribute("PacketJitter", TimeValue(packetJitter));
+        helper.SetWorkerAttribute("Verify", BooleanValue(false));
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            InaJobSpec s;
+            s.workers = workers;
+            s.gradientValues = kMixValues[j % 4];
+            s.iterations = iterations;
+            helper.AddJob(s);
+        }
+        helper.Install();
+        helper.AssignStreams(1000);
+        Simulator::Stop(Seconds(10));
+        Simulator::Run();
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            REQUIRE(helper.GetResult(j).jct > 0);
+            packet += helper.GetResult(j).jct / n / seeds;
+        }
+        Simulator::Destroy();
     }
-    Simulator::Destroy();
 
     Ptr<InaGradientSync> m = CreateObject<InaGradientSync>();
     m->SetAttribute("Policy", StringValue(policy));
@@ -517,6 +522,7 @@ TEST_CASE("INA rate level: mean JCT within 10% of the packet level on a subset o
         uint32_t jobs;
         uint32_t pool;
         bool skew;
+        uint32_t seeds{1}; //!< packet seeds averaged (`--packet-seeds`)
     };
 
     const std::vector<Point> subset{
@@ -544,11 +550,17 @@ TEST_CASE("INA rate level: mean JCT within 10% of the packet level on a subset o
         {"esa", 2, 256, true},
         {"esa", 4, 1024, true},
         {"esa", 8, 20000, true},
+        // Against the mean over packet seeds 1-5 (`--grid --packet-seeds=5`): whether a key
+        // split by skew is stranded until a resend timeout is a lottery per seed (ATP 2 jobs
+        // at 1024: 0.419-0.735 ms, seed 1 +19% against the model; ESA: 0.111-0.217 ms, seed 1
+        // -20%), and the model's expectation meets the mean (-5.3%, -2.1%).
+        {"atp", 2, 1024, true, 5},
+        {"esa", 2, 1024, true, 5},
     };
     for (const Point& p : subset)
     {
-        auto [packet, rate] = GridPoint(p.policy, p.jobs, p.pool, p.skew);
-        CAPTURE(p.policy, p.jobs, p.pool, p.skew, packet, rate);
-        REQUIRE(rate == Approx(packet).epsilon(0.10));
+        auto [packet, rate] = GridPoint(p.policy, p.jobs, p.pool, p.skew, p.seeds);
+        CAPTURE(p.policy, p.jobs, p.pool, p.skew, p.seeds, packet, rate);
+        CHECK(rate == Approx(packet).epsilon(0.10));
     }
 }
