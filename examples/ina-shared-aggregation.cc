@@ -15,6 +15,7 @@
  *
  *   ./ns3 run "ina-shared-aggregation --policy=esa --pool-size=256 --jobs=4"
  *   ./ns3 run "ina-shared-aggregation --sweep"             # ESA/ATP/SwitchML over pool sizes
+ *   ./ns3 run "ina-shared-aggregation --grid --packet-seeds=5"  # rate vs 5-seed packet mean
  *
  * The model mix cycles resnet50, vgg16, bert-base, gpt2-small (parameter counts
  * of the public models); --model-scale shrinks every gradient (and, with
