@@ -547,7 +547,7 @@ TEST_CASE("format detection, unknown names, missing and empty files", "[trace]")
     CHECK(DetectTraceFormat(Fixture("tiresias-small.csv")) == "tiresias-csv");
     CHECK(DetectTraceFormat(Fixture("native-bad.csv")) == "aicluster");
     auto formats = TraceFormats();
-    CHECK(formats.size() == 9);
+    CHECK(formats.size() == 11);
     CHECK(std::set<std::string>(formats.begin(), formats.end()).count("philly-json") == 1);
 
     TraceError unknown = ErrorOf([] { DetectTraceFormat(Fixture("unknown-header.csv")); });

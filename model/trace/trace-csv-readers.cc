@@ -12,6 +12,10 @@
 
 #include "trace-parse.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
 namespace ns3
 {
 namespace tracefmt
@@ -366,6 +370,189 @@ struct AcmeRow
     }
 };
 
+/**
+ * Sets the GPUs of a job of `workers` instances that each ask for `perWorker` GPUs:
+ * numGpus = workers x perWorker for a whole number of GPUs per worker; a share below one
+ * GPU only for a one-worker job (numGpus 1, gpuFraction = the share, as alibaba-gpu-2023's
+ * gpu_milli): JobRecord has no GPU sharing across several instances.
+ * \return Outcome::NOT_GPU for no GPU, else Outcome::JOB (the caller decides about run time)
+ */
+Outcome
+WorkerGpus(const Site& site,
+           const std::string& field,
+           const std::string& text,
+           double perWorker,
+           uint32_t workers,
+           JobRecord& job)
+{
+    if (perWorker == 0 || workers == 0)
+    {
+        return Outcome::NOT_GPU;
+    }
+    if (std::floor(perWorker) == perWorker)
+    {
+        double total = perWorker * workers; // exact: both are integers below 2^53 here
+        if (perWorker > 4294967295.0 || total > 4294967295.0)
+        {
+            site.Fail(field,
+                      "GPUs per worker x " + std::to_string(workers) + " workers <= 4294967295",
+                      text);
+        }
+        job.numGpus = static_cast<uint32_t>(total);
+        return Outcome::JOB;
+    }
+    if (perWorker < 1 && workers == 1)
+    {
+        job.numGpus = 1;
+        job.gpuFraction = perWorker;
+        return Outcome::JOB;
+    }
+    site.Fail(field,
+              "a whole number of GPUs per worker (a share below one GPU only for a one-worker "
+              "job, " +
+                  std::to_string(workers) + " workers here)",
+              text);
+}
+
+/**
+ * alibaba-spot-gpu-2026: Alibaba cluster-trace-v2026-spot-gpu job_info_df.csv (GFS, ASPLOS'26):
+ * job_name,organization,gpu_model,cpu_request,gpu_request,worker_num,submit_time,duration,
+ * job_type. gpu_request is per worker (see traces/README.md for the evidence).
+ */
+struct SpotGpuRow
+{
+    size_t jobName;
+    size_t organization;
+    size_t gpuModel;
+    size_t gpuRequest;
+    size_t workerNum;
+    size_t submit;
+    size_t duration;
+    size_t jobType;
+
+    explicit SpotGpuRow(const Columns& c)
+        : jobName(c.Require("job_name")),
+          organization(c.Require("organization")),
+          gpuModel(c.Require("gpu_model")),
+          gpuRequest(c.Require("gpu_request")),
+          workerNum(c.Require("worker_num")),
+          submit(c.Require("submit_time")),
+          duration(c.Require("duration")),
+          jobType(c.Require("job_type"))
+    {
+    }
+
+    Outcome operator()(const Row& row, const Site& site, JobRecord& job) const
+    {
+        // Every field is checked before the record is classified: a CPU job with a broken
+        // field is malformed, not silently "not a GPU job".
+        job.name = Trim(row[jobName]);
+        job.user = Trim(row[organization]);
+        job.vc = Trim(row[gpuModel]); // GFS's simulator partitions the cluster by gpu_model
+        const std::string type = Upper(Trim(row[jobType]));
+        if (type == "HP")
+        {
+            job.jobType = "HP";
+        }
+        else if (type == "SPOT")
+        {
+            job.jobType = "Spot";
+        }
+        else
+        {
+            site.Fail("job_type", "HP or Spot", row[jobType]);
+        }
+        uint32_t workers = ParseCount(site, "worker_num", row[workerNum]);
+        if (workers == 0)
+        {
+            site.Fail("worker_num", "a positive integer (instances of the job)", row[workerNum]);
+        }
+        double perWorker = ParseNonNegative(site, "gpu_request", row[gpuRequest]);
+        job.submitTime = ParseNonNegative(site, "submit_time", row[submit]);
+        bool hasDuration = !IsMissing(row[duration]);
+        if (hasDuration)
+        {
+            job.duration = ParseNonNegative(site, "duration", row[duration]);
+        }
+        if (WorkerGpus(site, "gpu_request", row[gpuRequest], perWorker, workers, job) !=
+            Outcome::JOB)
+        {
+            return Outcome::NOT_GPU;
+        }
+        // No run time, or none at all: it never held its GPUs for a second.
+        return hasDuration && job.duration > 0 ? Outcome::JOB : Outcome::UNFINISHED;
+    }
+};
+
+/**
+ * alibaba-pai-2020-task: Alibaba PAI cluster-trace-gpu-v2020 pai_task_table.csv (MLaaS in the
+ * Wild, NSDI'22), headerless in the public release: job_name,task_name,inst_num,status,
+ * start_time,end_time,plan_cpu,plan_mem,plan_gpu,gpu_type (a first line equal to that header,
+ * as pai_task_table.header prepended, is skipped). One record per task; plan_gpu is percent of
+ * one GPU per instance.
+ */
+Outcome
+ParsePaiTaskRow(const Row& row, const Site& site, JobRecord& job)
+{
+    if (row.size() != PAI_TASK_COLUMNS.size())
+    {
+        site.Fail("(record)",
+                  std::to_string(PAI_TASK_COLUMNS.size()) +
+                      " fields (job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,"
+                      "plan_mem,plan_gpu,gpu_type)",
+                  std::to_string(row.size()) + " fields");
+    }
+    job.name = Trim(row[0]);
+    if (job.name.empty())
+    {
+        site.Fail("job_name", "a job name", row[0]);
+    }
+    uint32_t instances = ParseCount(site, "inst_num", row[2]);
+    // Statuses (cluster-trace-gpu-v2020 README): Running, Terminated, Failed, Waiting; only
+    // Terminated is a success. Running and Waiting tasks have no run time: unfinished.
+    static const char* const known[] = {"Terminated", "Failed", "Running", "Waiting"};
+    const std::string status = Upper(Trim(row[3]));
+    for (const char* k : known)
+    {
+        if (status == Upper(k))
+        {
+            job.status = k;
+        }
+    }
+    if (job.status.empty())
+    {
+        site.Fail("status", "Terminated, Failed, Running or Waiting", row[3]);
+    }
+    double t0 = -1;
+    if (!IsMissing(row[4]))
+    {
+        t0 = ParseNonNegative(site, "start_time", row[4]);
+        job.submitTime = t0;
+    }
+    double t1 = -1;
+    if (!IsMissing(row[5]))
+    {
+        t1 = ParseNonNegative(site, "end_time", row[5]);
+        if (t0 >= 0 && t1 < t0)
+        {
+            site.Fail("end_time", "a time >= start_time", row[5]);
+        }
+    }
+    double percent = IsMissing(row[8]) ? 0 : ParseNonNegative(site, "plan_gpu", row[8]);
+    job.vc = Trim(row[9]); // gpu_type: MISC, T4, P100, V100, V100M32, ...
+    if (WorkerGpus(site, "plan_gpu", row[8], percent / 100, instances, job) != Outcome::JOB)
+    {
+        return Outcome::NOT_GPU; // parameter servers and CPU tasks
+    }
+    bool ended = job.status == "Terminated" || job.status == "Failed";
+    if (!ended || t0 < 0 || t1 < 0)
+    {
+        return Outcome::UNFINISHED; // still running or waiting, or never launched
+    }
+    job.duration = t1 - t0;
+    return job.duration > 0 ? Outcome::JOB : Outcome::UNFINISHED;
+}
+
 /** sia-workload: name,time,application,num_replicas,batch_size */
 struct SiaRow
 {
@@ -558,6 +745,17 @@ struct NativeRow
 
 const char* const NATIVE_MAGIC = "# aicluster-trace v1";
 
+const std::vector<std::string> PAI_TASK_COLUMNS = {"job_name",
+                                                   "task_name",
+                                                   "inst_num",
+                                                   "status",
+                                                   "start_time",
+                                                   "end_time",
+                                                   "plan_cpu",
+                                                   "plan_mem",
+                                                   "plan_gpu",
+                                                   "gpu_type"};
+
 const std::vector<std::string> NATIVE_COLUMNS = {"job_id",
                                                  "submit_time_s",
                                                  "num_gpus",
@@ -593,6 +791,39 @@ void
 ReadAcmeCsv(const std::string& text, Collector& collector)
 {
     ReadHeaderCsv<AcmeRow>(text, collector);
+}
+
+void
+ReadAlibabaSpotGpu2026(const std::string& text, Collector& collector)
+{
+    ReadHeaderCsv<SpotGpuRow>(text, collector);
+}
+
+void
+ReadAlibabaPai2020Task(const std::string& text, Collector& collector)
+{
+    CsvCursor cursor(collector.File(), text, ',', true);
+    Row first;
+    if (!cursor.Next(first))
+    {
+        throw TraceError(collector.File(), 0, "", "expected a record, but the file is empty");
+    }
+    bool header = first.size() == PAI_TASK_COLUMNS.size();
+    for (size_t i = 0; header && i < first.size(); ++i)
+    {
+        std::string name = Trim(first[i]);
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
+            return std::tolower(c);
+        });
+        header = name == PAI_TASK_COLUMNS[i];
+    }
+    // Without the header the first line is a record: read the text again from its start.
+    CsvCursor rows(collector.File(), text, ',', true);
+    if (header)
+    {
+        rows.Next(first);
+    }
+    ReadRows(rows, nullptr, collector, ParsePaiTaskRow);
 }
 
 void

@@ -208,15 +208,21 @@ void ReadPhillyJson(const std::string& text, Collector& collector);     //!< phi
 void ReadAlibabaGpu2023(const std::string& text, Collector& collector); //!< alibaba-gpu-2023
 void ReadHeliosCsv(const std::string& text, Collector& collector);      //!< helios-csv
 void ReadAcmeCsv(const std::string& text, Collector& collector);        //!< acme-csv
-void ReadSiaWorkload(const std::string& text, Collector& collector);    //!< sia-workload
-void ReadGavel(const std::string& text, Collector& collector);          //!< gavel
-void ReadTiresiasCsv(const std::string& text, Collector& collector);    //!< tiresias-csv
-void ReadNative(const std::string& text, Collector& collector);         //!< aicluster
+void ReadAlibabaSpotGpu2026(const std::string& text,
+                            Collector& collector); //!< alibaba-spot-gpu-2026
+void ReadAlibabaPai2020Task(const std::string& text,
+                            Collector& collector);                   //!< alibaba-pai-2020-task
+void ReadSiaWorkload(const std::string& text, Collector& collector); //!< sia-workload
+void ReadGavel(const std::string& text, Collector& collector);       //!< gavel
+void ReadTiresiasCsv(const std::string& text, Collector& collector); //!< tiresias-csv
+void ReadNative(const std::string& text, Collector& collector);      //!< aicluster
 
 /** \brief The native format's first line. */
 extern const char* const NATIVE_MAGIC;
 /** \brief The native format's columns, in order. */
 extern const std::vector<std::string> NATIVE_COLUMNS;
+/** \brief The columns of Alibaba PAI v2020's headerless pai_task_table.csv, in order. */
+extern const std::vector<std::string> PAI_TASK_COLUMNS;
 
 } // namespace tracefmt
 } // namespace ns3

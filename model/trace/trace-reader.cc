@@ -70,6 +70,8 @@ Formats()
         {"alibaba-gpu-2023", tracefmt::ReadAlibabaGpu2023},
         {"helios-csv", tracefmt::ReadHeliosCsv},
         {"acme-csv", tracefmt::ReadAcmeCsv},
+        {"alibaba-spot-gpu-2026", tracefmt::ReadAlibabaSpotGpu2026},
+        {"alibaba-pai-2020-task", tracefmt::ReadAlibabaPai2020Task},
         {"sia-workload", tracefmt::ReadSiaWorkload},
         {"gavel", tracefmt::ReadGavel},
         {"tiresias-csv", tracefmt::ReadTiresiasCsv},
@@ -142,6 +144,14 @@ DetectFromText(const std::string& path, const std::string& text)
     {
         return "alibaba-gpu-2023";
     }
+    if (HasColumns(header, {"job_name", "gpu_request", "worker_num", "submit_time", "job_type"}))
+    {
+        return "alibaba-spot-gpu-2026";
+    }
+    if (HasColumns(header, {"job_name", "task_name", "inst_num", "plan_gpu", "gpu_type"}))
+    {
+        return "alibaba-pai-2020-task"; // pai_task_table.header prepended to the CSV
+    }
     if (HasColumns(header, {"job_id", "node_num", "gpu_num", "type", "state", "submit_time"}))
     {
         return "acme-csv"; // Acme has Helios' columns plus the job type
@@ -157,6 +167,19 @@ DetectFromText(const std::string& path, const std::string& text)
     if (HasColumns(header, {"job_id", "num_gpu", "submit_time", "model_name"}))
     {
         return "tiresias-csv";
+    }
+    // pai_task_table.csv is headerless as published: a first record with its 10 fields and a
+    // PAI task status is named rather than guessed (traces/README.md).
+    static const std::set<std::string> paiStatus = {"terminated", "failed", "running", "waiting"};
+    if (header.size() == tracefmt::PAI_TASK_COLUMNS.size() && paiStatus.count(header[3]) == 1)
+    {
+        throw TraceError(path,
+                         line,
+                         "format",
+                         "expected a header; this looks like Alibaba PAI's headerless "
+                         "pai_task_table.csv: name --format=alibaba-pai-2020-task (or prepend "
+                         "pai_task_table.header), got '" +
+                             first.substr(0, 120) + "'");
     }
     throw TraceError(path,
                      line,
