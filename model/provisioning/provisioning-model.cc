@@ -486,27 +486,42 @@ ProvisioningModel::BuildResources()
     // a replay solves at every scheduling pass, so they are built once and only the storage
     // clients (per job) are made anew.
     double poolCores = m_dppCoresAlias > 0 ? m_dppCoresAlias : m_poolCores;
-    std::vector<double> key = {poolCores,
-                               m_cpuCores,
-                               m_poolFrontend,
-                               m_frontendBandwidth,
-                               m_poolDram,
-                               m_dramBandwidth,
-                               m_storage->AggregateBandwidth(),
-                               static_cast<double>(m_cluster.nodes),
-                               static_cast<double>(PoolNodes())};
-    key.insert(key.end(), m_railReserve.begin(), m_railReserve.end());
+    const double scalars[] = {poolCores,
+                              m_cpuCores,
+                              m_poolFrontend,
+                              m_frontendBandwidth,
+                              m_poolDram,
+                              m_dramBandwidth,
+                              m_storage->AggregateBandwidth(),
+                              static_cast<double>(m_cluster.nodes),
+                              static_cast<double>(PoolNodes())};
+    constexpr size_t nScalars = sizeof(scalars) / sizeof(scalars[0]);
     m_clients.clear();
     ++m_clientStamp; // every slot of m_clientTable empty
-    if (m_staticBuilt && key == m_staticKey)
+    // compared in place (DescribeJob asks at every (re)description of a job)
+    bool sameScalars = m_staticBuilt && m_staticKey.size() >= nScalars &&
+                       std::equal(scalars, scalars + nScalars, m_staticKey.begin());
+    if (sameScalars && m_staticKey.size() == nScalars + m_railReserve.size() &&
+        std::equal(m_railReserve.begin(), m_railReserve.end(), m_staticKey.begin() + nScalars))
     {
         m_caps.resize(m_staticCount);
         m_kinds.resize(m_staticCount);
         return;
     }
+    // Only the rail reserve moved (gradient sync started or stopped somewhere): the same
+    // resources with other capacities on training nodes' rails. The kept usages stay valid
+    // if the pool twins do; their dominant shares are computed again when next used.
+    bool keepUsages = sameScalars;
+    std::vector<uint32_t> twinRep;
+    std::vector<uint32_t> twinCount;
+    bool twinsValid = m_twinsValid;
+    if (keepUsages)
+    {
+        twinRep.swap(m_twinRep);
+        twinCount.swap(m_twinCount);
+    }
     m_caps.clear();
     m_kinds.clear();
-    m_usages.clear();
     const RailTopology& t = Topology();
     for (uint32_t l = 0; l < t.GetLinks().size(); ++l)
     {
@@ -557,9 +572,20 @@ ProvisioningModel::BuildResources()
     }
     m_res.storage = AddResource(m_storage->AggregateBandwidth(), KIND_STORAGE);
     m_staticCount = static_cast<uint32_t>(m_caps.size());
-    m_staticKey = key;
+    m_staticKey.assign(scalars, scalars + nScalars);
+    m_staticKey.insert(m_staticKey.end(), m_railReserve.begin(), m_railReserve.end());
     m_staticBuilt = true;
     BuildPoolTwins();
+    if (keepUsages && twinsValid == m_twinsValid && twinRep == m_twinRep &&
+        twinCount == m_twinCount)
+    {
+        ++m_capsEpoch; // kept entries: staticShare computed again on reuse
+    }
+    else
+    {
+        m_usages.clear();
+        m_usagesSwept = 0;
+    }
 }
 
 void
@@ -776,10 +802,7 @@ ProvisioningModel::SolvePass(const std::vector<ProvisioningJob>& jobs, bool comp
     BuildResources();
     m_compactPass = compact && m_twinsValid && !m_twinsRefused;
     m_compactBroken = false;
-    if (m_usages.size() >= (1u << 16))
-    {
-        m_usages.clear(); // bounded: plans and placements vary over a long replay
-    }
+    SweepUsages();        // bounded: plans and placements vary over a long replay
     m_flowCached.clear(); // entries of m_usages stay in place until the next Solve
     m_utilFresh = false;
     std::vector<CachePlan> plans = m_loader->PlanCaches(*this, jobs);
@@ -1326,6 +1349,11 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
 {
     UsageKey key{job.profile, plan.rawHit, plan.decodedHit, plan.bytes, node, firstGpu, count};
     auto it = m_usages.find(key);
+    if (it != m_usages.end() && it->second.fullDropped && !(m_compactPass && it->second.symmetric))
+    {
+        m_usages.erase(it); // its full usage is needed: built again (no flow of this pass has it)
+        it = m_usages.end();
+    }
     if (it == m_usages.end())
     {
         // Built as Solve builds it, with the storage-client requests recorded.
@@ -1363,24 +1391,29 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
         {
             c.calls.push_back(call);
         }
-        // FlowUnit's dominant share over the resources whose capacities stay fixed while the
-        // entry lives (m_usages is cleared when they change); the clients' vary per Solve
         for (size_t e = 0; e < c.usage.size(); ++e)
         {
             if (c.clientCall[e] >= 0)
             {
                 c.clientEntries.push_back(static_cast<uint32_t>(e));
             }
-            else
-            {
-                c.staticShare =
-                    std::max(c.staticShare, c.usage[e].second / count / m_caps[c.usage[e].first]);
-            }
         }
+        StaticShare(c, count);
         if (m_twinsValid)
         {
             CompactUsage(c);
         }
+        if (m_compactPass && c.symmetric)
+        {
+            // a pass on the compact usages needs only those (and the Client() calls); a pass
+            // on the full ones builds the entry again (ReusedUsage): with 88 pool nodes the
+            // full list is most of an entry's memory
+            c.fullDropped = true;
+            std::vector<MaxMinSolver::Usage>().swap(c.usage);
+            std::vector<int32_t>().swap(c.clientCall);
+            std::vector<uint32_t>().swap(c.clientEntries);
+        }
+        c.lastUse = m_usageStamp;
         const CachedUsage& stored = m_usages.emplace(key, std::move(c)).first->second;
         m_flowCached.push_back(&stored);
         if (m_compactPass && !stored.symmetric)
@@ -1393,7 +1426,12 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
     }
     // Reused: the same Client() requests, in the same order, give this job its clients (new
     // ids, and the same reads in flight); the rest of the usage is as it was.
-    const CachedUsage& c = it->second;
+    CachedUsage& c = it->second;
+    c.lastUse = m_usageStamp;
+    if (c.epoch != m_capsEpoch)
+    {
+        StaticShare(c, count); // the rails' capacities moved since it was built
+    }
     m_flowCached.push_back(&c);
     std::vector<uint32_t> ids;
     ids.reserve(c.calls.size());
@@ -1413,6 +1451,47 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
             out[e].first = ids[clientCall[e]];
         }
     }
+}
+
+void
+ProvisioningModel::StaticShare(CachedUsage& c, uint32_t count) const
+{
+    // FlowUnit's dominant share over the resources whose capacities stay fixed until the
+    // next BuildResources that changes them (then c.epoch is stale); the clients' vary per
+    // Solve
+    // Without its full usage, over the compact one: the entries left out are pool twins of
+    // kept ones, with the same weight and (twins) the same capacity, so the same maximum.
+    const auto& usage = c.fullDropped ? c.compact : c.usage;
+    const auto& clientCall = c.fullDropped ? c.compactClientCall : c.clientCall;
+    c.staticShare = 0;
+    for (size_t e = 0; e < usage.size(); ++e)
+    {
+        if (clientCall[e] < 0)
+        {
+            c.staticShare =
+                std::max(c.staticShare, usage[e].second / count / m_caps[usage[e].first]);
+        }
+    }
+    c.epoch = m_capsEpoch;
+}
+
+void
+ProvisioningModel::SweepUsages()
+{
+    // Called before a pass looks entries up. Entries of jobs long gone would pile up (their
+    // keys name a placement and a cache plan): when the table has doubled since the last
+    // sweep, those not used since that sweep go. Only what is rebuilt changes, never a result.
+    ++m_usageStamp;
+    if (m_usages.size() < std::max<size_t>(4096, 2 * m_usagesSwept))
+    {
+        return;
+    }
+    for (auto it = m_usages.begin(); it != m_usages.end();)
+    {
+        it = it->second.lastUse < m_sweepStamp ? m_usages.erase(it) : std::next(it);
+    }
+    m_sweepStamp = m_usageStamp;
+    m_usagesSwept = m_usages.size();
 }
 
 void
@@ -1766,6 +1845,7 @@ ProvisioningModel::DescribeJob(const ProvisioningJob& job,
     m_jobs = &one;
     m_compactPass = m_twinsValid; // one pool node's resources for all, when they are alike
     m_compactBroken = false;
+    SweepUsages();
     m_flowCached.clear();
     std::vector<std::vector<MaxMinSolver::Usage>> usages(job.gpusOnNode.size());
     for (size_t i = 0; i < usages.size(); ++i)

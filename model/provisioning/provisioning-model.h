@@ -660,8 +660,13 @@ eturn true if every flow gets its cap (results may be computed without a solver)
         std::vector<ClientCall> calls;          //!< the Client() calls, in order
         std::vector<uint32_t> clientEntries;    //!< entries that are storage clients
         /// max over the other entries of weight / GPUs / capacity (FlowUnit's dominant
-        /// share; their capacities are fixed while the entry lives)
+        /// share), with the capacities of m_capsEpoch epoch
         double staticShare{0};
+        uint64_t epoch{0};   //!< m_capsEpoch when staticShare was computed
+        uint64_t lastUse{0}; //!< m_usageStamp of the last pass that used it (SweepUsages)
+        /// built in a compact pass and symmetric: usage, clientCall and clientEntries were
+        /// dropped (only the compact lists are used; a full pass builds the entry again)
+        bool fullDropped{false};
         /// The usage uses every pool node alike (MergePoolTwins): each entry on pool node
         /// q > 0 has its twin on pool node 0 with the same weight. Then `compact` is `usage`
         /// without those entries, with its own client bookkeeping.
@@ -673,6 +678,18 @@ eturn true if every flow gets its cap (results may be computed without a solver)
 
     /** Fill c's compact usage when its pool-node entries are alike. \param c the entry */
     void CompactUsage(CachedUsage& c) const;
+    /**
+     * Compute c.staticShare with the current capacities.
+     * \param c the entry \param count its GPUs on the node
+     */
+    void StaticShare(CachedUsage& c, uint32_t count) const;
+    /** Start a pass's look-ups in m_usages; drop entries long unused when it grew large. */
+    void SweepUsages();
+    /// bumped when the static capacities change but the kept usages stay (rail reserve)
+    uint64_t m_capsEpoch{0};
+    uint64_t m_usageStamp{0}; //!< passes (Solve or DescribeJob) so far
+    uint64_t m_sweepStamp{0}; //!< m_usageStamp at the last sweep
+    size_t m_usagesSwept{0};  //!< entries kept by the last sweep
     /// CompactUsage's scratch, per static resource: the stamp of the call that set its entry
     mutable std::vector<uint32_t> m_compactStampOf;
     mutable std::vector<uint32_t> m_compactEntryOf;   //!< per static resource: its entry
