@@ -410,7 +410,20 @@ ProvisioningLevel::BusiestShares(std::vector<double>& busiest) const
     if (std::isinf(m_lastLevel) && m_lastLevel > 0)
     {
         Flush(m_atDemand, true); // LoadOf: every flow at its cap
-        Query(m_atDemand, 0.0, busiest);
+        busiest.assign(m_classes, 0.0);
+        bool exact = true;
+        for (uint32_t c = 0; c < m_classes && exact; ++c)
+        {
+            // the root holds the largest share of its class (0 if none is above 0); an
+            // infinite one may stand for a NaN share, which the scan skips: walk then
+            double root = m_atDemand.nodes[m_shareBase[c] + 1].a;
+            exact = std::isfinite(root);
+            busiest[c] = root;
+        }
+        if (!exact)
+        {
+            Query(m_atDemand, 0.0, busiest);
+        }
     }
     else if (std::isfinite(m_lastLevel) && m_lastLevel >= 0)
     {
@@ -452,6 +465,13 @@ ProvisioningLevel::LeafBound(bool demand, uint32_t r) const
     }
     // Over the rounding of the share's three operations (and of a + L x b at the query),
     // with a wide margin: a share is at most a + L x b whatever the order of its roundings.
+    if (demand)
+    {
+        // exact: the share itself (LoadOf(r) / capacity with every flow at its cap), so a
+        // node's bound is the largest share below it
+        double share = x / cap;
+        return std::isnan(share) ? ShareTree::Bound{kInf, kInf} : ShareTree::Bound{share, 0};
+    }
     constexpr double kUp = 1 + 1e-12;
     ShareTree::Bound bound{std::max(x, 0.0) / cap * kUp, std::max(y, 0.0) / cap * kUp};
     if (std::isnan(bound.a) || std::isnan(bound.b))
