@@ -487,3 +487,61 @@ TEST_CASE("provisioning level: the busiest shares kept incrementally are those o
     CHECK(levelPasses > 1000);
     CHECK(infinitePasses > 100);
 }
+
+TEST_CASE("provisioning model: usages kept across a move of the rail reserve describe jobs as "
+          "a fresh model does",
+          "[provisioning]")
+{
+    // A kept usage's dominant share is taken again when the rails' capacities move (gradient
+    // sync keeps another share of them): the flows must be a fresh model's, to the bit, even
+    // when a rail is the dominant resource.
+    LevelCase c{"DominantShare", 5, 20.0, "8000Gbps", 512e9};
+    Ptr<ProvisioningModel> kept = Model(c);
+    auto passes = RandomPasses(3, 14);
+    const auto& jobs = passes.back();
+    REQUIRE(jobs.size() > 2);
+    std::vector<CachePlan> plans = kept->PlanCaches(jobs);
+    auto describe = [&](Ptr<ProvisioningModel> m,
+                        std::vector<std::vector<ProvisioningLevel::Flow>>& out) {
+        out.assign(jobs.size(), {});
+        std::vector<uint32_t> used(6, 0);
+        for (size_t k = 0; k < jobs.size(); ++k)
+        {
+            std::vector<uint32_t> first;
+            for (const auto& [node, g] : jobs[k].gpusOnNode)
+            {
+                first.push_back(used[node]);
+                used[node] += g;
+            }
+            REQUIRE(m->DescribeJob(jobs[k], plans[k], first, out[k]));
+        }
+    };
+    std::vector<std::vector<ProvisioningLevel::Flow>> before;
+    describe(kept, before); // the usages cached with the full rails
+    uint32_t moved = 0;
+    for (double reserve : {0.0, 200e9, 390e9, 100e9})
+    {
+        // a rail of every node left with a small share: the data's dominant resource
+        std::vector<double> r(6, reserve);
+        kept->SetRailReserve(r);
+        Ptr<ProvisioningModel> fresh = Model(c);
+        fresh->SetRailReserve(r);
+        std::vector<std::vector<ProvisioningLevel::Flow>> a;
+        std::vector<std::vector<ProvisioningLevel::Flow>> b;
+        describe(kept, a);
+        describe(fresh, b);
+        for (size_t k = 0; k < jobs.size(); ++k)
+        {
+            REQUIRE(a[k].size() == b[k].size());
+            for (size_t i = 0; i < a[k].size(); ++i)
+            {
+                INFO("reserve " << reserve << ", job " << k << ", flow " << i);
+                CHECK(a[k][i].unit == b[k][i].unit);
+                CHECK(a[k][i].cap == b[k][i].cap);
+                CHECK(a[k][i].usage == b[k][i].usage);
+                moved += a[k][i].unit != before[k][i].unit ? 1 : 0;
+            }
+        }
+    }
+    CHECK(moved > 0); // the rails did bind some flow's share
+}
