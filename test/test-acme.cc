@@ -9,6 +9,7 @@
 // per-row errors) and node_num honoured by the GPU allocator and the engine.
 
 #include "temp-dir.h"
+#include "trace-fixture.h"
 #include "unit-workload.h"
 
 #include "ns3/cluster-engine-helper.h"
@@ -28,12 +29,6 @@ using Catch::Matchers::Contains;
 
 namespace
 {
-
-std::string
-Fixture(const std::string& name)
-{
-    return std::string(AICLUSTER_TEST_DATA) + "/traces/" + name;
-}
 
 const char* const kHeader = "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,"
                             "start_time,end_time,duration,queue,gpu_time\n";

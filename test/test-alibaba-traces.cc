@@ -11,6 +11,7 @@
 // annotator treats their job types.
 
 #include "temp-dir.h"
+#include "trace-fixture.h"
 
 #include "ns3/trace-annotator.h"
 #include "ns3/trace-reader.h"
@@ -26,12 +27,6 @@ using Catch::Matchers::Contains;
 
 namespace
 {
-
-std::string
-Fixture(const std::string& name)
-{
-    return std::string(AICLUSTER_TEST_DATA) + "/traces/" + name;
-}
 
 const char* const kSpotHeader = "job_name,organization,gpu_model,cpu_request,gpu_request,"
                                 "worker_num,submit_time,duration,job_type\n";

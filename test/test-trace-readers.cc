@@ -11,6 +11,7 @@
 // selection options (window, VC, load scale, job limit, error policy).
 
 #include "temp-dir.h"
+#include "trace-fixture.h"
 
 #include "ns3/trace-reader.h"
 
@@ -31,12 +32,6 @@ using Catch::Matchers::Contains;
 
 namespace
 {
-
-std::string
-Fixture(const std::string& name)
-{
-    return std::string(AICLUSTER_TEST_DATA) + "/traces/" + name;
-}
 
 std::string
 Shared(const std::string& relative)
