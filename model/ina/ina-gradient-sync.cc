@@ -1315,72 +1315,39 @@ InaGradientSync::ShareUplinks(std::vector<TieredJob>& tj,
                               double txUp,
                               double tx) const
 {
-    // Progressive filling: raise every job's chunk rate together; a job stops at its own
-    // rate (interval without the uplinks) or when one of its uplinks is full. A FIFO uplink
-    // gives jobs whose windows keep packets queued equal chunk rates (each job's share of
-    // the queue is its window of chunks).
-    std::vector<double> capacity(racks, 1.0); // fraction of each uplink's time left
-    std::vector<bool> active(tj.size(), false);
-    size_t left = 0;
+    // Max-min fair chunk rates (model/common's solver): every uplink has all of its time
+    // (capacity 1); a job's chunk costs it packets x txUp seconds there, and the job runs at
+    // most at its own rate (one chunk per interval without the uplinks). A FIFO uplink gives
+    // jobs whose windows keep packets queued equal chunk rates (each job's share of the queue
+    // is its window of chunks). A job the uplinks hold below its own rate gets their interval
+    // as its floor.
+    MaxMinSolver& solver = m_uplinkSolver;
+    solver.Reset(std::vector<double>(racks, 1.0));
+    std::vector<uint32_t> flow(tj.size());
+    std::vector<MaxMinSolver::Usage> usage;
     for (size_t j = 0; j < tj.size(); ++j)
     {
         tj[j].uplinkFloor = 0;
-        active[j] = !tj[j].uplinks.empty();
-        left += active[j];
-    }
-    auto freeze = [&](size_t j, double rate) {
-        for (const auto& [rack, packets] : tj[j].uplinks)
-        {
-            capacity[rack] -= packets * txUp * rate;
-        }
-        active[j] = false;
-        --left;
-    };
-    std::vector<double> load(racks);
-    while (left > 0)
-    {
-        std::fill(load.begin(), load.end(), 0.0);
-        for (size_t j = 0; j < tj.size(); ++j)
-        {
-            for (const auto& [rack, packets] :
-                 active[j] ? tj[j].uplinks : decltype(tj[j].uplinks){})
-            {
-                load[rack] += packets * txUp;
-            }
-        }
-        double level = std::numeric_limits<double>::infinity();
-        for (size_t r = 0; r < racks; ++r)
-        {
-            if (load[r] > 0)
-            {
-                level = std::min(level, std::max(0.0, capacity[r]) / load[r]);
-            }
-        }
-        bool frozen = false;
-        for (size_t j = 0; j < tj.size(); ++j)
-        {
-            if (active[j] && 1 / tj[j].interval <= level)
-            {
-                freeze(j, 1 / tj[j].interval);
-                frozen = true;
-            }
-        }
-        if (frozen)
+        if (tj[j].uplinks.empty())
         {
             continue;
         }
-        for (size_t j = 0; j < tj.size(); ++j)
+        usage.clear();
+        for (const auto& [rack, packets] : tj[j].uplinks)
         {
-            bool tight = false;
-            for (const auto& [rack, packets] :
-                 active[j] ? tj[j].uplinks : decltype(tj[j].uplinks){})
+            usage.emplace_back(static_cast<uint32_t>(rack), packets * txUp);
+        }
+        flow[j] = solver.AddFlow(usage, 1 / tj[j].interval);
+    }
+    solver.Solve();
+    for (size_t j = 0; j < tj.size(); ++j)
+    {
+        if (!tj[j].uplinks.empty())
+        {
+            const double rate = solver.GetRate(flow[j]);
+            if (rate < 1 / tj[j].interval)
             {
-                tight = tight || std::max(0.0, capacity[rack]) / load[rack] <= level * (1 + 1e-12);
-            }
-            if (tight)
-            {
-                tj[j].uplinkFloor = level > 0 ? 1 / level : 1e30;
-                freeze(j, level);
+                tj[j].uplinkFloor = rate > 0 ? 1 / rate : 1e30;
             }
         }
     }

@@ -14,6 +14,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/iteration-model.h"
+#include "ns3/max-min-solver.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
@@ -402,6 +403,8 @@ class InaGradientSync : public IterationTermModel
     std::map<uint64_t, std::string> m_bound; //!< per job id: what bound its last evaluation
     std::map<uint64_t, PoolHoldings> m_held; //!< per running multi-node job: its holdings
     TracedCallback<> m_poolsTrace;           //!< the pools' occupancy changed
+    /// ShareUplinks' solver, kept so its buffers are reused (Reset at every call)
+    mutable MaxMinSolver m_uplinkSolver{std::vector<double>{}};
 };
 
 } // namespace ns3
