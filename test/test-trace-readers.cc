@@ -125,6 +125,8 @@ CheckSameFields(const JobRecord& a, const JobRecord& b)
     CHECK(a.status == b.status);
     CHECK(a.model == b.model);
     CHECK(a.dataset == b.dataset);
+    CHECK(a.jobType == b.jobType);
+    CHECK(a.numNodes == b.numNodes);
 }
 
 bool
@@ -584,6 +586,8 @@ TEST_CASE("aicluster native format: round trip field for field", "[trace]")
     jobs[0].dataset = "imagenet";
     jobs[0].totalSteps = 1e7 + 0.5;
     jobs[0].globalBatch = 256;
+    jobs[0].jobType = "Pretrain, \"v2\"";
+    jobs[0].numNodes = 1;
     jobs[1].name = "#not-a-comment";
     jobs[1].submitTime = 1.0 / 3.0;
     jobs[1].numGpus = 8;
@@ -591,6 +595,8 @@ TEST_CASE("aicluster native format: round trip field for field", "[trace]")
     jobs[2].submitTime = 1.0 / 3.0;
     jobs[2].numGpus = 64;
     jobs[2].duration = 123456789.123456;
+    jobs[2].jobType = "SFT";
+    jobs[2].numNodes = 8;
     jobs[3].name = "last";
     jobs[3].submitTime = 1e6 + 1e-6;
     jobs[3].numGpus = 2;
@@ -625,6 +631,55 @@ TEST_CASE("aicluster native format: round trip field for field", "[trace]")
         CheckSameFields(philly[i], again[i]);
     }
     CHECK(again[0].submitTime == 783);
+
+    // Acme's job type and node count survive a conversion (placement and the annotator read them).
+    auto acme = ReadTrace(Fixture("acme-llm.csv"));
+    const std::string acmeNative = TempPath("acme-native.csv");
+    WriteNativeTrace(acmeNative, acme);
+    auto acmeBack = ReadTrace(acmeNative);
+    REQUIRE(acmeBack.size() == acme.size());
+    for (size_t i = 0; i < acme.size(); ++i)
+    {
+        CheckSameFields(acme[i], acmeBack[i]);
+    }
+    CHECK(acmeBack[0].jobType == "Pretrain");
+    CHECK(acmeBack[0].numNodes == 64);
+}
+
+TEST_CASE("aicluster native format: a file without job_type and num_nodes still reads", "[trace]")
+{
+    // Files written before the two columns existed (the bundled sample is one).
+    const std::string path = TempPath("native-old.csv");
+    std::ofstream(path) << "# aicluster-trace v1\n"
+                           "job_id,submit_time_s,num_gpus,duration_s,user,vc,model,dataset,"
+                           "total_steps,global_batch,gpu_fraction,status\n"
+                           "a,0,16,100,u,vc,,,,,1,Pass\n";
+    auto jobs = ReadTrace(path);
+    REQUIRE(jobs.size() == 1);
+    CHECK(jobs[0].jobType.empty());
+    CHECK(jobs[0].numNodes == 0);
+    CHECK(jobs[0].numGpus == 16);
+}
+
+TEST_CASE("aicluster native format: a bad num_nodes names the line and the field", "[trace]")
+{
+    const std::string header = "# aicluster-trace v1\n"
+                               "job_id,submit_time_s,num_gpus,duration_s,user,vc,model,dataset,"
+                               "total_steps,global_batch,gpu_fraction,status,job_type,num_nodes\n"
+                               "ok,0,16,100,u,vc,,,,,1,Pass,SFT,2\n";
+    for (const std::string bad : {"0", "17", "x", "-1", "1.5"})
+    {
+        INFO(bad);
+        const std::string path = TempPath("native-nodes.csv");
+        std::ofstream(path) << header << "b,1,16,100,u,vc,,,,,1,Pass,SFT," << bad << "\n";
+        TraceError e = ErrorOf([&] { ReadTrace(path); });
+        CHECK(e.Line() == 4);
+        CHECK(e.Field() == "num_nodes");
+        if (bad == "0" || bad == "17")
+        {
+            CHECK_THAT(e.what(), Contains("1..16 (num_gpus)"));
+        }
+    }
 }
 
 TEST_CASE("aicluster native format: malformed input", "[trace]")

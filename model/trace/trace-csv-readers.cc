@@ -684,6 +684,8 @@ struct NativeRow
     size_t globalBatch;
     size_t gpuFraction;
     size_t status;
+    int jobType;  //!< optional (-1: a file written before the column existed)
+    int numNodes; //!< optional, as jobType
 
     explicit NativeRow(const Columns& c)
         : jobId(c.Require("job_id")),
@@ -697,7 +699,9 @@ struct NativeRow
           totalSteps(c.Require("total_steps")),
           globalBatch(c.Require("global_batch")),
           gpuFraction(c.Require("gpu_fraction")),
-          status(c.Require("status"))
+          status(c.Require("status")),
+          jobType(c.Find("job_type")),
+          numNodes(c.Find("num_nodes"))
     {
     }
 
@@ -737,6 +741,21 @@ struct NativeRow
             }
         }
         job.status = row[status];
+        if (jobType >= 0)
+        {
+            job.jobType = row[jobType];
+        }
+        if (numNodes >= 0 && !row[numNodes].empty())
+        {
+            job.numNodes = ParseCount(site, "num_nodes", row[numNodes]);
+            if (job.numNodes == 0 || job.numNodes > job.numGpus)
+            {
+                site.Fail("num_nodes",
+                          "an integer in 1.." + std::to_string(job.numGpus) +
+                              " (num_gpus), or empty",
+                          row[numNodes]);
+            }
+        }
         return Outcome::JOB;
     }
 };
@@ -767,7 +786,9 @@ const std::vector<std::string> NATIVE_COLUMNS = {"job_id",
                                                  "total_steps",
                                                  "global_batch",
                                                  "gpu_fraction",
-                                                 "status"};
+                                                 "status",
+                                                 "job_type",
+                                                 "num_nodes"};
 
 void
 ReadPhillyCsv(const std::string& text, Collector& collector)

@@ -521,7 +521,9 @@ WriteNativeTrace(const std::string& path, const std::vector<JobRecord>& jobs)
             << CsvField(job.dataset) << ','
             << (job.totalSteps == JobRecord::UNKNOWN ? "" : NumberText(job.totalSteps)) << ','
             << (job.globalBatch == 0 ? "" : std::to_string(job.globalBatch)) << ','
-            << NumberText(job.gpuFraction) << ',' << CsvField(job.status) << "\n";
+            << NumberText(job.gpuFraction) << ',' << CsvField(job.status) << ','
+            << CsvField(job.jobType) << ','
+            << (job.numNodes == 0 ? "" : std::to_string(job.numNodes)) << "\n";
     }
     out.close();
     if (!out)
