@@ -169,11 +169,11 @@ ClusterBuilder::GetTypeId()
                           "CPU nodes of the provisioning (DPP, KSpeed) pool [nodes]; 0 = "
                           "the model's default, ns3::ProvisioningModel::PoolNodes if set, else "
                           "one pool node per 4 training nodes, rounded up "
-                          "(PoolNodesPerTrainingNode) (provisioning_pool_nodes, "
+                          "(PoolNodesPerTrainingNode); at most 4096 (provisioning_pool_nodes, "
                           "--provisioning-pool-nodes).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&ClusterBuilder::m_provisioningPoolNodes),
-                          MakeUintegerChecker<uint32_t>())
+                          MakeUintegerChecker<uint32_t>(0, ProvisioningModel::kMaxPoolNodes))
             .AddAttribute("ShareLinks",
                           "Gradient sync and the provisioning loader's traffic share the nodes' "
                           "rail NICs in the rate model (ns3::LinkShare, doc/cluster.md) when "

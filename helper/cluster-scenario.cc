@@ -13,6 +13,7 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/provisioning-model.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -83,16 +84,18 @@ class FieldReader
         return m_object.contains(key) && !m_object.at(key).is_null();
     }
 
-    void Positive(const std::string& key, uint32_t& out) const
+    void Positive(const std::string& key,
+                  uint32_t& out,
+                  uint32_t max = std::numeric_limits<uint32_t>::max()) const
     {
         if (Has(key))
         {
             const json& v = m_object.at(key);
-            if (!v.is_number_integer() || v.get<int64_t>() <= 0 ||
-                v.get<uint64_t>() > std::numeric_limits<uint32_t>::max())
+            if (!v.is_number_integer() || v.get<int64_t>() <= 0 || v.get<uint64_t>() > max)
             {
                 Fail(key,
-                     "a positive integer of at most 4294967295, got " + strict::JsonPreview(v));
+                     "a positive integer of at most " + std::to_string(max) + ", got " +
+                         strict::JsonPreview(v));
             }
             out = v.get<uint32_t>();
         }
@@ -329,20 +332,21 @@ struct ScenarioFields
         return f;
     }
 
-    /// A positive count in 32 bits (a file's 0 is an error; the default may be 0 = "the
-    /// model's").
+    /// A positive count in 32 bits, at most \p max (a file's 0 is an error; the default may
+    /// be 0 = "the model's", which the command line accepts).
     static ScenarioField Count(const std::string& key,
                                const std::string& option,
                                const std::string& help,
                                Access<uint32_t> at,
-                               Written when = Written::ALWAYS)
+                               Written when = Written::ALWAYS,
+                               uint32_t max = std::numeric_limits<uint32_t>::max())
     {
         ScenarioField f{key, option, help};
-        f.load = [at](const FieldReader& r, const std::string& name, ClusterScenario& s) {
-            r.Positive(name, at(s));
+        f.load = [at, max](const FieldReader& r, const std::string& name, ClusterScenario& s) {
+            r.Positive(name, at(s), max);
         };
-        f.bind = [at](StrictCommandLine& cmd, const ScenarioField& self, ClusterScenario& s) {
-            cmd.AddValue(self.option, self.help, at(s));
+        f.bind = [at, max](StrictCommandLine& cmd, const ScenarioField& self, ClusterScenario& s) {
+            cmd.AddValue(self.option, self.help, at(s), 0, max);
         };
         f.write = Write(key, when, [at](ClusterScenario& s) { return std::to_string(at(s)); });
         return f;
@@ -789,9 +793,10 @@ ScenarioFields::All()
             "provisioning_pool_nodes",
             "provisioning-pool-nodes",
             "CPU nodes of the provisioning (DPP, KSpeed) pool [nodes] (0 = the model's "
-            "default: one per 4 training nodes, rounded up)",
+            "default: one per 4 training nodes, rounded up; at most 4096)",
             [](S& s) -> uint32_t& { return s.provisioningPoolNodes; },
-            Written::NEVER);
+            Written::NEVER,
+            ProvisioningModel::kMaxPoolNodes);
         poolNodes.write = [](const S& s, ScenarioField::Settings& out) {
             if (s.provisioningPoolNodes > 0)
             {

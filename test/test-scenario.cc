@@ -8,6 +8,8 @@
 
 // Scenario files and command-line options of whole-cluster experiments.
 
+#include "temp-dir.h"
+
 #include "ns3/cluster-engine-helper.h"
 #include "ns3/cluster-scenario.h"
 #include "ns3/config.h"
@@ -156,6 +158,24 @@ TEST_CASE("bad command-line values are errors, not defaults", "[scenario]")
     // The storage tier feeds the loader: both together are one data path, not an error.
     CHECK(error({"--provisioning=kspeed", "--storage-policy=cba"}) == "no error");
     CHECK(error({"--nodes=3", "--policy=fifo,sjf"}) == "no error");
+    // The pool's bound (ProvisioningModel::kMaxPoolNodes) is checked where the option is read,
+    // so the error names the option rather than the model's attribute.
+    CHECK_THAT(error({"--provisioning-pool-nodes=5000"}),
+               Catch::Contains("--provisioning-pool-nodes") && Catch::Contains("4096") &&
+                   Catch::Contains("5000"));
+    CHECK(error({"--provisioning-pool-nodes=4096"}) == "no error");
+    CHECK(error({"--provisioning-pool-nodes=0"}) == "no error");
+}
+
+TEST_CASE("a scenario's provisioning pool above 4096 nodes names the field", "[scenario]")
+{
+    const std::string path = TestTempDir("test-scenario-pool") + "/pool.json";
+    std::ofstream(path) << "{\"provisioning_pool_nodes\": 5000}";
+    CHECK_THROWS_WITH(ClusterScenario::Load(path),
+                      Catch::Contains("pool.json") && Catch::Contains("provisioning_pool_nodes") &&
+                          Catch::Contains("at most 4096"));
+    std::ofstream(path) << "{\"provisioning_pool_nodes\": 4096}";
+    CHECK(ClusterScenario::Load(path).provisioningPoolNodes == 4096);
 }
 
 TEST_CASE("an unknown attribute in a scenario is an error", "[scenario]")

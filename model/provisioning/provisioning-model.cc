@@ -31,8 +31,6 @@ namespace
 {
 /// Stands for "unbounded" in the solver, which needs finite capacities.
 constexpr double kUnbounded = 1e18;
-/// Largest pool PoolNodes, DppNodes or the scaled default may give [nodes].
-constexpr uint32_t kMaxPoolNodes = 4096;
 
 double
 Finite(double x)

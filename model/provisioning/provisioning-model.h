@@ -329,6 +329,10 @@ class ProvisioningModel : public Object
 
     /// PoolNodes' and DppNodes' default: not set (the pool scales with the cluster).
     static constexpr uint32_t kUnsetNodes = 0xffffffffu;
+    /// Largest pool PoolNodes, DppNodes, the scaled default or a scenario may give [nodes]
+    /// (the scenario's provisioning_pool_nodes and ClusterBuilder's ProvisioningPoolNodes
+    /// are bounded by it, so their errors name them).
+    static constexpr uint32_t kMaxPoolNodes = 4096;
 
     /**
      * \return pool nodes (DPP's and KSpeed's memory/CPU tier): DppNodes if set, else PoolNodes
