@@ -68,19 +68,15 @@ ReadJobsCsv(const std::string& path)
     return rows;
 }
 
-/// Runs trace-replay in-process on the LLM scenario with \p trace; returns fifo's jobs.csv
-/// rows without their source column.
-std::vector<std::map<std::string, std::string>>
-ReplayLlm(const std::string& trace, const std::string& format, const std::string& dir)
+/// Runs trace-replay's code path in-process on the LLM scenario with \p extra options.
+void
+ReplayLlm(std::vector<std::string> extra)
 {
     std::vector<std::string> args = {"trace-replay",
                                      "--scenario=" + std::string(AICLUSTER_SOURCE_DIR) +
                                          "/examples/scenarios/llm-cluster.json",
-                                     "--trace=" + trace,
-                                     "--trace-format=" + format,
-                                     "--policy=fifo",
-                                     "--output=" + dir,
                                      "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (auto& a : args)
     {
@@ -89,6 +85,13 @@ ReplayLlm(const std::string& trace, const std::string& format, const std::string
     std::ostringstream out;
     REQUIRE(RunTraceReplay(int(argv.size()), argv.data(), "trace-replay", out) == 0);
     Config::Reset();
+}
+
+/// fifo's jobs.csv rows of a replay of \p trace, without their source column.
+std::vector<std::map<std::string, std::string>>
+ReplayRows(const std::string& trace, const std::string& format, const std::string& dir)
+{
+    ReplayLlm({"--trace=" + trace, "--trace-format=" + format, "--policy=fifo", "--output=" + dir});
     auto rows = ReadJobsCsv(dir + "/fifo/jobs.csv");
     for (auto& row : rows)
     {
@@ -107,8 +110,8 @@ TEST_CASE("an LLM trace converted to the native format replays as the original",
     const std::string acme = std::string(AICLUSTER_TEST_DATA) + "/traces/acme-llm.csv";
     const std::string native = dir + "/acme-native.csv";
     WriteNativeTrace(native, ReadTrace(acme));
-    auto direct = ReplayLlm(acme, "acme-csv", dir + "/direct");
-    auto converted = ReplayLlm(native, "aicluster", dir + "/converted");
+    auto direct = ReplayRows(acme, "acme-csv", dir + "/direct");
+    auto converted = ReplayRows(native, "aicluster", dir + "/converted");
     REQUIRE(direct.size() == 5);
     REQUIRE(converted.size() == direct.size());
     for (size_t i = 0; i < direct.size(); ++i)
@@ -121,20 +124,8 @@ TEST_CASE("an LLM trace converted to the native format replays as the original",
 TEST_CASE("LLM scenario with every component replays an unseen Acme trace", "[llm][replay]")
 {
     std::string dir = TestTempDir("test-llm-replay");
-    std::vector<std::string> args = {
-        "trace-replay",
-        "--scenario=" + std::string(AICLUSTER_SOURCE_DIR) + "/examples/scenarios/llm-cluster.json",
-        "--trace=" + std::string(AICLUSTER_TEST_DATA) + "/traces/acme-llm.csv",
-        "--output=" + dir,
-        "--quiet"};
-    std::vector<char*> argv;
-    for (auto& a : args)
-    {
-        argv.push_back(a.data());
-    }
-    std::ostringstream out;
-    REQUIRE(RunTraceReplay(int(argv.size()), argv.data(), "trace-replay", out) == 0);
-    Config::Reset();
+    ReplayLlm({"--trace=" + std::string(AICLUSTER_TEST_DATA) + "/traces/acme-llm.csv",
+               "--output=" + dir});
 
     nlohmann::json summary = nlohmann::json::parse(Slurp(dir + "/fifo/summary.json"));
     CHECK(summary["settings"]["provisioning"] == "kspeed");

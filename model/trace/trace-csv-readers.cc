@@ -301,14 +301,7 @@ struct AcmeRow
         {
             return Outcome::NOT_GPU; // CPU jobs (Seren: 367,737 of 1,031,550)
         }
-        job.numNodes = ParseCount(site, "node_num", row[nodeNum]);
-        if (job.numNodes == 0 || job.numNodes > job.numGpus)
-        {
-            site.Fail("node_num",
-                      "an integer in 1.." + std::to_string(job.numGpus) +
-                          " (gpu_num) for a GPU job",
-                      row[nodeNum]);
-        }
+        job.numNodes = ParseNodeCount(site, "node_num", row[nodeNum], job.numGpus, "gpu_num");
         job.name = Trim(row[jobId]);
         job.user = Trim(row[user]);
         job.jobType = CanonicalType(Trim(row[type]));
@@ -747,14 +740,8 @@ struct NativeRow
         }
         if (numNodes >= 0 && !row[numNodes].empty())
         {
-            job.numNodes = ParseCount(site, "num_nodes", row[numNodes]);
-            if (job.numNodes == 0 || job.numNodes > job.numGpus)
-            {
-                site.Fail("num_nodes",
-                          "an integer in 1.." + std::to_string(job.numGpus) +
-                              " (num_gpus), or empty",
-                          row[numNodes]);
-            }
+            job.numNodes =
+                ParseNodeCount(site, "num_nodes", row[numNodes], job.numGpus, "num_gpus");
         }
         return Outcome::JOB;
     }

@@ -420,6 +420,21 @@ ParseCount(const Site& site, const std::string& field, const std::string& s)
     return static_cast<uint32_t>(v);
 }
 
+uint32_t
+ParseNodeCount(const Site& site,
+               const std::string& field,
+               const std::string& s,
+               uint32_t numGpus,
+               const std::string& gpuField)
+{
+    uint32_t nodes = ParseCount(site, field, s);
+    if (nodes == 0 || nodes > numGpus)
+    {
+        site.Fail(field, "an integer in 1.." + std::to_string(numGpus) + " (" + gpuField + ")", s);
+    }
+    return nodes;
+}
+
 double
 ParseTime(const Site& site, const std::string& field, const std::string& s)
 {

@@ -116,6 +116,17 @@ double ParseNonNegative(const Site& site, const std::string& field, const std::s
 uint32_t ParseCount(const Site& site, const std::string& field, const std::string& s);
 
 /**
+ * \return the nodes a job of \p numGpus GPUs asked for: an integer in 1..numGpus
+ * \param gpuField the GPU count's column, named in the error
+ * \throws TraceError on anything else
+ */
+uint32_t ParseNodeCount(const Site& site,
+                        const std::string& field,
+                        const std::string& s,
+                        uint32_t numGpus,
+                        const std::string& gpuField);
+
+/**
  * \brief Parse a time: a number of seconds, or a date-time "YYYY-MM-DD HH:MM:SS"
  * (also with 'T', fractional seconds, and a 'Z' or +HH:MM / -HH:MM offset; no
  * offset means UTC).
