@@ -51,6 +51,23 @@ IntraNodeSeconds(const JobPlacement& placement, double bytes, double nvlinkBitsP
 }
 
 /**
+ * std::pow(base, exponent) for a base in [0, 1] and exponent >= 0, without glibc's slow
+ * underflow path: where base^exponent < e^-746, below half the smallest subnormal, pow
+ * returns exactly +0, so this returns 0 without calling it (the same bits). Large models
+ * have thousands of uses per slot, and pow's underflow handling was a quarter of a
+ * congested replay's time.
+ */
+double
+UnitPow(double base, double exponent)
+{
+    if (exponent * std::log(base) < -746.0) // false for 0 x -inf (NaN): pow decides
+    {
+        return 0.0;
+    }
+    return std::pow(base, exponent);
+}
+
+/**
  * Sum over the C chunks of an iteration of the time each waits at its PS link, for chunk
  * interval I (the PS link's service time per chunk when it is the bottleneck), line-rate
  * send interval tx and window K: the first chunks leave the worker every tx while the PS
@@ -111,8 +128,8 @@ StickyFallback(double rho, double chunks, double window)
         return std::min(1.0, rho);
     }
     const double whole = std::floor(uses);
-    const double geometric = rho * (1 - std::pow(rho, whole)) / (1 - rho); // uses 0 .. whole-1
-    const double last = (uses - whole) * std::pow(rho, whole + 1);         // the partial use
+    const double geometric = rho * (1 - UnitPow(rho, whole)) / (1 - rho); // uses 0 .. whole-1
+    const double last = (uses - whole) * UnitPow(rho, whole + 1);         // the partial use
     return (geometric + last) / uses;
 }
 
@@ -142,7 +159,7 @@ EscapingFallback(double rho, double cover, double uses)
     {
         return rho;
     }
-    return rho * (1 - std::pow(a, uses)) / (uses * (1 - a));
+    return rho * (1 - UnitPow(a, uses)) / (uses * (1 - a));
 }
 
 /**
@@ -252,8 +269,8 @@ HostDelayExtremes(double workers, double mean, double spacing)
     for (int i = 0; i < POINTS; ++i)
     {
         const double cdf = std::exp(logCdf((i + 0.5) * h));
-        eMax += (1 - std::pow(cdf, w)) * h;
-        eMin += std::pow(1 - cdf, w) * h;
+        eMax += (1 - UnitPow(cdf, w)) * h;
+        eMin += UnitPow(1 - cdf, w) * h;
     }
     return {eMax, eMin};
 }
