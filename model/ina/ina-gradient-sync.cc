@@ -1338,6 +1338,23 @@ InaGradientSync::ShareUplinks(std::vector<TieredJob>& tj,
     // jobs whose windows keep packets queued equal chunk rates (each job's share of the queue
     // is its window of chunks). A job the uplinks hold below its own rate gets their interval
     // as its floor.
+    //
+    // When every uplink takes every job's own rate, the solver would give each job its cap and
+    // no floor; the test sums the same products in the same order as the solver's own
+    // feasibility check (MaxMinSolver::AddDemand), so skipping it keeps the bits. The fixed
+    // point calls this every round, and the uplinks rarely bind.
+    for (auto& job : tj)
+    {
+        job.uplinkFloor = 0;
+    }
+    if (!UplinksOverloaded(tj, racks, txUp))
+    {
+        for (auto& job : tj)
+        {
+            job.interval = std::max(job.interval, tx / job.job->linkShare);
+        }
+        return;
+    }
     MaxMinSolver& solver = m_uplinkSolver;
     solver.Reset(std::vector<double>(racks, 1.0));
     std::vector<uint32_t> flow(tj.size());
@@ -1372,6 +1389,22 @@ InaGradientSync::ShareUplinks(std::vector<TieredJob>& tj,
     {
         job.interval = std::max({job.interval, job.uplinkFloor, tx / job.job->linkShare});
     }
+}
+
+bool
+InaGradientSync::UplinksOverloaded(const std::vector<TieredJob>& tj, size_t racks, double txUp)
+{
+    std::vector<double> demand(racks, 0.0);
+    for (const auto& job : tj)
+    {
+        const double cap = 1 / job.interval;
+        for (const auto& [rack, packets] : job.uplinks)
+        {
+            demand[rack] += packets * txUp * cap;
+        }
+    }
+    // MaxMinSolver's over-capacity test for a capacity of 1.
+    return std::any_of(demand.begin(), demand.end(), [](double d) { return d > 1 - 1e-9; });
 }
 
 std::vector<double>

@@ -336,6 +336,12 @@ class InaGradientSync : public IterationTermModel
      *        queue get equal chunk rates); sets uplinkFloor and the interval of every job.
      */
     void ShareUplinks(std::vector<TieredJob>& tj, size_t racks, double txUp, double tx) const;
+    /**
+     * \return whether some uplink cannot take every job at its own rate (one chunk per
+     *         interval): MaxMinSolver's test, in its order, so that false means the solve
+     *         would give every job its rate
+     */
+    static bool UplinksOverloaded(const std::vector<TieredJob>& tj, size_t racks, double txUp);
 
     /**
      * \brief Fixed point of ATP/ESA sharing: fallback fractions from the pool's occupancy,
