@@ -237,7 +237,7 @@ MaxMinSolver::AddDemand(uint32_t c, double sign)
     {
         Resource& res = m_res[m_pool[j].res];
         res.demand += sign * (m_weights[m_pool[j].weight] * k.cap);
-        bool over = res.demand > res.cap * (1 - 1e-9);
+        bool over = IsOver(res.demand, res.cap);
         m_overloaded += over && !res.over ? 1 : 0;
         m_overloaded -= !over && res.over ? 1 : 0;
         res.over = over;

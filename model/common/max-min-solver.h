@@ -96,7 +96,18 @@ class MaxMinSolver
         return m_res.at(resource).demand;
     }
 
-    /** \return resources whose demand exceeds their capacity (less a 1e-9 margin) */
+    /**
+     * \return whether a resource with this summed demand (members' weight x cap) is over its
+     *         capacity, less a 1e-9 margin: the test that decides whether Solve fills at all
+     *         (a caller that sums the same demands in the same order can skip building the
+     *         problem when it says no)
+     */
+    static bool IsOver(double demand, double capacity)
+    {
+        return demand > capacity * (1 - 1e-9);
+    }
+
+    /** \return resources whose demand exceeds their capacity (IsOver) */
     uint32_t GetNOverloaded() const
     {
         return m_overloaded;
@@ -190,7 +201,7 @@ class MaxMinSolver
         std::vector<uint32_t> priorityClasses; //!< classes loading it with priority
         double demand{0};                      //!< sum of weight x cap of its flows
         bool dirty{false};
-        bool over{false}; //!< demand > capacity x (1 - 1e-9)
+        bool over{false}; //!< IsOver(demand, capacity)
     };
 
     uint32_t FindOrCreateClass(const std::vector<Usage>& usage,

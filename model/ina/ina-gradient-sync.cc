@@ -1340,28 +1340,31 @@ InaGradientSync::ShareUplinks(std::vector<TieredJob>& tj,
     // as its floor.
     //
     // When every uplink takes every job's own rate, the solver would give each job its cap and
-    // no floor; the test sums the same products in the same order as the solver's own
-    // feasibility check (MaxMinSolver::AddDemand), so skipping it keeps the bits. The fixed
-    // point calls this every round, and the uplinks rarely bind.
+    // no floor: the solve is skipped (the fixed point shares the uplinks every round, and they
+    // rarely bind).
     for (auto& job : tj)
     {
         job.uplinkFloor = 0;
     }
-    if (!UplinksOverloaded(tj, racks, txUp))
+    if (UplinksOverloaded(tj, racks, txUp))
     {
-        for (auto& job : tj)
-        {
-            job.interval = std::max(job.interval, tx / job.job->linkShare);
-        }
-        return;
+        SetUplinkFloors(tj, racks, txUp);
     }
+    for (auto& job : tj)
+    {
+        job.interval = std::max({job.interval, job.uplinkFloor, tx / job.job->linkShare});
+    }
+}
+
+void
+InaGradientSync::SetUplinkFloors(std::vector<TieredJob>& tj, size_t racks, double txUp) const
+{
     MaxMinSolver& solver = m_uplinkSolver;
     solver.Reset(std::vector<double>(racks, 1.0));
     std::vector<uint32_t> flow(tj.size());
     std::vector<MaxMinSolver::Usage> usage;
     for (size_t j = 0; j < tj.size(); ++j)
     {
-        tj[j].uplinkFloor = 0;
         if (tj[j].uplinks.empty())
         {
             continue;
@@ -1385,10 +1388,6 @@ InaGradientSync::ShareUplinks(std::vector<TieredJob>& tj,
             }
         }
     }
-    for (auto& job : tj)
-    {
-        job.interval = std::max({job.interval, job.uplinkFloor, tx / job.job->linkShare});
-    }
 }
 
 bool
@@ -1403,8 +1402,12 @@ InaGradientSync::UplinksOverloaded(const std::vector<TieredJob>& tj, size_t rack
             demand[rack] += packets * txUp * cap;
         }
     }
-    // MaxMinSolver's over-capacity test for a capacity of 1.
-    return std::any_of(demand.begin(), demand.end(), [](double d) { return d > 1 - 1e-9; });
+    // The solver's own test on the demands SetUplinkFloors would give it (weight x cap, per
+    // rack in job order, as MaxMinSolver::AddFlow sums them), so "no" means the solve would
+    // give every job its cap: skipping it keeps the bits.
+    return std::any_of(demand.begin(), demand.end(), [](double d) {
+        return MaxMinSolver::IsOver(d, 1.0);
+    });
 }
 
 std::vector<double>

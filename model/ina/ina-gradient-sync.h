@@ -337,9 +337,14 @@ class InaGradientSync : public IterationTermModel
      */
     void ShareUplinks(std::vector<TieredJob>& tj, size_t racks, double txUp, double tx) const;
     /**
+     * \brief Solves the uplinks max-min (MaxMinSolver) and sets the floor of every job they
+     *        hold below its own rate (one chunk per interval).
+     */
+    void SetUplinkFloors(std::vector<TieredJob>& tj, size_t racks, double txUp) const;
+    /**
      * \return whether some uplink cannot take every job at its own rate (one chunk per
-     *         interval): MaxMinSolver's test, in its order, so that false means the solve
-     *         would give every job its rate
+     *         interval): MaxMinSolver::IsOver on the demands, in its order, so that false
+     *         means the solve would give every job its rate
      */
     static bool UplinksOverloaded(const std::vector<TieredJob>& tj, size_t racks, double txUp);
 
