@@ -169,8 +169,9 @@ ClusterBuilder::GetTypeId()
                           "CPU nodes of the provisioning (DPP, KSpeed) pool [nodes]; 0 = "
                           "the model's default, ns3::ProvisioningModel::PoolNodes if set, else "
                           "one pool node per 4 training nodes, rounded up "
-                          "(PoolNodesPerTrainingNode); at most 4096 (provisioning_pool_nodes, "
-                          "--provisioning-pool-nodes).",
+                          "(PoolNodesPerTrainingNode); at most " +
+                              std::to_string(ProvisioningModel::kMaxPoolNodes) +
+                              " (provisioning_pool_nodes, --provisioning-pool-nodes).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&ClusterBuilder::m_provisioningPoolNodes),
                           MakeUintegerChecker<uint32_t>(0, ProvisioningModel::kMaxPoolNodes))

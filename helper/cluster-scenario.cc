@@ -793,7 +793,8 @@ ScenarioFields::All()
             "provisioning_pool_nodes",
             "provisioning-pool-nodes",
             "CPU nodes of the provisioning (DPP, KSpeed) pool [nodes] (0 = the model's "
-            "default: one per 4 training nodes, rounded up; at most 4096)",
+            "default: one per 4 training nodes, rounded up; at most " +
+                std::to_string(ProvisioningModel::kMaxPoolNodes) + ")",
             [](S& s) -> uint32_t& { return s.provisioningPoolNodes; },
             Written::NEVER,
             ProvisioningModel::kMaxPoolNodes);
