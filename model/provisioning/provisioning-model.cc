@@ -450,8 +450,14 @@ ProvisioningModel::ClientSlotOf(uint32_t job, uint32_t node) const
         m_clientTable.assign(64, ClientSlot{});
     }
     size_t mask = m_clientTable.size() - 1;
-    uint64_t h = (static_cast<uint64_t>(job) << 32 | node) * 0x9e3779b97f4a7c15ULL;
-    for (size_t i = (h >> 20) & mask;; i = (i + 1) & mask)
+    // splitmix64's finaliser: every bit of the job and of the node reaches the low bits
+    // (a product alone left the job out of them, so a pool node's clients of every job
+    // shared one probe chain)
+    uint64_t h = static_cast<uint64_t>(job) << 32 | node;
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+    h ^= h >> 31;
+    for (size_t i = h & mask;; i = (i + 1) & mask)
     {
         ClientSlot& s = m_clientTable[i];
         if (s.stamp != m_clientStamp || (s.job == job && s.node == node))
@@ -1431,14 +1437,27 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
         StaticShare(c, count); // the rails' capacities moved since it was built
     }
     m_flowCached.push_back(&c);
-    std::vector<uint32_t> ids;
-    ids.reserve(c.calls.size());
-    for (const ClientCall& call : c.calls)
-    {
-        ids.push_back(Client(job, call.node, call.samples));
-    }
     bool compact = m_compactPass && c.symmetric;
     m_compactBroken = m_compactBroken || (m_compactPass && !c.symmetric);
+    std::vector<uint32_t>& ids = m_callIds;
+    ids.assign(c.calls.size(), kUnused);
+    if (compact)
+    {
+        // The twins' clients on pool nodes q > 0 are not in the compact usage: not made, so
+        // a pass costs the same with 1 or 88 pool nodes. The kept ones are made in the same
+        // order, so their ids keep their order (and the solve its bits).
+        for (uint32_t i : c.compactCalls)
+        {
+            ids[i] = Client(job, c.calls[i].node, c.calls[i].samples);
+        }
+    }
+    else
+    {
+        for (size_t i = 0; i < c.calls.size(); ++i)
+        {
+            ids[i] = Client(job, c.calls[i].node, c.calls[i].samples);
+        }
+    }
     const auto& usage = compact ? c.compact : c.usage;
     const auto& clientCall = compact ? c.compactClientCall : c.clientCall;
     out.assign(usage.begin(), usage.end());
@@ -1446,6 +1465,7 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
     {
         if (clientCall[e] >= 0)
         {
+            NS_ASSERT_MSG(ids[clientCall[e]] != kUnused, "a kept entry's client was not made");
             out[e].first = ids[clientCall[e]];
         }
     }
@@ -1586,6 +1606,15 @@ ProvisioningModel::CompactUsage(CachedUsage& c) const
     c.compact.clear();
     c.compactClientCall.clear();
     c.compactClients.clear();
+    c.compactCalls.clear();
+    for (uint32_t i = 0; i < c.calls.size(); ++i)
+    {
+        uint32_t node = c.calls[i].node;
+        if (node <= n || node >= n + pool)
+        {
+            c.compactCalls.push_back(i); // off the pool, or on pool node 0
+        }
+    }
     for (size_t e = 0; e < c.usage.size(); ++e)
     {
         if (poolOf(e) > 0)

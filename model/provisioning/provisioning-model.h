@@ -678,6 +678,9 @@ eturn true if every flow gets its cap (results may be computed without a solver)
         std::vector<MaxMinSolver::Usage> compact; //!< usage less the pool twins' entries
         std::vector<int32_t> compactClientCall;   //!< clientCall of the compact entries
         std::vector<uint32_t> compactClients;     //!< clientEntries of the compact entries
+        /// the Client() calls a compact pass makes, in order: those not on a pool node
+        /// q > 0 (their clients are the twins of pool node 0's and left out of the solve)
+        std::vector<uint32_t> compactCalls;
     };
 
     /** Fill c's compact usage when its pool-node entries are alike. \param c the entry */
@@ -699,6 +702,7 @@ eturn true if every flow gets its cap (results may be computed without a solver)
     mutable std::vector<uint32_t> m_compactEntryOf;   //!< per static resource: its entry
     mutable uint32_t m_compactStamp{0};               //!< CompactUsage's current call
     mutable std::vector<uint32_t> m_compactTwinsSeen; //!< per entry: its twins in the list
+    std::vector<uint32_t> m_callIds; //!< ReusedUsage's scratch: per Client() call, its id
 
     /// per flow of the current Solve: its entry in m_usages (ReuseUsages), else nullptr
     std::vector<const CachedUsage*> m_flowCached;
