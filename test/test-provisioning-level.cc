@@ -118,8 +118,9 @@ RandomPasses(uint32_t seed, uint32_t passes)
 /** What one LevelCase's passes gave */
 struct LevelCount
 {
-    uint32_t level{0}; //!< passes where the level held
-    uint32_t other{0}; //!< passes where another resource would be over capacity at it
+    uint32_t level{0};   //!< passes where the level held
+    uint32_t other{0};   //!< passes where another resource would be over capacity at it
+    uint32_t cobound{0}; //!< passes where the level held, given by a resource but the cores
 };
 
 /**
@@ -178,6 +179,12 @@ CompareOverPasses(const LevelCase& c, uint32_t seeds)
                 continue;
             }
             ++count.level;
+            uint32_t binding = level.Binding();
+            if (binding != ProvisioningModel::kNoResource &&
+                binding != describer->PoolCpuResource())
+            {
+                ++count.cobound;
+            }
             for (size_t k = 0; k < jobs.size(); ++k)
             {
                 double unit = level.SlowestUnit(std::stoull(jobs[k].name));
@@ -188,7 +195,7 @@ CompareOverPasses(const LevelCase& c, uint32_t seeds)
                 CHECK(rate == Approx(results[k].perGpu).epsilon(1e-9));
                 if (results[k].bottleneck != "gpu")
                 {
-                    CHECK(results[k].bottleneck == "pool-cpu");
+                    CHECK(results[k].bottleneck == describer->ResourceKind(binding));
                 }
             }
         }
@@ -221,15 +228,23 @@ struct Replayed
 
 /** A KSpeed replay on 4 nodes x 8 GPUs with a small pool: jobs come and go, the cores bind. */
 Replayed
-Replay(bool paced, uint32_t seed, const std::string& storageBandwidth, bool shareRails = false)
+Replay(bool paced,
+       uint32_t seed,
+       const std::string& storageBandwidth,
+       bool shareRails = false,
+       double poolCache = 0)
 {
     Config::SetDefault("ns3::ProvisioningModel::PoolNodes", UintegerValue(2));
     Config::SetDefault("ns3::ProvisioningModel::PoolCores", DoubleValue(6));
     Config::SetDefault("ns3::ProvisioningDataLoading::PaceGroups", BooleanValue(paced));
-    // no cache: every sample is read from the backend, whose bandwidth may bind too
-    Config::SetDefault("ns3::ProvisioningModel::PoolCacheBytes", DoubleValue(0));
+    // no cache (by default): every sample is read from the backend, whose bandwidth may bind
+    Config::SetDefault("ns3::ProvisioningModel::PoolCacheBytes", DoubleValue(poolCache));
     std::mt19937 rng(seed);
     std::vector<std::string> models = {"resnet50-imagenet", "vgg16-imagenet", "bert-base-squad"};
+    if (poolCache > 0)
+    {
+        models.push_back("resnet18-cifar10"); // its decoded dataset fits: no backend reads
+    }
     std::vector<JobRecord> jobs;
     double t = 0;
     for (uint64_t id = 0; id < 40; ++id)
@@ -304,11 +319,28 @@ TEST_CASE("provisioning level: while the pool's cores alone bind, the level is a
 TEST_CASE("provisioning level: another resource over capacity at the level is seen",
           "[provisioning]")
 {
-    // The backend's aggregate bandwidth is short too: some passes need the full solver (and
-    // in the others the level still has to agree with it).
-    LevelCount n = CompareOverPasses({"DominantShare", 2, 16, "2Gbps", 0}, 4);
+    // The backend's aggregate bandwidth is short too, and a cache keeps some datasets off it
+    // (their flows do not read it): some passes need the full solver (and in the others the
+    // level still has to agree with it).
+    LevelCount n = CompareOverPasses({"DominantShare", 2, 16, "2Gbps", 2e10}, 4);
     CHECK(n.other > 0);
     CHECK(n.level > 0);
+}
+
+TEST_CASE("provisioning level: a resource that exactly the pool's flows use gives the level when "
+          "it binds first",
+          "[provisioning]")
+{
+    // No cache: every flow on the pool's cores reads the backend, whose bandwidth is short.
+    // It fills first and freezes every flow at once: the level is its own, and a full Solve
+    // agrees, rate and bottleneck.
+    for (const std::string fairness : {"DominantShare", "DemandFraction", "Samples"})
+    {
+        LevelCount n = CompareOverPasses({fairness, 2, 16, "2Gbps", 0}, 4);
+        INFO(fairness);
+        CHECK(n.cobound > 10);
+        CHECK(n.other == 0);
+    }
 }
 
 TEST_CASE("provisioning engine: jobs on the level's pace finish when a solve at every pass says",
@@ -316,11 +348,16 @@ TEST_CASE("provisioning engine: jobs on the level's pace finish when a solve at 
 {
     for (uint32_t seed : {1u, 2u})
     {
-        for (const std::string storage : {"8000Gbps", "2Gbps"})
+        // the storage ample; short for every flow (it gives the level); short, and a cache
+        // keeps some flows off it (the solver then takes some passes)
+        for (const auto& [storage, cache] :
+             std::vector<std::pair<std::string, double>>{{"8000Gbps", 0},
+                                                         {"2Gbps", 0},
+                                                         {"2Gbps", 2e10}})
         {
-            INFO("seed " << seed << ", storage " << storage);
-            Replayed full = Replay(false, seed, storage);
-            Replayed paced = Replay(true, seed, storage);
+            INFO("seed " << seed << ", storage " << storage << ", cache " << cache);
+            Replayed full = Replay(false, seed, storage, false, cache);
+            Replayed paced = Replay(true, seed, storage, false, cache);
             REQUIRE(full.finish.size() == paced.finish.size());
             for (size_t k = 0; k < full.finish.size(); ++k)
             {
@@ -329,7 +366,7 @@ TEST_CASE("provisioning engine: jobs on the level's pace finish when a solve at 
             }
             CHECK(full.passes.first == 0);
             CHECK(paced.passes.first > 0); // the level carried passes
-            if (storage == "2Gbps")
+            if (cache > 0)
             {
                 CHECK(paced.passes.second > 0); // and the storage sent some to the solver
             }

@@ -241,7 +241,8 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
     std::vector<uint64_t> moved(m_marked.begin(), m_marked.end());
     DescribeMarked();
     // The level is the max-min allocation when every job's flows are kept and no other
-    // resource is over capacity at it.
+    // resource than the one that gave it (the pool's cores, or a resource exactly their
+    // flows use) is over capacity at it.
     double level = m_level.Level();
     if (m_notLevelable == 0 && m_level.OtherResourcesFit())
     {
@@ -772,7 +773,7 @@ ProvisioningDataLoading::Bottleneck(const ClusterJob& job) const
         auto r = m_running.find(job.record.id);
         if (r != m_running.end())
         {
-            return Starved(r->second) ? m_model->ResourceKind(m_levelResource) : "gpu";
+            return Starved(r->second) ? m_model->ResourceKind(m_level.Binding()) : "gpu";
         }
     }
     auto it = m_bottleneck.find(job.record.id);

@@ -38,6 +38,8 @@ ProvisioningLevel::Reset(std::vector<double> caps, uint32_t level)
     m_rising.assign(m_caps.size(), 0.0);
     m_demand.assign(m_caps.size(), 0.0);
     m_users.assign(m_caps.size(), 0);
+    m_levelUsers.assign(m_caps.size(), 0);
+    m_binding = ProvisioningModel::kNoResource;
     m_used.clear();
     m_usedAt.assign(m_caps.size(), 0);
     m_over.clear();
@@ -226,6 +228,10 @@ ProvisioningLevel::Add(uint64_t job, std::vector<Flow> flows)
         }
         Entry e{f.cap, m_seq++, &f};
         AddLoad(f, Capped(e), +1); // on the side of the split it sorts to; Level() moves it
+        for (const auto& [r, w] : f.usage)
+        {
+            ++m_levelUsers[r];
+        }
         m_byCap.insert(e);
         j.entries[i] = e;
         j.slowestUnit = std::min(j.slowestUnit, f.unit);
@@ -253,6 +259,10 @@ ProvisioningLevel::Remove(uint64_t job)
         else
         {
             AddLoad(j.flows[i], Capped(e), -1);
+            for (const auto& [r, w] : j.flows[i].usage)
+            {
+                --m_levelUsers[r];
+            }
             auto at = m_byCap.find(e);
             if (at == m_split)
             {
@@ -312,24 +322,89 @@ ProvisioningLevel::Refresh()
     }
 }
 
+bool
+ProvisioningLevel::CarriesTheLevelsFlows(uint32_t r) const
+{
+    return m_levelUsers[r] == m_byCap.size() && m_users[r] == m_levelUsers[r];
+}
+
 double
 ProvisioningLevel::Level()
 {
     m_lastLevel = kInf;
-    if (m_level == ProvisioningModel::kNoResource || m_byCap.empty() ||
-        m_demand[m_level] <= m_caps[m_level] * (1 - kMargin))
+    if (m_level == ProvisioningModel::kNoResource || m_byCap.empty())
+    {
+        m_binding = ProvisioningModel::kNoResource;
+        return kInf; // every flow gets its cap
+    }
+    // The level is the least of the water levels of the resources that may give it: the
+    // level's own and those exactly its flows use (a flow frozen by the first to fill is
+    // frozen for all). Start from the one that gave it last, still the least in most passes:
+    // the split then moves only as far as the flows that came and went move it, not up to
+    // the level's own resource's level and back.
+    auto givesLevel = [this](uint32_t r) {
+        return r == m_level || (m_over.count(r) > 0 && CarriesTheLevelsFlows(r));
+    };
+    uint32_t first =
+        m_binding != ProvisioningModel::kNoResource && givesLevel(m_binding) ? m_binding : m_level;
+    double level = WaterLevel(first);
+    m_binding = std::isinf(level) ? ProvisioningModel::kNoResource : first;
+    auto overAt = [this](uint32_t r, double l) {
+        double load = std::isinf(l) ? m_demand[r] : m_capped[r] + l * m_rising[r];
+        return load > m_caps[r] * (1 - kMargin);
+    };
+    // Each round lowers the level or ends (bounded, as rounding may leave a resource a hair
+    // over at its own level).
+    for (size_t round = 0; round <= m_over.size() + 1; ++round)
+    {
+        bool lowered = false;
+        auto consider = [&](uint32_t r) {
+            if (r == m_binding || !givesLevel(r) || !overAt(r, level))
+            {
+                return;
+            }
+            double own = WaterLevel(r);
+            if (own < level)
+            {
+                level = own;
+                m_binding = r;
+                lowered = true;
+            }
+            else if (m_binding != ProvisioningModel::kNoResource)
+            {
+                level = WaterLevel(m_binding); // the split back where the binding one puts it
+            }
+        };
+        consider(m_level);
+        for (uint32_t r : m_over)
+        {
+            consider(r);
+        }
+        if (!lowered)
+        {
+            break;
+        }
+    }
+    m_lastLevel = level;
+    return m_lastLevel;
+}
+
+double
+ProvisioningLevel::WaterLevel(uint32_t r)
+{
+    if (m_demand[r] <= m_caps[r] * (1 - kMargin))
     {
         return kInf; // every flow gets its cap
     }
-    double capacity = m_caps[m_level];
+    double capacity = m_caps[r];
     auto level = [&]() {
-        double rising = m_rising[m_level];
+        double rising = m_rising[r];
         if (rising > 0)
         {
-            return (capacity - m_capped[m_level]) / rising;
+            return (capacity - m_capped[r]) / rising;
         }
         // every flow capped: right if they fit, else the largest cap must rise no more
-        return m_capped[m_level] <= capacity ? kInf : -kInf;
+        return m_capped[r] <= capacity ? kInf : -kInf;
     };
     // Move the split until the capped flows are those with cap <= L. Each step is the water
     // filling's: capping a flow whose cap is below the level (or releasing one above it)
@@ -357,8 +432,7 @@ ProvisioningLevel::Level()
         }
         break;
     }
-    m_lastLevel = level();
-    return m_lastLevel;
+    return level();
 }
 
 bool
@@ -366,7 +440,7 @@ ProvisioningLevel::OtherResourcesFit() const
 {
     for (uint32_t r : m_over)
     {
-        if (LoadOf(r) > m_caps[r] * (1 - kMargin))
+        if (r != m_binding && LoadOf(r) > m_caps[r] * (1 - kMargin))
         {
             return false;
         }

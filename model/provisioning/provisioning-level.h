@@ -37,9 +37,12 @@ namespace ns3
  * known at once. The level is the max-min allocation exactly when no other resource is over
  * capacity at it (the filling raises every load monotonically, so none saturated on the way):
  * OtherResourcesFit() says so, checking only the resources over capacity at full demand,
- * whose set is kept as flows come and go. Otherwise the caller solves in full. The running
- * sums are recomputed from the flows every RefreshEvery() updates, so their rounding does not
- * accumulate.
+ * whose set is kept as flows come and go. One kind of other resource still gives a level: one
+ * used by exactly the level's flows (the storage backend when every pool flow reads from it,
+ * DPP's case). If the level overloads it, it saturates first in the filling and freezes every
+ * rising flow at once, so the max-min allocation is again a level, its own (Binding() names
+ * it). Otherwise the caller solves in full. The running sums are recomputed from the flows
+ * every RefreshEvery() updates, so their rounding does not accumulate.
  */
 class ProvisioningLevel
 {
@@ -74,10 +77,21 @@ class ProvisioningLevel
      */
     double Level();
     /**
-     * \return true if, at the level Level() gave last, no resource but the level's is over
-     *         capacity (the level is then the max-min allocation)
+     * \return true if, at the level Level() gave last, no resource but the one that gave it
+     *         is over capacity (the level is then the max-min allocation)
      */
     bool OtherResourcesFit() const;
+
+    /**
+     * \return the resource whose capacity gave the level Level() returned last: the level's
+     *         own, or one used by exactly the level's flows that it would overload;
+     *         ProvisioningModel::kNoResource when that level was +infinity
+     */
+    uint32_t Binding() const
+    {
+        return m_binding;
+    }
+
     /**
      * \param job a kept job
      * \return the least unit (samples/s per GPU per solver unit) of its flows that use the
@@ -229,6 +243,18 @@ class ProvisioningLevel
     void AddDemand(const Flow& flow, double sign);
     /** \param r a resource \return true if it is not the level's and over capacity */
     bool Over(uint32_t r) const;
+    /**
+     * \param r a resource
+     * \return true if the flows using r are exactly the flows on the level's resource
+     */
+    bool CarriesTheLevelsFlows(uint32_t r) const;
+    /**
+     * \brief Move the split until the capped flows are those with cap <= L, for the level
+     *        that fills resource r.
+     * \param r a resource every flow on the level's resource uses (or the level's own)
+     * \return the level L at which r is full (+infinity if the flows fit at their caps)
+     */
+    double WaterLevel(uint32_t r);
     /** Recompute every running sum from the kept flows. */
     void Refresh();
     /** Count an update; refresh every RefreshEvery(). */
@@ -243,6 +269,7 @@ class ProvisioningLevel
     std::vector<double> m_rising;       //!< per resource: sum of weight per unit of L, rising
     std::vector<double> m_demand;       //!< per resource: sum of weight x cap, every flow
     std::vector<uint32_t> m_users;      //!< per resource: flows using it
+    std::vector<uint32_t> m_levelUsers; //!< per resource: flows on the level's using it
     std::vector<uint32_t> m_used;       //!< resources with users, unordered
     std::vector<uint32_t> m_usedAt;     //!< per resource: its index in m_used
     std::set<uint32_t> m_over;          //!< resources but the level's over capacity
@@ -257,6 +284,8 @@ class ProvisioningLevel
     std::vector<uint32_t> m_slotOf;     //!< per resource: its leaf in its class's tree
     mutable ShareTree m_atLevel;        //!< shares at a finite level (kept up to date lazily)
     mutable ShareTree m_atDemand;       //!< shares at full demand (kept up to date lazily)
+    /// the resource that gave the last level (Binding())
+    uint32_t m_binding{ProvisioningModel::kNoResource};
 };
 
 } // namespace ns3
