@@ -158,6 +158,9 @@ ConfigOptions(const std::string& config)
         {"lru-job-0.5tb",
          "--ina=ideal --provisioning=ideal --storage-policy=lru --dataset-rule=job "
          "--cache-bytes=5e11"},
+        // ESA with no storage model at all: every sample read remotely, the queue builds and
+        // many multi-node jobs share pools (INA's rate level at its busiest).
+        {"esa-nostorage", "--ina=esa --provisioning=ideal --storage-policy=none"},
         // Every component but provisioning (for the tenfold trace while its solves are slow).
         {"esa-cba", "--ina=esa --provisioning=ideal --storage-policy=cba"},
         {"all-on", "--ina=esa --provisioning=kspeed --storage-policy=cba"},
@@ -684,7 +687,8 @@ BenchMain(int argc, char* argv[])
                  "alluxio, kspeed, cba, cba-vc-10tb, cba-job, cba-job-0.5tb, cba-job-2tb, "
                  "cba-0.01tb, cba-job-0.01tb, fair-0.01tb, lru-0.01tb, autocba-0.01tb, "
                  "silod-0.01tb, quiver-0.01tb, autocba-job, fair-job-0.5tb, lru-job-0.5tb, "
-                 "esa-cba, all-on, all-on-pool88, all-on-pool22, or name:trace-replay options",
+                 "esa-nostorage, esa-cba, all-on, all-on-pool88, all-on-pool22, or "
+                 "name:trace-replay options",
                  configs);
     cmd.AddValue("nodes", "Nodes (8 GPUs each)", nodes, 1, 100000);
     cmd.AddValue("runs", "Runs per row; the row shows medians", runs, 1, 1000);
