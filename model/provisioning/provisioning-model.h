@@ -703,6 +703,8 @@ eturn true if every flow gets its cap (results may be computed without a solver)
     mutable uint32_t m_compactStamp{0};               //!< CompactUsage's current call
     mutable std::vector<uint32_t> m_compactTwinsSeen; //!< per entry: its twins in the list
     std::vector<uint32_t> m_callIds; //!< ReusedUsage's scratch: per Client() call, its id
+    /// ReusedUsage's scratch: (client resource, Client() call) of a usage being built
+    std::vector<std::pair<uint32_t, int32_t>> m_callsByRes;
 
     /// per flow of the current Solve: its entry in m_usages (ReuseUsages), else nullptr
     std::vector<const CachedUsage*> m_flowCached;
