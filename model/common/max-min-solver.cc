@@ -7,6 +7,8 @@
  */
 #include "max-min-solver.h"
 
+#include "ns3/split-mix.h"
+
 #include <algorithm>
 #include <cstring>
 #include <queue>
@@ -23,11 +25,8 @@ namespace
 uint64_t
 Mix(uint64_t h, uint64_t v)
 {
-    // splitmix64 finalizer over the running hash
-    uint64_t x = h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
+    // splitmix64 finaliser over the running hash
+    return SplitMixFinal(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
 }
 
 uint64_t

@@ -1,7 +1,8 @@
 # Shared pieces used by several components (no component of its own): the weighted max-min
 # solver that the rdma rate fabric and provisioning fill their resources with, its
 # single-resource case in closed form for storage (water-fill), the one
-# table of short component names (esa, kspeed, cba, fifo, ...) and the one progress reporter.
+# table of short component names (esa, kspeed, cba, fifo, ...), the one progress reporter
+# and the one 64-bit mix (split-mix.h).
 list(APPEND AICLUSTER_SOURCES
   model/common/max-min-solver.cc
   model/common/component-registry.cc
@@ -13,4 +14,5 @@ list(APPEND AICLUSTER_HEADERS
   model/common/component-registry.h
   model/common/water-fill.h
   model/common/progress-reporter.h
+  model/common/split-mix.h
 )

@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/split-mix.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -385,11 +386,7 @@ InaParameterServer::NextFreeIndex()
     {
         // Draw position m_freePos of a shuffle of [0, n): swap it with a seeded position in
         // [m_freePos, n) (Fisher-Yates, materialised lazily).
-        uint64_t x = (static_cast<uint64_t>(m_job) << 32) ^ m_freePos;
-        x += 0x9e3779b97f4a7c15ULL;
-        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-        x ^= x >> 31;
+        uint64_t x = SplitMix64((static_cast<uint64_t>(m_job) << 32) ^ m_freePos);
         uint32_t j = m_freePos + static_cast<uint32_t>(x % (n - m_freePos));
         auto at = [&](uint32_t k) {
             auto it = m_perm.find(k);

@@ -17,6 +17,7 @@
 #include "ns3/packet.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
+#include "ns3/split-mix.h"
 #include "ns3/uinteger.h"
 
 #include <cmath>
@@ -33,15 +34,6 @@ namespace
 {
 constexpr uint16_t IPV4_PROTOCOL = 0x0800;
 constexpr uint32_t NO_REMAP = std::numeric_limits<uint32_t>::max();
-
-uint64_t
-SplitMix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 double
 Unit(uint64_t h)
@@ -60,11 +52,12 @@ InaGradient::Value(uint64_t seed,
                    double outlierProbability,
                    double outlierMagnitude)
 {
-    uint64_t h = SplitMix(
-        seed ^ SplitMix((static_cast<uint64_t>(job) << 48) ^ (static_cast<uint64_t>(worker) << 40) ^
-                        SplitMix((static_cast<uint64_t>(iteration) << 40) ^ element)));
+    uint64_t h = SplitMix64(
+        seed ^
+        SplitMix64((static_cast<uint64_t>(job) << 48) ^ (static_cast<uint64_t>(worker) << 40) ^
+                   SplitMix64((static_cast<uint64_t>(iteration) << 40) ^ element)));
     double v;
-    if (outlierProbability > 0 && Unit(SplitMix(h)) < outlierProbability)
+    if (outlierProbability > 0 && Unit(SplitMix64(h)) < outlierProbability)
     {
         v = (h & 1) ? outlierMagnitude : -outlierMagnitude;
     }
@@ -468,9 +461,9 @@ InaWorker::SendChunk(uint32_t chunk, bool resend)
     if (m_packetJitter.IsPositive())
     {
         // The host stack and PCIe add a random delay; packets keep their order.
-        uint64_t r = SplitMix(m_seed ^ SplitMix((static_cast<uint64_t>(m_job) << 40) ^
-                                                (static_cast<uint64_t>(m_rank) << 32) ^
-                                                SplitMix(++m_packetsOut)));
+        uint64_t r = SplitMix64(m_seed ^ SplitMix64((static_cast<uint64_t>(m_job) << 40) ^
+                                                    (static_cast<uint64_t>(m_rank) << 32) ^
+                                                    SplitMix64(++m_packetsOut)));
         double delay = -m_packetJitter.GetSeconds() * std::log1p(-Unit(r));
         Time at = std::max(Simulator::Now() + Seconds(delay), m_hostReady);
         m_hostReady = at;

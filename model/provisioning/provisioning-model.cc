@@ -13,6 +13,7 @@
 #include "ns3/log.h"
 #include "ns3/ns3-compat.h"
 #include "ns3/rdma-endpoint.h"
+#include "ns3/split-mix.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -450,13 +451,9 @@ ProvisioningModel::ClientSlotOf(uint32_t job, uint32_t node) const
         m_clientTable.assign(64, ClientSlot{});
     }
     size_t mask = m_clientTable.size() - 1;
-    // splitmix64's finaliser: every bit of the job and of the node reaches the low bits
-    // (a product alone left the job out of them, so a pool node's clients of every job
-    // shared one probe chain)
-    uint64_t h = static_cast<uint64_t>(job) << 32 | node;
-    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-    h ^= h >> 31;
+    // every bit of the job and of the node reaches the low bits (a product alone left the
+    // job out of them, so a pool node's clients of every job shared one probe chain)
+    uint64_t h = SplitMixFinal(static_cast<uint64_t>(job) << 32 | node);
     for (size_t i = h & mask;; i = (i + 1) & mask)
     {
         ClientSlot& s = m_clientTable[i];

@@ -7,6 +7,8 @@
  */
 #include "rail-topology.h"
 
+#include "ns3/split-mix.h"
+
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -483,10 +485,7 @@ uint32_t
 RailTopology::EcmpIndex(uint64_t flowId, uint32_t at, uint32_t n)
 {
     // splitmix64 finaliser: deterministic and well spread
-    uint64_t x = flowId * 0x9e3779b97f4a7c15ULL ^ (static_cast<uint64_t>(at) << 32);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    x ^= x >> 31;
+    uint64_t x = SplitMixFinal(flowId * 0x9e3779b97f4a7c15ULL ^ (static_cast<uint64_t>(at) << 32));
     return static_cast<uint32_t>(x % n);
 }
 

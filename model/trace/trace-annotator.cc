@@ -11,6 +11,7 @@
 
 #include "ns3/lazy-mt19937-64.h"
 #include "ns3/log.h"
+#include "ns3/split-mix.h"
 
 #include <algorithm>
 #include <cmath>
@@ -39,16 +40,6 @@ constexpr double kBucketEdgesHours[] = {1.0, 10.0, 100.0};
 
 constexpr uint64_t kFnvOffset = 14695981039346656037ULL;
 constexpr uint64_t kFnvPrime = 1099511628211ULL;
-
-/** splitmix64 finaliser (Steele, Lea, Flood 2014): a bijective 64-bit mix. */
-uint64_t
-SplitMix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 /** FNV-1a 64 over bytes fed in a fixed, platform-independent order. */
 class Fnv1a
