@@ -21,8 +21,6 @@ NS_LOG_COMPONENT_DEFINE("ProvisioningLevel");
 namespace
 {
 constexpr double kInf = std::numeric_limits<double>::infinity();
-/// The solvers' margin: a resource is over capacity when its load exceeds capacity x (1 - it)
-constexpr double kMargin = 1e-9;
 } // namespace
 
 void
@@ -138,7 +136,7 @@ bool
 ProvisioningLevel::Over(uint32_t r) const
 {
     // the solver's criterion for "over capacity at full demand" (ProvisioningModel)
-    return r != m_level && m_demand[r] > m_caps[r] * (1 - kMargin);
+    return r != m_level && MaxMinSolver::IsOver(m_demand[r], m_caps[r]);
 }
 
 bool
@@ -349,17 +347,14 @@ ProvisioningLevel::Level()
         m_binding != ProvisioningModel::kNoResource && givesLevel(m_binding) ? m_binding : m_level;
     double level = WaterLevel(first);
     m_binding = std::isinf(level) ? ProvisioningModel::kNoResource : first;
-    auto overAt = [this](uint32_t r, double l) {
-        double load = std::isinf(l) ? m_demand[r] : m_capped[r] + l * m_rising[r];
-        return load > m_caps[r] * (1 - kMargin);
-    };
     // Each round lowers the level or ends (bounded, as rounding may leave a resource a hair
     // over at its own level).
     for (size_t round = 0; round <= m_over.size() + 1; ++round)
     {
         bool lowered = false;
         auto consider = [&](uint32_t r) {
-            if (r == m_binding || !givesLevel(r) || !overAt(r, level))
+            if (r == m_binding || !givesLevel(r) ||
+                !MaxMinSolver::IsOver(LoadAt(r, level), m_caps[r]))
             {
                 return;
             }
@@ -392,7 +387,7 @@ ProvisioningLevel::Level()
 double
 ProvisioningLevel::WaterLevel(uint32_t r)
 {
-    if (m_demand[r] <= m_caps[r] * (1 - kMargin))
+    if (!MaxMinSolver::IsOver(m_demand[r], m_caps[r]))
     {
         return kInf; // every flow gets its cap
     }
@@ -440,7 +435,7 @@ ProvisioningLevel::OtherResourcesFit() const
 {
     for (uint32_t r : m_over)
     {
-        if (r != m_binding && LoadOf(r) > m_caps[r] * (1 - kMargin))
+        if (r != m_binding && MaxMinSolver::IsOver(LoadOf(r), m_caps[r]))
         {
             return false;
         }
@@ -451,11 +446,17 @@ ProvisioningLevel::OtherResourcesFit() const
 double
 ProvisioningLevel::LoadOf(uint32_t r) const
 {
-    if (std::isinf(m_lastLevel))
+    return LoadAt(r, m_lastLevel);
+}
+
+double
+ProvisioningLevel::LoadAt(uint32_t r, double level) const
+{
+    if (std::isinf(level))
     {
         return m_demand[r]; // every flow at its cap
     }
-    return m_capped[r] + m_lastLevel * m_rising[r];
+    return m_capped[r] + level * m_rising[r];
 }
 
 void

@@ -244,6 +244,11 @@ class ProvisioningLevel
     /** \param r a resource \return true if it is not the level's and over capacity */
     bool Over(uint32_t r) const;
     /**
+     * \param r a resource \param level a level L (+infinity: every flow at its cap)
+     * \return r's load at L with the current split (capped + L x rising)
+     */
+    double LoadAt(uint32_t r, double level) const;
+    /**
      * \param r a resource
      * \return true if the flows using r are exactly the flows on the level's resource
      */
