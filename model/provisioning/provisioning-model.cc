@@ -1526,12 +1526,15 @@ ProvisioningModel::CompactUsage(CachedUsage& c) const
     // the same sum from every flow, in the same order, and the dropped ones mirror the kept.
     uint32_t n = m_cluster.nodes;
     uint32_t pool = PoolNodes();
+    auto poolOfCall = [&](uint32_t call) -> int64_t { // pool node of a call, -1: not on it
+        uint32_t node = c.calls[call].node;
+        return node >= n && node < n + pool ? int64_t(node - n) : -1;
+    };
     auto poolOf = [&](size_t e) -> int64_t { // pool node of entry e, -1: not on the pool
         uint32_t r = c.usage[e].first;
         if (c.clientCall[e] >= 0)
         {
-            uint32_t node = c.calls[c.clientCall[e]].node;
-            return node >= n && node < n + pool ? int64_t(node - n) : -1;
+            return poolOfCall(c.clientCall[e]);
         }
         if (m_twinRep[r] != r)
         {
@@ -1614,8 +1617,7 @@ ProvisioningModel::CompactUsage(CachedUsage& c) const
     c.compactCalls.clear();
     for (uint32_t i = 0; i < c.calls.size(); ++i)
     {
-        uint32_t node = c.calls[i].node;
-        if (node <= n || node >= n + pool)
+        if (poolOfCall(i) <= 0)
         {
             c.compactCalls.push_back(i); // off the pool, or on pool node 0
         }
