@@ -48,6 +48,7 @@ struct LevelCase
     double poolCores;     //!< PoolCores: few, the cores bind
     std::string storage;  //!< the backend's AggregateBandwidth (small: the storage binds too)
     double poolCache;     //!< PoolCacheBytes (small: reads miss, the storage is used)
+    std::string loader{"kspeed"}; //!< the loader (local: no pool, the level is the storage's)
 };
 
 Ptr<ProvisioningModel>
@@ -65,7 +66,7 @@ Model(const LevelCase& c)
     auto storage = CreateObject<StorageBackend>();
     storage->SetAttribute("AggregateBandwidth", StringValue(c.storage));
     m->SetCluster(cluster, storage);
-    m->SetLoader(ProvisioningLoader::Create("kspeed"));
+    m->SetLoader(ProvisioningLoader::Create(c.loader));
     return m;
 }
 
@@ -121,6 +122,7 @@ struct LevelCount
     uint32_t level{0};   //!< passes where the level held
     uint32_t other{0};   //!< passes where another resource would be over capacity at it
     uint32_t cobound{0}; //!< passes where the level held, given by a resource but the cores
+    uint32_t bound{0};   //!< passes where the level held and was finite (some flow below cap)
 };
 
 /**
@@ -140,7 +142,7 @@ CompareOverPasses(const LevelCase& c, uint32_t seeds)
         const auto& caps = describer->Capacities();
         ProvisioningLevel level;
         level.Reset(std::vector<double>(caps.begin(), caps.begin() + statics),
-                    describer->PoolCpuResource());
+                    describer->LevelResource());
         auto passes = RandomPasses(seed, 14);
         std::vector<ProvisioningJob> kept;
         for (size_t p = 0; p < passes.size(); ++p)
@@ -180,8 +182,8 @@ CompareOverPasses(const LevelCase& c, uint32_t seeds)
             }
             ++count.level;
             uint32_t binding = level.Binding();
-            if (binding != ProvisioningModel::kNoResource &&
-                binding != describer->PoolCpuResource())
+            count.bound += binding != ProvisioningModel::kNoResource;
+            if (binding != ProvisioningModel::kNoResource && binding != describer->LevelResource())
             {
                 ++count.cobound;
             }
@@ -226,13 +228,17 @@ struct Replayed
     uint64_t slowedSyncs{0};              //!< LinkShare: sync evaluations the data slowed
 };
 
-/** A KSpeed replay on 4 nodes x 8 GPUs with a small pool: jobs come and go, the cores bind. */
+/**
+ * A replay on 4 nodes x 8 GPUs (by default KSpeed with a small pool: the cores bind): jobs
+ * come and go.
+ */
 Replayed
 Replay(bool paced,
        uint32_t seed,
        const std::string& storageBandwidth,
        bool shareRails = false,
-       double poolCache = 0)
+       double poolCache = 0,
+       const std::string& loader = "kspeed")
 {
     Config::SetDefault("ns3::ProvisioningModel::PoolNodes", UintegerValue(2));
     Config::SetDefault("ns3::ProvisioningModel::PoolCores", DoubleValue(6));
@@ -264,7 +270,7 @@ Replay(bool paced,
     auto storage = CreateObject<StorageBackend>();
     storage->SetAttribute("AggregateBandwidth", StringValue(storageBandwidth));
     auto dl = CreateObject<ProvisioningDataLoading>();
-    dl->Configure("kspeed", storage);
+    dl->Configure(loader, storage);
     engine->SetDataLoadingModel(dl);
     Ptr<LinkShare> links;
     if (shareRails)
@@ -343,6 +349,20 @@ TEST_CASE("provisioning level: a resource that exactly the pool's flows use give
     }
 }
 
+TEST_CASE("provisioning level: without a pool the storage backend gives the level when it binds",
+          "[provisioning]")
+{
+    // The local loader reads every sample from the backend on the training node: no pool
+    // cores, so the level is the backend's own, and while it alone binds a full Solve agrees.
+    for (const std::string fairness : {"DominantShare", "DemandFraction", "Samples"})
+    {
+        LevelCount n = CompareOverPasses({fairness, 2, 16, "2Gbps", 0, "local"}, 4);
+        INFO(fairness);
+        CHECK(n.bound > 10);   // the backend bound, and nothing else: the level held
+        CHECK(n.cobound == 0); // the backend is the level's own resource
+    }
+}
+
 TEST_CASE("provisioning engine: jobs on the level's pace finish when a solve at every pass says",
           "[provisioning]")
 {
@@ -371,6 +391,26 @@ TEST_CASE("provisioning engine: jobs on the level's pace finish when a solve at 
                 CHECK(paced.passes.second > 0); // and the storage sent some to the solver
             }
         }
+    }
+}
+
+TEST_CASE("provisioning engine: local-loader jobs on the backend's level finish when a solve at "
+          "every pass says",
+          "[provisioning]")
+{
+    for (uint32_t seed : {1u, 2u})
+    {
+        INFO("seed " << seed);
+        Replayed full = Replay(false, seed, "2Gbps", false, 0, "local");
+        Replayed paced = Replay(true, seed, "2Gbps", false, 0, "local");
+        REQUIRE(full.finish.size() == paced.finish.size());
+        for (size_t k = 0; k < full.finish.size(); ++k)
+        {
+            INFO("job " << k);
+            CHECK(paced.finish[k] == Approx(full.finish[k]).epsilon(1e-9));
+        }
+        CHECK(full.passes.first == 0);
+        CHECK(paced.passes.first > paced.passes.second); // the level carried most passes
     }
 }
 

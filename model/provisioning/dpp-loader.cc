@@ -32,6 +32,12 @@ DppLoader::Name() const
     return "dpp";
 }
 
+bool
+DppLoader::ReadsThroughPool(const ProvisioningModel&) const
+{
+    return true; // PlanCaches and AddSampleUsage refuse a DPP without a pool
+}
+
 void
 DppLoader::AddSampleUsage(const ProvisioningModel& m,
                           const ProvisioningJob& job,

@@ -34,6 +34,7 @@ class DppLoader : public ProvisioningLoader
     /** \return the TypeId */
     static TypeId GetTypeId();
     std::string Name() const override;
+    bool ReadsThroughPool(const ProvisioningModel& model) const override;
     void AddSampleUsage(const ProvisioningModel& model,
                         const ProvisioningJob& job,
                         const CachePlan& cache,

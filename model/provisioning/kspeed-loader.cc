@@ -90,6 +90,14 @@ KSpeedLoader::Name() const
     return "kspeed";
 }
 
+bool
+KSpeedLoader::ReadsThroughPool(const ProvisioningModel& model) const
+{
+    // Spread on a pool of its own: every sample uses all pool nodes' cores (alike, one
+    // constraint); Local uses one pool node's, and PoolNodes 0 the training nodes'.
+    return model.PoolNodes() > 0 && m_placement == SPREAD;
+}
+
 std::vector<CachePlan>
 KSpeedLoader::PlanCaches(const ProvisioningModel& m, const std::vector<ProvisioningJob>& jobs) const
 {

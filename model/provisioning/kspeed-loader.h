@@ -44,6 +44,7 @@ class KSpeedLoader : public ProvisioningLoader
     /** \return the TypeId */
     static TypeId GetTypeId();
     std::string Name() const override;
+    bool ReadsThroughPool(const ProvisioningModel& model) const override;
     std::vector<CachePlan> PlanCaches(const ProvisioningModel& model,
                                       const std::vector<ProvisioningJob>& jobs) const override;
     void AddSampleUsage(const ProvisioningModel& model,

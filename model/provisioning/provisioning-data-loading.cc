@@ -30,10 +30,11 @@ ProvisioningDataLoading::GetTypeId()
             .SetGroupName("Aicluster")
             .AddConstructor<ProvisioningDataLoading>()
             .AddAttribute("PaceGroups",
-                          "Keep the running jobs between passes and, while the pool's cores "
-                          "alone bind, give every job's data term one shared pace (the level "
-                          "of ProvisioningLevel), so that a pass costs what changed; false: "
-                          "solve every running job at every pass.",
+                          "Keep the running jobs between passes and, while the stage every "
+                          "flow shares (the pool's cores, or the storage backend for loaders "
+                          "without a pool) alone binds, give every job's data term one shared "
+                          "pace (the level of ProvisioningLevel), so that a pass costs what "
+                          "changed; false: solve every running job at every pass.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&ProvisioningDataLoading::m_paceGroups),
                           MakeBooleanChecker())
@@ -188,7 +189,7 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
     {
         uint32_t statics = m_model->StaticCount();
         const auto& caps = m_model->Capacities();
-        m_levelResource = m_model->PoolCpuResource();
+        m_levelResource = m_model->LevelResource();
         m_level.Reset(std::vector<double>(caps.begin(), caps.begin() + statics), m_levelResource);
         // each resource's utilisation class, numbered (GetUtilization)
         m_classSlots.clear();
@@ -241,8 +242,8 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
     std::vector<uint64_t> moved(m_marked.begin(), m_marked.end());
     DescribeMarked();
     // The level is the max-min allocation when every job's flows are kept and no other
-    // resource than the one that gave it (the pool's cores, or a resource exactly their
-    // flows use) is over capacity at it.
+    // resource than the one that gave it (LevelResource(), or a resource exactly their flows
+    // use) is over capacity at it.
     double level = m_level.Level();
     if (m_notLevelable == 0 && m_level.OtherResourcesFit())
     {

@@ -36,8 +36,10 @@ namespace ns3
  * SetNodeTemplate. Jobs share storage, pool CPUs and the cache, so every job is coupled.
  *
  * With PaceGroups (the default) the model keeps the running jobs itself and reports what
- * changed (ReportingTermModel). While the pool's cores are the only resource over capacity
- * at full demand (KSpeed at a replay's defaults), every job's GPUs receive min(demand,
+ * changed (ReportingTermModel). While the stage every flow shares is the only resource over
+ * capacity at full demand (ProvisioningModel::LevelResource: the pool's cores, KSpeed's at a
+ * replay's defaults; the storage backend for local and Alluxio), every job's GPUs receive
+ * min(demand,
  * L x unit) samples/s for one level L (ProvisioningLevel): its data term is its own work
  * (localBatch / unit) times one pace 1 / L, and the engine keeps those jobs on one clock
  * (PacedGroup). A pass then costs what changed. Whenever another resource could bind (or a
@@ -194,7 +196,7 @@ class ProvisioningDataLoading : public ReportingTermModel
     bool m_setMoved{false};     //!< a job came or went since the last Solved trace
     uint32_t m_notLevelable{0}; //!< kept jobs whose flows DescribeJob refused
     ProvisioningLevel m_level;  //!< the kept jobs' flows
-    uint32_t m_levelResource{ProvisioningModel::kNoResource}; //!< the pool's cores
+    uint32_t m_levelResource{ProvisioningModel::kNoResource}; //!< LevelResource()
     bool m_levelValid{false};                                 //!< the last pass used the level
     double m_pace{0};                                         //!< pace last reported [s per unit]
     double m_levelNow{0};                                     //!< L of the last level pass

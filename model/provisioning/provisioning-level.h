@@ -25,7 +25,9 @@ namespace ns3
  *        resource alone binds them: then every flow gets min(its cap, one level L).
  *
  * Under KSpeed's Spread every flow uses the pool's cores (one constraint for all pool nodes
- * when they are alike), and at a replay's defaults those cores are what binds. Max-min
+ * when they are alike), and at a replay's defaults those cores are what binds; without a pool
+ * (local, Alluxio) every flow that reads storage uses the backend, the level's resource then
+ * (ProvisioningModel::LevelResource). Max-min
  * fairness is then a water level: the flows rise together in solver units until the cores
  * are full, each stopping at its cap, so L solves sum_f a_f min(c_f, L) = C, with a_f the
  * flow's weight on the cores. The flows are kept ordered by cap, split where their cap meets

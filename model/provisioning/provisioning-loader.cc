@@ -113,6 +113,12 @@ ProvisioningLoader::PlanCaches(const ProvisioningModel&,
     return std::vector<CachePlan>(jobs.size());
 }
 
+bool
+ProvisioningLoader::ReadsThroughPool(const ProvisioningModel&) const
+{
+    return false;
+}
+
 Ptr<ProvisioningLoader>
 ProvisioningLoader::Create(const std::string& name)
 {

@@ -127,6 +127,15 @@ class ProvisioningLoader : public Object
     virtual std::vector<CachePlan> PlanCaches(const ProvisioningModel& model,
                                               const std::vector<ProvisioningJob>& jobs) const;
     /**
+     * Whether every sample passes through all the provisioning pool's cores (DPP, and KSpeed
+     * spread over a pool of its own). ProvisioningDataLoading keeps the running flows at one
+     * water level on the stage they all share: the pool's cores if so, else the storage
+     * backend.
+     * \param model the model (its pool size)
+     * \return true if the samples are read and prepared on the pool (default: false)
+     */
+    virtual bool ReadsThroughPool(const ProvisioningModel& model) const;
+    /**
      * Add the resources one sample delivered to GPU (node, gpu) of a job uses.
      * \param model the model \param job the job \param cache its dataset's plan
      * \param node node of the GPU \param gpu GPU index on the node \param u output

@@ -1846,10 +1846,17 @@ ProvisioningModel::StaticCount()
 }
 
 uint32_t
-ProvisioningModel::PoolCpuResource()
+ProvisioningModel::LevelResource()
 {
     StaticCount();
-    return PoolNodes() > 0 ? m_res.cpu.at(PoolNode(0)) : kNoResource;
+    if (!m_loader)
+    {
+        return kNoResource;
+    }
+    // Without a pool (local, Alluxio, KSpeed on the training nodes) the backend is the one
+    // stage shared by every flow that reads: when it binds, they share it at one level.
+    return m_loader->ReadsThroughPool(*this) && PoolNodes() > 0 ? m_res.cpu.at(PoolNode(0))
+                                                                : m_res.storage;
 }
 
 bool

@@ -200,8 +200,13 @@ class ProvisioningModel : public Object
     std::vector<CachePlan> PlanCaches(const std::vector<ProvisioningJob>& jobs);
     /** \return resources with a fixed capacity (links, nodes, storage): ids below this */
     uint32_t StaticCount();
-    /** \return pool node 0's cores (the pool's, when its nodes are alike); kNoResource if none */
-    uint32_t PoolCpuResource();
+    /**
+     * \return the stage every sample of the loader passes through, where ProvisioningLevel
+     *         keeps the running flows' water level: pool node 0's cores (the pool's, when its
+     *         nodes are alike) if the loader reads through the pool, else the storage backend
+     *         (kNoResource before a loader is set)
+     */
+    uint32_t LevelResource();
     /**
      * \brief Fold one resource's load / capacity into the busiest share of its class.
      * \param util the shares (updated) \param resource its id \param share load / capacity
@@ -209,7 +214,7 @@ class ProvisioningModel : public Object
     void FoldUtilization(ProvisioningUtilization& util, uint32_t resource, double share) const;
     /** \param resource a resource id \return the member of ProvisioningUtilization of its class */
     double ProvisioningUtilization::*UtilizationSlot(uint32_t resource) const;
-    /** No resource (PoolCpuResource without a pool) */
+    /** No resource (LevelResource without a loader) */
     static constexpr uint32_t kNoResource = 0xffffffffu;
 
     /**
