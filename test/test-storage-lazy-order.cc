@@ -13,8 +13,10 @@
 #include "uniform-random.h"
 
 #include "ns3/storage-policy.h"
+#include "ns3/storage-problem.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <random>
 
 using namespace ns3;
@@ -82,4 +84,114 @@ TEST_CASE("LazyDatasetOrder reads ReadDatasetsBy's order position by position", 
         deep += depth > full.size();
     }
     CHECK(deep > 300); // whole orders are read too, not only prefixes
+}
+
+TEST_CASE("LazyDatasetOrder with a DatasetOrderHint kept across changing problems is "
+          "ReadDatasetsBy's order",
+          "[storage][cba]")
+{
+    // A problem changed as the storage model changes it between passes: datasets erased
+    // anywhere and appended, keys moved a little or a lot, now and then everything reshuffled
+    // (a hint that is no help); sizes repeat so that the hint's alignment by size goes wrong.
+    std::mt19937_64 rng(7);
+    DatasetOrderHint hint; // kept across the whole sequence, as a policy keeps it
+    LazyDatasetOrder lazy;
+    StorageProblem p;
+    std::vector<double> demand;
+    std::vector<double> key;
+    auto append = [&]() {
+        p.datasetBytes.push_back(rng() % 10 == 0 ? 0.0 : 1e9 * double(1 + rng() % 50));
+        demand.push_back(rng() % 10 == 0 ? 0.0 : 1e8 * U01(rng));
+        key.push_back(rng() % 4 == 0 ? double(rng() % 5) : U01(rng));
+    };
+    for (int step = 0; step < 3000; ++step)
+    {
+        size_t erase = p.datasetBytes.empty() ? 0 : rng() % 4;
+        for (size_t e = 0; e < erase && !p.datasetBytes.empty(); ++e)
+        {
+            size_t k = rng() % p.datasetBytes.size();
+            p.datasetBytes.erase(p.datasetBytes.begin() + k);
+            demand.erase(demand.begin() + k);
+            key.erase(key.begin() + k);
+        }
+        size_t add = rng() % 4 + (p.datasetBytes.size() < 50 ? 5 : 0);
+        for (size_t a = 0; a < add && p.datasetBytes.size() < 700; ++a)
+        {
+            append();
+        }
+        size_t moves = rng() % 8 == 0 ? key.size() : rng() % 6;
+        for (size_t m = 0; m < moves; ++m)
+        {
+            size_t k = rng() % key.size();
+            key[k] = rng() % 2 ? key[k] * (1 + 0.01 * U01(rng)) : U01(rng);
+        }
+        std::vector<size_t> full = OrderProbe::Full(p, demand, key);
+        lazy.Reset(p, demand, key, &hint);
+        INFO("step " << step << ", " << p.datasetBytes.size() << " datasets");
+        for (size_t i = 0; i <= full.size(); ++i)
+        {
+            REQUIRE(lazy.Has(i) == (i < full.size()));
+            if (i < full.size())
+            {
+                REQUIRE(lazy.At(i) == full[i]);
+            }
+        }
+    }
+}
+
+TEST_CASE("CbaSolver::MaxScale with a DatasetOrderHint equals it without, bit for bit",
+          "[storage][cba]")
+{
+    // One dataset per job, jobs leaving and arriving between solves and the targets moving,
+    // as CbaPolicy's passes solve; each solve is held to the solve without a hint.
+    std::mt19937_64 rng(11);
+    DatasetOrderHint demandHint;
+    DatasetOrderHint targetHint;
+    StorageProblem p;
+    p.bandwidthPrice = 1e-9;
+    p.cachePrice = 1e-12;
+    p.bandwidthCapacity = 4e10;
+    for (int step = 0; step < 600; ++step)
+    {
+        if (!p.jobs.empty() && rng() % 2)
+        {
+            // A job and its dataset leave: later datasets move down one index.
+            size_t j = rng() % p.jobs.size();
+            uint32_t k = p.jobs[j].dataset;
+            p.jobs.erase(p.jobs.begin() + j);
+            p.datasetBytes.erase(p.datasetBytes.begin() + k);
+            for (StorageDemand& d : p.jobs)
+            {
+                d.dataset -= d.dataset > k ? 1 : 0;
+            }
+        }
+        for (size_t a = rng() % 3 + (p.jobs.size() < 40 ? 3 : 0); a > 0; --a)
+        {
+            StorageDemand d;
+            d.id = step * 8 + a;
+            d.dataset = uint32_t(p.datasetBytes.size());
+            d.demand = 1e7 * std::pow(10.0, 3 * U01(rng));
+            p.datasetBytes.push_back(1e9 * std::pow(10.0, 3 * U01(rng)));
+            p.jobs.push_back(d);
+        }
+        p.cacheCapacity = 1e12 * std::pow(10.0, -2 + 3 * U01(rng));
+        INFO("step " << step);
+        StorageAllocation plain = CbaSolver::MaxScale(p, 0);
+        StorageAllocation hinted = CbaSolver::MaxScale(p, 0, &demandHint);
+        REQUIRE(hinted.scale == plain.scale);
+        REQUIRE(hinted.cache == plain.cache);
+        REQUIRE(hinted.bandwidth == plain.bandwidth);
+        std::vector<double> targets;
+        double level = 1e8 * std::pow(10.0, U01(rng));
+        for (const StorageDemand& d : p.jobs)
+        {
+            targets.push_back(std::min(d.demand, level));
+        }
+        plain = CbaSolver::MaxScale(p, targets, 0);
+        hinted = CbaSolver::MaxScale(p, targets, 0, &targetHint);
+        REQUIRE(hinted.scale == plain.scale);
+        REQUIRE(hinted.cache == plain.cache);
+        REQUIRE(hinted.bandwidth == plain.bandwidth);
+        REQUIRE(hinted.hit == plain.hit);
+    }
 }

@@ -151,48 +151,6 @@ StorageAllocationPolicy::ReadDatasetsBy(const StorageProblem& problem,
     });
 }
 
-void
-LazyDatasetOrder::Reset(const StorageProblem& problem,
-                        const std::vector<double>& demand,
-                        const std::vector<double>& key)
-{
-    // ReadDatasetsBy's stable sort by decreasing key is the order of (-key, index): the pairs
-    // are distinct, so popping the least first yields exactly that order.
-    m_heap.clear();
-    m_sorted.clear();
-    for (size_t k = 0; k < problem.datasetBytes.size(); ++k)
-    {
-        if (demand[k] > 0 && problem.datasetBytes[k] > 0)
-        {
-            m_heap.emplace_back(-key[k], k);
-        }
-    }
-    std::make_heap(m_heap.begin(), m_heap.end(), std::greater<>());
-}
-
-bool
-LazyDatasetOrder::Extend(size_t i)
-{
-    while (m_sorted.size() <= i && !m_heap.empty())
-    {
-        if (m_sorted.size() >= 32 + m_heap.size() / 4)
-        {
-            // Read far: sort the rest at once.
-            std::sort(m_heap.begin(), m_heap.end());
-            for (const auto& keyed : m_heap)
-            {
-                m_sorted.push_back(keyed.second);
-            }
-            m_heap.clear();
-            break;
-        }
-        std::pop_heap(m_heap.begin(), m_heap.end(), std::greater<>());
-        m_sorted.push_back(m_heap.back().second);
-        m_heap.pop_back();
-    }
-    return i < m_sorted.size();
-}
-
 std::vector<size_t>
 StorageAllocationPolicy::ReadDatasetsBy(const StorageProblem& problem,
                                         const std::vector<double>& demand,

@@ -20,52 +20,6 @@ namespace ns3
 
 /**
  * \ingroup aicluster
- * \brief StorageAllocationPolicy::ReadDatasetsBy's order (the datasets with a reader and bytes,
- *        by decreasing key, ties by index), sorted only as far as it is read: the greedy
- *        prefixes (SiloD-like, CBA's density prefix) stop once the cache is full, which with a
- *        small cache is after a few of hundreds or thousands of datasets.
- */
-class LazyDatasetOrder
-{
-  public:
-    /**
-     * \brief Start the order (one pass over the datasets, heaped in O(n)).
-     * \param problem the allocation problem
-     * \param demand per dataset, its readers' summed demand R_k
-     * \param key per dataset, its rank (higher first; not NaN)
-     */
-    void Reset(const StorageProblem& problem,
-               const std::vector<double>& demand,
-               const std::vector<double>& key);
-
-    /**
-     * \param i a position in the order
-     * \return whether the order has a dataset at position i (sorted as far as i)
-     */
-    bool Has(size_t i)
-    {
-        return i < m_sorted.size() || (!m_heap.empty() && Extend(i));
-    }
-
-    /**
-     * \param i a position for which Has(i) was true
-     * \return the dataset at position i
-     */
-    size_t At(size_t i) const
-    {
-        return m_sorted[i];
-    }
-
-  private:
-    /** \brief Sort as far as position i. \param i the position \return Has(i) */
-    bool Extend(size_t i);
-
-    std::vector<std::pair<double, size_t>> m_heap; //!< (-key, index), a min-heap
-    std::vector<size_t> m_sorted;                  //!< the order so far
-};
-
-/**
- * \ingroup aicluster
  * \brief How cache space and remote bandwidth are split among running jobs and datasets.
  *
  * One interface for every policy: the storage data-loading model calls

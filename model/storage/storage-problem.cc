@@ -255,31 +255,149 @@ CbaSolver::DensityOrder(const StorageProblem& problem,
 }
 
 void
-CbaSolver::LazyDensityOrder::Reset(const StorageProblem& problem, const Loads& loads)
+DatasetOrderHint::Sort(const std::vector<double>& bytes,
+                       std::vector<std::pair<double, size_t>>& keyed)
 {
-    // DensityOrder's keys, heaped in O(n): each position read costs O(log n), and a solve
-    // that reads far into the order sorts the rest at once.
+    // Line the kept datasets up with the new indices: the new sizes are the kept ones with some
+    // erased and some appended, so one forward walk matches them (a dataset taken for another
+    // of the same size only costs sorting time below).
+    m_position.assign(m_bytes.size(), -1);
+    for (size_t p = 0; p < m_order.size(); ++p)
+    {
+        m_position[m_order[p]] = int64_t(p);
+    }
+    m_slot.resize(m_order.size());
+    m_filled.assign(m_order.size(), 0);
+    m_rest.clear();
+    size_t kept = 0; // next kept dataset to match
+    size_t next = 0; // next new index to match
+    for (const auto& pair : keyed)
+    {
+        int64_t position = -1;
+        for (; next <= pair.second; ++next)
+        {
+            while (kept < m_bytes.size() && m_bytes[kept] != bytes[next])
+            {
+                ++kept;
+            }
+            if (kept < m_bytes.size())
+            {
+                position = next == pair.second ? m_position[kept] : -1;
+                ++kept;
+            }
+        }
+        if (position >= 0 && !m_filled[position])
+        {
+            m_slot[position] = pair;
+            m_filled[position] = 1;
+        }
+        else
+        {
+            m_rest.push_back(pair);
+        }
+    }
+    // The pairs in the kept order, new datasets last, then an insertion sort: a few moves when
+    // the order changed little; a full sort once the moves pass a few per pair.
+    keyed.clear();
+    for (size_t p = 0; p < m_slot.size(); ++p)
+    {
+        if (m_filled[p])
+        {
+            keyed.push_back(m_slot[p]);
+        }
+    }
+    keyed.insert(keyed.end(), m_rest.begin(), m_rest.end());
+    size_t moves = 0;
+    const size_t budget = 4 * keyed.size() + 64;
+    for (size_t i = 1; i < keyed.size(); ++i)
+    {
+        if (!(keyed[i] < keyed[i - 1]))
+        {
+            continue;
+        }
+        auto at = std::upper_bound(keyed.begin(), keyed.begin() + i, keyed[i]);
+        moves += size_t(keyed.begin() + i - at);
+        if (moves > budget)
+        {
+            std::sort(keyed.begin(), keyed.end());
+            break;
+        }
+        std::rotate(at, keyed.begin() + i, keyed.begin() + i + 1);
+    }
+    m_bytes = bytes;
+    m_order.resize(keyed.size());
+    for (size_t p = 0; p < keyed.size(); ++p)
+    {
+        m_order[p] = keyed[p].second;
+    }
+}
+
+template <class Key>
+void
+LazyDatasetOrder::Start(const StorageProblem& problem,
+                        const std::vector<double>& demand,
+                        Key key,
+                        DatasetOrderHint* hint)
+{
+    // ReadDatasetsBy's stable sort by decreasing key is the order of (-key, index): the pairs
+    // are distinct, so popping the least first yields exactly that order, and so does any
+    // sort of them (a hinted one).
     m_heap.clear();
     m_sorted.clear();
-    for (size_t k = 0; k < loads.demand.size(); ++k)
+    for (size_t k = 0; k < problem.datasetBytes.size(); ++k)
     {
-        if (problem.datasetBytes[k] > 0 && loads.demand[k] > 0)
+        if (demand[k] > 0 && problem.datasetBytes[k] > 0)
         {
-            m_heap.emplace_back(-(loads.demand[k] / problem.datasetBytes[k]), k);
+            m_heap.emplace_back(-key(k), k);
         }
+    }
+    if (hint)
+    {
+        hint->Sort(problem.datasetBytes, m_heap);
+        for (const auto& keyed : m_heap)
+        {
+            m_sorted.push_back(keyed.second);
+        }
+        m_heap.clear();
+        return;
     }
     std::make_heap(m_heap.begin(), m_heap.end(), std::greater<>());
 }
 
-bool
-CbaSolver::LazyDensityOrder::Extend(size_t i)
+void
+LazyDatasetOrder::Reset(const StorageProblem& problem,
+                        const std::vector<double>& demand,
+                        const std::vector<double>& key,
+                        DatasetOrderHint* hint)
 {
-    // The keys are distinct (the index breaks ties): popping the least key first yields
-    // exactly the sorted order.
+    Start(
+        problem,
+        demand,
+        [&key](size_t k) { return key[k]; },
+        hint);
+}
+
+void
+LazyDatasetOrder::ResetByDensity(const StorageProblem& problem,
+                                 const std::vector<double>& demand,
+                                 DatasetOrderHint* hint)
+{
+    // Divided once per dataset, not per comparison, as DensityOrder does: the same keys.
+    Start(
+        problem,
+        demand,
+        [&](size_t k) { return demand[k] / problem.datasetBytes[k]; },
+        hint);
+}
+
+bool
+LazyDatasetOrder::Extend(size_t i)
+{
     while (m_sorted.size() <= i && !m_heap.empty())
     {
         if (m_sorted.size() >= 32 + m_heap.size() / 4)
         {
+            // Read far: sort the rest at once.
             std::sort(m_heap.begin(), m_heap.end());
             for (const auto& keyed : m_heap)
             {
@@ -599,7 +717,7 @@ CbaSolver::MinCost(const StorageProblem& problem,
 {
     Scratch& s = ScratchBuffers();
     LoadsOf(problem, &targets, s.loads);
-    s.lazy.Reset(problem, s.loads);
+    s.lazy.ResetByDensity(problem, s.loads.demand);
     if (!CacheFractionsIn(problem, s.loads, 1.0, s.lazy, s.x, false))
     {
         return false;
@@ -609,11 +727,11 @@ CbaSolver::MinCost(const StorageProblem& problem,
 }
 
 StorageAllocation
-CbaSolver::MaxScale(const StorageProblem& problem, double budget)
+CbaSolver::MaxScale(const StorageProblem& problem, double budget, DatasetOrderHint* hint)
 {
     Scratch& s = ScratchBuffers();
     LoadsOf(problem, nullptr, s.loads);
-    s.lazy.Reset(problem, s.loads);
+    s.lazy.ResetByDensity(problem, s.loads.demand, hint);
     double alpha = ScaleOfIn(problem, s.loads, s.lazy, budget, s.x);
     StorageAllocation best;
     Fill(problem, nullptr, alpha, s.x, best);
@@ -624,11 +742,12 @@ CbaSolver::MaxScale(const StorageProblem& problem, double budget)
 StorageAllocation
 CbaSolver::MaxScale(const StorageProblem& problem,
                     const std::vector<double>& targets,
-                    double budget)
+                    double budget,
+                    DatasetOrderHint* hint)
 {
     Scratch& s = ScratchBuffers();
     LoadsOf(problem, &targets, s.loads);
-    s.lazy.Reset(problem, s.loads);
+    s.lazy.ResetByDensity(problem, s.loads.demand, hint);
     double beta = ScaleOfIn(problem, s.loads, s.lazy, budget, s.x);
     StorageAllocation best;
     Fill(problem, &targets, beta, s.x, best);

@@ -164,6 +164,106 @@ double WaterFill(std::vector<double>& wants,
 
 /**
  * \ingroup aicluster
+ * \brief The order a LazyDatasetOrder last produced for one caller, kept so that the caller's
+ *        next problem (the next scheduling pass: a few datasets added or removed, some keys
+ *        moved) is sorted starting from it, in about one pass instead of a sort from scratch.
+ *
+ * It only says where to start: the order produced is the sort of distinct (-key, index) pairs,
+ * which is unique, so a stale or wrong hint gives the same order, only more slowly (the storage
+ * tests hold hinted orders to unhinted ones).
+ */
+class DatasetOrderHint
+{
+  public:
+    /**
+     * \brief Sort keyed, starting from the kept order, and keep the result.
+     * \param bytes the problem's dataset sizes: they line the kept order up with the problem's
+     *        indices (StorageDataLoading erases a dataset anywhere and appends new ones, so a
+     *        dataset's index moves between passes)
+     * \param keyed distinct (-key, index) pairs in increasing index order; sorted on return
+     */
+    void Sort(const std::vector<double>& bytes, std::vector<std::pair<double, size_t>>& keyed);
+
+  private:
+    std::vector<double> m_bytes;                   //!< sizes of the kept order's datasets
+    std::vector<size_t> m_order;                   //!< the kept order (indices into m_bytes)
+    std::vector<int64_t> m_position;               //!< work: per kept dataset, its position
+    std::vector<std::pair<double, size_t>> m_slot; //!< work: pairs at their kept positions
+    std::vector<char> m_filled;                    //!< work: which of m_slot are set
+    std::vector<std::pair<double, size_t>> m_rest; //!< work: pairs with no kept position
+};
+
+/**
+ * \ingroup aicluster
+ * \brief StorageAllocationPolicy::ReadDatasetsBy's order (the datasets with a reader and bytes,
+ *        by decreasing key, ties by index), sorted only as far as it is read: the greedy
+ *        prefixes (SiloD-like, CBA's density prefix and CbaSolver) stop once the cache is full,
+ *        which with a small cache is after a few of hundreds or thousands of datasets. With a
+ *        DatasetOrderHint it is sorted whole, from the hint's order.
+ */
+class LazyDatasetOrder
+{
+  public:
+    /**
+     * \brief Start the order (one pass over the datasets, heaped in O(n), or sorted from hint).
+     * \param problem the allocation problem
+     * \param demand per dataset, its readers' summed demand R_k
+     * \param key per dataset, its rank (higher first; not NaN)
+     * \param hint the caller's last order, updated to this one; null: none
+     */
+    void Reset(const StorageProblem& problem,
+               const std::vector<double>& demand,
+               const std::vector<double>& key,
+               DatasetOrderHint* hint = nullptr);
+
+    /**
+     * \brief Reset with each dataset's key its density demand[k] / bytes (CbaSolver's order).
+     * \param problem the allocation problem
+     * \param demand per dataset, its summed loads R_k
+     * \param hint the caller's last order, updated to this one; null: none
+     */
+    void ResetByDensity(const StorageProblem& problem,
+                        const std::vector<double>& demand,
+                        DatasetOrderHint* hint = nullptr);
+
+    /**
+     * \param i a position in the order
+     * \return whether the order has a dataset at position i (sorted as far as i)
+     */
+    bool Has(size_t i)
+    {
+        return i < m_sorted.size() || (!m_heap.empty() && Extend(i));
+    }
+
+    /**
+     * \param i a position for which Has(i) was true
+     * \return the dataset at position i
+     */
+    size_t At(size_t i) const
+    {
+        return m_sorted[i];
+    }
+
+  private:
+    /**
+     * \brief Reset's work for a key given per dataset.
+     * \param key callable: dataset index -> its key
+     */
+    template <class Key>
+    void Start(const StorageProblem& problem,
+               const std::vector<double>& demand,
+               Key key,
+               DatasetOrderHint* hint);
+
+    /** \brief Sort as far as position i. \param i the position \return Has(i) */
+    bool Extend(size_t i);
+
+    std::vector<std::pair<double, size_t>> m_heap; //!< (-key, index), a min-heap
+    std::vector<size_t> m_sorted;                  //!< the order so far
+};
+
+/**
+ * \ingroup aicluster
  * \brief CBA: minimum-IO-cost cache and bandwidth for given target read rates, in closed form.
  *
  * Solves   min  p_b sum_j b_j + p_c sum_k c_k
@@ -181,43 +281,6 @@ class CbaSolver
     {
         std::vector<double> demand; //!< R_k: summed targets of its readers [bytes/s]
         std::vector<double> peak;   //!< largest target of one reader [bytes/s]
-    };
-
-    /**
-     * \brief The datasets by decreasing density (DensityOrder's order, bit for bit), sorted
-     * only as far as a solve reads it: CacheFractions stops once the cache is full, which
-     * with a small cache is after a few of hundreds or thousands of datasets.
-     */
-    class LazyDensityOrder
-    {
-      public:
-        /** \brief Start an order of the datasets read (and non-empty) for the loads. */
-        void Reset(const StorageProblem& problem, const Loads& loads);
-
-        /**
-         * \param i a position in the order
-         * \return whether the order has a dataset at position i (sorted as far as i)
-         */
-        bool Has(size_t i)
-        {
-            return i < m_sorted.size() || (!m_heap.empty() && Extend(i));
-        }
-
-        /**
-         * \param i a position for which Has(i) was true
-         * \return the dataset at position i
-         */
-        size_t At(size_t i) const
-        {
-            return m_sorted[i];
-        }
-
-      private:
-        /** \brief Sort as far as position i. \param i the position \return Has(i) */
-        bool Extend(size_t i);
-
-        std::vector<std::pair<double, size_t>> m_heap; //!< (-density, index), a min-heap
-        std::vector<size_t> m_sorted;                  //!< the order so far
     };
 
     /**
@@ -266,7 +329,7 @@ class CbaSolver
     struct Scratch
     {
         Loads loads;               //!< the loads
-        LazyDensityOrder lazy;     //!< the density order of MaxScale and MinCost
+        LazyDatasetOrder lazy;     //!< the density order of MaxScale and MinCost
         std::vector<double> rho;   //!< densities
         std::vector<size_t> order; //!< datasets by decreasing density
         std::vector<double> x;     //!< cached fractions
@@ -295,9 +358,12 @@ class CbaSolver
      *        budget > 0, costs at most budget), and its minimum-cost allocation.
      * \param problem the problem (demands in problem.jobs)
      * \param budget IO cost limit [$/s]; 0 = none
+     * \param hint the caller's last density order, updated (DatasetOrderHint); null: none
      * \return the allocation; its scale field holds alpha
      */
-    static StorageAllocation MaxScale(const StorageProblem& problem, double budget);
+    static StorageAllocation MaxScale(const StorageProblem& problem,
+                                      double budget,
+                                      DatasetOrderHint* hint = nullptr);
 
     /**
      * \brief MaxScale for given per-job targets: the largest beta in [0, 1] such that
@@ -306,12 +372,14 @@ class CbaSolver
      * \param problem the problem (its demands cap the rates)
      * \param targets r_j per job (problem.jobs order), each at most its demand [bytes/s]
      * \param budget IO cost limit [$/s]; 0 = none
+     * \param hint the caller's last density order, updated (DatasetOrderHint); null: none
      * \return the allocation; its scale field holds beta; every job reads at least
      *         beta * r_j (at its demand if its dataset is wholly cached)
      */
     static StorageAllocation MaxScale(const StorageProblem& problem,
                                       const std::vector<double>& targets,
-                                      double budget);
+                                      double budget,
+                                      DatasetOrderHint* hint = nullptr);
 
     /**
      * \brief MaxScale for problems that differ in one job's demand only, solved without a
