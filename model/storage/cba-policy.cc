@@ -59,14 +59,14 @@ StorageAllocation
 CbaPolicy::Allocate(const StorageProblem& problem)
 {
     const double budget = BudgetPerSecond();
-    StorageAllocation common = CbaSolver::MaxScale(problem, budget);
+    StorageAllocation common = CbaSolver::MaxScale(problem, budget, &m_demandHint);
     if (common.scale >= 1 || m_scarcity == COMMON)
     {
         return common; // every job at its compute rate (or the common slowdown asked for)
     }
     // The plan without a budget: every demand at least cost if the capacities allow,
     // else the throughput-first plan.
-    StorageAllocation plan = budget > 0 ? CbaSolver::MaxScale(problem, 0) : common;
+    StorageAllocation plan = budget > 0 ? CbaSolver::MaxScale(problem, 0, &m_demandHint) : common;
     if (plan.scale < 1)
     {
         plan = ThroughputFirst(problem, plan);
@@ -195,7 +195,7 @@ CbaPolicy::ThroughputFirst(const StorageProblem& problem, const StorageAllocatio
     StorageAllocation prefix; // a density prefix, the last in part: read while cache is left
     prefix.cache.assign(nd, 0.0);
     double left = problem.cacheCapacity;
-    m_order.Reset(problem, demand, rho);
+    m_order.Reset(problem, demand, rho, &m_demandHint);
     for (size_t i = 0; left > 0 && m_order.Has(i); ++i)
     {
         size_t k = m_order.At(i);
@@ -223,13 +223,14 @@ CbaPolicy::ThroughputFirst(const StorageProblem& problem, const StorageAllocatio
     double bestServed = -1;
     double bestCost = 0;
     std::vector<double> targets(problem.jobs.size());
-    for (const StorageAllocation& plan : plans)
+    for (size_t p = 0; p < plans.size(); ++p)
     {
+        const StorageAllocation& plan = plans[p];
         for (size_t j = 0; j < problem.jobs.size(); ++j)
         {
             targets[j] = plan.Rate(problem, j);
         }
-        StorageAllocation a = CbaSolver::MaxScale(problem, targets, 0);
+        StorageAllocation a = CbaSolver::MaxScale(problem, targets, 0, &m_planHints[p]);
         // Rounding may leave the least-cost plan a hair short of the targets: the plan
         // itself serves them.
         if (a.scale < 1)

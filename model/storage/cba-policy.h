@@ -11,6 +11,7 @@
 #include "silod-like-policy.h"
 #include "storage-policy.h"
 
+#include <array>
 #include <string>
 
 /**
@@ -84,6 +85,16 @@ class CbaPolicy : public StorageAllocationPolicy
     Scarcity m_scarcity;          //!< rule when the demands cannot all be served
     Ptr<SiloDLikePolicy> m_silod; //!< one candidate plan of ThroughputFirst
     LazyDatasetOrder m_order;     //!< ThroughputFirst's density prefix, kept between calls
+    /**
+     * The density order of the demands (CbaSolver::MaxScale without targets, and m_order's):
+     * between two calls it changes by the datasets that came and went.
+     */
+    DatasetOrderHint m_demandHint;
+    /**
+     * Per candidate plan of ThroughputFirst (by its place in the list), the density order of
+     * its rates, kept for the same plan at the next call: rates move little between calls.
+     */
+    std::array<DatasetOrderHint, 5> m_planHints;
 };
 
 } // namespace ns3
