@@ -178,24 +178,21 @@ CbaPolicy::ThroughputFirst(const StorageProblem& problem, const StorageAllocatio
         rho[k] = problem.datasetBytes[k] > 0 ? demand[k] / problem.datasetBytes[k] : 0.0;
     }
     // Whole datasets by density: one larger than the cache is never taken, so the order of
-    // those that fit is ReadDatasetsBy's with the others left out.
+    // those that fit is ReadDatasetsBy's (m_order's, sorted from the kept hint) with the
+    // others left out.
+    m_order.Reset(problem, demand, rho, &m_demandHint);
     std::vector<size_t> fitting;
-    for (size_t k = 0; k < nd; ++k)
+    for (size_t i = 0; m_order.Has(i); ++i)
     {
-        if (demand[k] > 0 && problem.datasetBytes[k] > 0 &&
-            problem.datasetBytes[k] <= problem.cacheCapacity)
+        if (problem.datasetBytes[m_order.At(i)] <= problem.cacheCapacity)
         {
-            fitting.push_back(k);
+            fitting.push_back(m_order.At(i));
         }
     }
-    std::stable_sort(fitting.begin(), fitting.end(), [&](size_t a, size_t b) {
-        return rho[a] > rho[b];
-    });
     plans.push_back(CacheWholeDatasets(problem, fitting));
     StorageAllocation prefix; // a density prefix, the last in part: read while cache is left
     prefix.cache.assign(nd, 0.0);
     double left = problem.cacheCapacity;
-    m_order.Reset(problem, demand, rho, &m_demandHint);
     for (size_t i = 0; left > 0 && m_order.Has(i); ++i)
     {
         size_t k = m_order.At(i);
