@@ -70,6 +70,23 @@ EraseOne(std::vector<uint32_t>& list, uint32_t value)
 }
 
 /**
+ * Fetches every 64-byte line of [first, end): records and usage lists are not line-aligned, so
+ * a record may straddle two lines and n usages of 8 bytes span up to n / 8 + 1 (fetching n / 8
+ * lines from the first left the last one, often the priority usages, to a miss). Always inlined
+ * for the reason PrefetchAhead gives.
+ */
+__attribute__((always_inline)) inline void
+PrefetchLines(const void* first, const void* end)
+{
+    for (auto at = reinterpret_cast<uintptr_t>(first) & ~uintptr_t{63};
+         at < reinterpret_cast<uintptr_t>(end);
+         at += 64)
+    {
+        __builtin_prefetch(reinterpret_cast<const void*>(at));
+    }
+}
+
+/**
  * Classes sit anywhere in memory and the walks over a resource's class list wait on their
  * records and usages: fetches the records of the classes not yet done 16 ahead of position i and
  * their usages 8 ahead (done ones, marks[c] == skip, are passed over: fetching them would only
@@ -89,16 +106,14 @@ PrefetchAhead(const std::vector<uint32_t>& list,
     constexpr std::size_t kUsageAhead = 8;
     if (i + kClassAhead < list.size() && marks[list[i + kClassAhead]] != skip)
     {
-        __builtin_prefetch(&classes[list[i + kClassAhead]]);
+        const auto* k = &classes[list[i + kClassAhead]];
+        PrefetchLines(k, k + 1);
     }
     if (i + kUsageAhead < list.size() && marks[list[i + kUsageAhead]] != skip)
     {
         const auto& k = classes[list[i + kUsageAhead]];
         const auto* at = pool.data() + k.pool;
-        for (uint32_t j = 0; j < k.nUse + k.nPrio; j += 8) // 8 usages per 64-byte line
-        {
-            __builtin_prefetch(at + j);
-        }
+        PrefetchLines(at, at + k.nUse + k.nPrio);
     }
 }
 
@@ -622,10 +637,12 @@ MaxMinSolver::Fill()
         m_weight[r] = 0;
         m_prioWeight[r] = 0;
     }
+    double lowestCap = 1e300; // of the component's classes (see the cap heap below)
     for (uint32_t c : m_componentClass)
     {
         const Class& k = m_classes[c];
         m_frozen[c] = 0;
+        lowestCap = std::min(lowestCap, k.cap);
         for (uint64_t j = k.pool; j < k.pool + k.nUse; ++j)
         {
             m_weight[m_pool[j].res] += m_weights[m_pool[j].weight] * k.mult;
@@ -682,12 +699,12 @@ MaxMinSolver::Fill()
         }
     }
     std::make_heap(m_heap.begin(), m_heap.end(), later);
+    // The cap heap is built the first time the level reaches the lowest cap, from the classes
+    // not frozen by then: a class a resource froze earlier would only have been skipped when
+    // popped, so the caps freeze in the same order. (Where caps sit above every level, as the
+    // line rates of an all-to-all do, it is never built.)
     m_capHeap.clear();
-    for (uint32_t c : m_componentClass)
-    {
-        m_capHeap.emplace_back(m_classes[c].cap, c);
-    }
-    std::make_heap(m_capHeap.begin(), m_capHeap.end(), std::greater<>());
+    bool capHeapBuilt = false;
 
     auto freeze = [&](uint32_t c, double rate) {
         Class& k = m_classes[c];
@@ -712,6 +729,18 @@ MaxMinSolver::Fill()
     {
         settleTop();
         double level = m_heap.empty() ? 1e300 : m_heap.front().level;
+        if (!capHeapBuilt && lowestCap <= level)
+        {
+            for (uint32_t c : m_componentClass)
+            {
+                if (!m_frozen[c])
+                {
+                    m_capHeap.emplace_back(m_classes[c].cap, c);
+                }
+            }
+            std::make_heap(m_capHeap.begin(), m_capHeap.end(), std::greater<>());
+            capHeapBuilt = true;
+        }
         // Caps at or below the level: freezing them only raises other resources' levels.
         // (Classes frozen by a resource stay in the cap heap until the level passes their cap.)
         bool capped = false;
