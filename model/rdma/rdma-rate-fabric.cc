@@ -133,6 +133,7 @@ RdmaRateFabric::Build(const RailClusterConfig& config)
     }
     m_upstream.assign(m_dcqcn ? m_kmin.size() : 0, {});
     m_marking.assign(m_upstream.size(), -1);
+    m_saturated.assign(m_upstream.size(), -1);
     m_solver = std::make_unique<MaxMinSolver>(caps);
     m_solver->SetMergeIdenticalFlows(m_mergeIdentical);
     NS_LOG_INFO("built " << t.GetNVertices() << " vertices, " << t.GetLinks().size()
@@ -281,11 +282,20 @@ RdmaRateFabric::Reallocate()
     double eff = static_cast<double>(m_mtu) / (m_mtu + RdmaHeader::kWireSize);
     m_solver->Solve();
     ++m_reallocations;
+    std::fill(m_saturated.begin(), m_saturated.end(), -1); // loads changed: ask again
     const std::vector<uint32_t>& component = m_solver->GetLastComponent();
     NS_LOG_LOGIC("reallocation " << m_reallocations << ": " << component.size() << " of "
                                  << m_byId.size() << " transfers get new rates");
-    for (uint32_t sid : component)
+    for (std::size_t i = 0; i < component.size(); ++i)
     {
+        // Each flow's path (read by DcqcnFactor) is its own small allocation, anywhere on the
+        // heap: fetch it some flows ahead rather than wait for it.
+        constexpr std::size_t kPathAhead = 16;
+        if (m_dcqcn && i + kPathAhead < component.size())
+        {
+            __builtin_prefetch(m_info[component[i + kPathAhead]].path.data());
+        }
+        uint32_t sid = component[i];
         Flow& f = m_flows[sid];
         f.remaining = std::max(0.0, f.remaining - f.rate * (now - f.lastUpdate));
         f.lastUpdate = now;
@@ -361,9 +371,16 @@ RdmaRateFabric::DcqcnFactor(uint32_t sid) const
             }
             marking = m_marking[d] == 1;
         }
-        if (marking && m_solver->GetLoad(d) >= links[d / 2].bytesPerSec * (1 - 1e-6))
+        if (marking)
         {
-            return m_dcqcnUtilization;
+            if (m_saturated[d] < 0)
+            {
+                m_saturated[d] = m_solver->GetLoad(d) >= links[d / 2].bytesPerSec * (1 - 1e-6);
+            }
+            if (m_saturated[d] == 1)
+            {
+                return m_dcqcnUtilization;
+            }
         }
     }
     return 1.0;

@@ -168,6 +168,10 @@ class RdmaRateFabric : public RdmaFabric
     /// per directed link: whether its ingress XOFF exceeds Kmin (see DcqcnFactor), kept
     /// between reallocations; -1 = to be computed (its upstream counts changed)
     mutable std::vector<int8_t> m_marking;
+    /// per directed link: whether its load is at capacity after this reallocation's solve
+    /// (see DcqcnFactor); -1 = not asked yet. Asked once per link and solve rather than once
+    /// per flow crossing it: the all-to-all's flows share a few thousand links.
+    mutable std::vector<int8_t> m_saturated;
 };
 
 } // namespace ns3
