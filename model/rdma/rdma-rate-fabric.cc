@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace ns3
@@ -79,6 +80,7 @@ RdmaRateFabric::DoDispose()
     m_info.clear();
     m_byId.clear();
     m_finish.clear();
+    m_finishHeaped = true;
     RdmaFabric::DoDispose();
 }
 
@@ -314,10 +316,15 @@ RdmaRateFabric::Reallocate()
                 PushFinish(sid);
             }
         }
-        std::make_heap(m_finish.begin(), m_finish.end(), std::greater<>());
+        m_finishHeaped = false;
     }
     else
     {
+        if (!m_finishHeaped)
+        {
+            std::make_heap(m_finish.begin(), m_finish.end(), std::greater<>());
+            m_finishHeaped = true;
+        }
         for (uint32_t sid : component)
         {
             PushFinish(sid);
@@ -396,25 +403,46 @@ RdmaRateFabric::PushFinish(uint32_t sid)
     }
 }
 
+bool
+RdmaRateFabric::IsCurrent(const Finish& entry) const
+{
+    const Flow& f = m_flows[std::get<1>(entry)];
+    return f.active && f.version == std::get<2>(entry);
+}
+
 void
 RdmaRateFabric::ScheduleNext()
 {
-    while (!m_finish.empty())
-    {
-        auto [at, sid, version] = m_finish.front();
-        if (m_flows[sid].active && m_flows[sid].version == version)
-        {
-            break;
-        }
-        std::pop_heap(m_finish.begin(), m_finish.end(), std::greater<>());
-        m_finish.pop_back();
-    }
     m_event.Cancel();
-    if (m_finish.empty())
+    // the earliest current projection: the top of the heap once the stale entries above it
+    // are dropped, or the smallest time in the plain list
+    double at = std::numeric_limits<double>::infinity();
+    if (m_finishHeaped)
+    {
+        while (!m_finish.empty() && !IsCurrent(m_finish.front()))
+        {
+            std::pop_heap(m_finish.begin(), m_finish.end(), std::greater<>());
+            m_finish.pop_back();
+        }
+        if (!m_finish.empty())
+        {
+            at = std::get<0>(m_finish.front());
+        }
+    }
+    else
+    {
+        for (const Finish& entry : m_finish)
+        {
+            if (std::get<0>(entry) < at && IsCurrent(entry))
+            {
+                at = std::get<0>(entry);
+            }
+        }
+    }
+    if (std::isinf(at))
     {
         return;
     }
-    double at = std::get<0>(m_finish.front());
     Time when = NanoSeconds(static_cast<int64_t>(std::ceil(at * 1e9 - 1e-6)));
     m_event = Simulator::Schedule(std::max(Time(0), when - Simulator::Now()),
                                   &RdmaRateFabric::OnFinish,
@@ -427,21 +455,10 @@ RdmaRateFabric::OnFinish()
     NS_LOG_FUNCTION(this);
     double now = Simulator::Now().GetSeconds();
     std::vector<FlowInfo> finished;
-    while (!m_finish.empty())
+    for (const Finish& entry : TakeDue(now))
     {
-        auto [at, sid, version] = m_finish.front();
+        uint32_t sid = std::get<1>(entry);
         Flow& f = m_flows[sid];
-        bool current = f.active && f.version == version;
-        if (current && at > now + 1e-9)
-        {
-            break;
-        }
-        std::pop_heap(m_finish.begin(), m_finish.end(), std::greater<>());
-        m_finish.pop_back();
-        if (!current)
-        {
-            continue;
-        }
         m_solver->RemoveFlow(sid);
         if (m_dcqcn)
         {
@@ -474,6 +491,53 @@ RdmaRateFabric::OnFinish()
                                 [done = std::move(f.done), result = f.result]() { done(result); });
         }
     }
+}
+
+std::vector<RdmaRateFabric::Finish>
+RdmaRateFabric::TakeDue(double now)
+{
+    std::vector<Finish> due;
+    if (m_finishHeaped)
+    {
+        // pop until the top is a current entry not yet due (stale ones go on the way)
+        while (!m_finish.empty())
+        {
+            const Finish& top = m_finish.front();
+            bool current = IsCurrent(top);
+            if (current && std::get<0>(top) > now + 1e-9)
+            {
+                break;
+            }
+            if (current)
+            {
+                due.push_back(top);
+            }
+            std::pop_heap(m_finish.begin(), m_finish.end(), std::greater<>());
+            m_finish.pop_back();
+        }
+        return due;
+    }
+    // The plain list: the same entries, sorted as the heap would pop them; the stale ones are
+    // dropped and the rest stays a plain list.
+    std::size_t kept = 0;
+    for (const Finish& entry : m_finish)
+    {
+        if (!IsCurrent(entry))
+        {
+            continue;
+        }
+        if (std::get<0>(entry) > now + 1e-9)
+        {
+            m_finish[kept++] = entry;
+        }
+        else
+        {
+            due.push_back(entry);
+        }
+    }
+    m_finish.resize(kept);
+    std::sort(due.begin(), due.end());
+    return due;
 }
 
 // CountUpstream, DcqcnFactor, PushFinish and ScheduleNext run per flow or per link of a

@@ -134,20 +134,33 @@ class RdmaRateFabric : public RdmaFabric
         std::vector<uint32_t> path; //!< directed links (kept only when DCQCN is modelled)
     };
 
+    using Finish = std::tuple<double, uint32_t, uint32_t>; //!< time, solver handle, version
+
     double DcqcnFactor(uint32_t sid) const;
     void CountUpstream(const std::vector<uint32_t>& path, int delta);
     void ScheduleNext();
     void ScheduleReallocation();
     void OnFinish();
     void PushFinish(uint32_t slot);
+    /** \return whether m_finish's entry is a flow's current projection (not stale) */
+    bool IsCurrent(const Finish& entry) const;
+    /**
+     * Takes the current entries of m_finish due by now, in the order a heap pops them.
+     * \param now s \return (time, solver handle, version) of each
+     */
+    std::vector<Finish> TakeDue(double now);
 
     std::unique_ptr<RailTopology> m_topology;
     std::unique_ptr<MaxMinSolver> m_solver;
     std::vector<Flow> m_flows;                             //!< indexed by solver flow handle
     std::vector<FlowInfo> m_info;                          //!< indexed by solver flow handle
     std::unordered_map<uint32_t, uint32_t> m_byId;         //!< transfer id -> solver flow handle
-    using Finish = std::tuple<double, uint32_t, uint32_t>; //!< time, solver handle, version
-    std::vector<Finish> m_finish; //!< min-heap (std::greater) of projected finish times
+    std::vector<Finish> m_finish; //!< projected finish times: a min-heap (std::greater) or,
+                                  //!< after a rebuild, a plain list (see m_finishHeaped)
+    /// whether m_finish is a heap. A rebuild (most flows got new rates) leaves a plain list:
+    /// the next finish is then found by one scan and the finished flows by another, instead of
+    /// heaping every flow at each reallocation; it is heaped when a few entries are pushed.
+    bool m_finishHeaped{true};
     EventId m_event;              //!< next flow completion
     EventId m_pending;            //!< reallocation for transfers posted at this instant
     uint32_t m_nextId{1};
