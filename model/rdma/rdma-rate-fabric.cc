@@ -78,6 +78,8 @@ RdmaRateFabric::DoDispose()
     m_pending.Cancel();
     m_flows.clear();
     m_info.clear();
+    m_paths.clear();
+    m_pathsDead = 0;
     m_byId.clear();
     m_finish.clear();
     m_finishHeaped = true;
@@ -195,14 +197,14 @@ RdmaRateFabric::AddTransfer(uint32_t src,
         latency += link.delay + wire / link.bytesPerSec; // store-and-forward per hop
     }
     double cap = t.QpLineRate(src, dst, srcNic);
-    std::vector<uint32_t> path;
+    uint64_t pathAt = m_paths.size();
     if (m_dcqcn)
     {
         for (const auto& [d, w] : usage)
         {
-            path.push_back(d);
+            m_paths.push_back(d);
         }
-        CountUpstream(path, +1);
+        CountUpstream(m_paths.data() + pathAt, static_cast<uint32_t>(usage.size()), +1);
     }
 
     uint32_t sid = m_solver->AddFlow(usage, cap, acks);
@@ -216,6 +218,8 @@ RdmaRateFabric::AddTransfer(uint32_t src,
     f = Flow{};
     f.version = version + 1;
     f.active = true;
+    f.pathAt = pathAt;
+    f.pathLen = static_cast<uint32_t>(m_paths.size() - pathAt);
     FlowInfo& info = m_info[sid];
     info.result = RdmaTransferResult{id,
                                      src,
@@ -229,7 +233,6 @@ RdmaRateFabric::AddTransfer(uint32_t src,
                                      Time(0)};
     info.done = std::move(done);
     info.latency = latency;
-    info.path = std::move(path);
     f.remaining = static_cast<double>(bytes);
     f.lastUpdate = Simulator::Now().GetSeconds();
     m_byId[id] = sid;
@@ -288,16 +291,8 @@ RdmaRateFabric::Reallocate()
     const std::vector<uint32_t>& component = m_solver->GetLastComponent();
     NS_LOG_LOGIC("reallocation " << m_reallocations << ": " << component.size() << " of "
                                  << m_byId.size() << " transfers get new rates");
-    for (std::size_t i = 0; i < component.size(); ++i)
+    for (uint32_t sid : component)
     {
-        // Each flow's path (read by DcqcnFactor) is its own small allocation, anywhere on the
-        // heap: fetch it some flows ahead rather than wait for it.
-        constexpr std::size_t kPathAhead = 16;
-        if (m_dcqcn && i + kPathAhead < component.size())
-        {
-            __builtin_prefetch(m_info[component[i + kPathAhead]].path.data());
-        }
-        uint32_t sid = component[i];
         Flow& f = m_flows[sid];
         f.remaining = std::max(0.0, f.remaining - f.rate * (now - f.lastUpdate));
         f.lastUpdate = now;
@@ -335,9 +330,9 @@ RdmaRateFabric::Reallocate()
 }
 
 void
-RdmaRateFabric::CountUpstream(const std::vector<uint32_t>& path, int delta)
+RdmaRateFabric::CountUpstream(const uint32_t* path, uint32_t n, int delta)
 {
-    for (size_t i = 1; i < path.size(); ++i)
+    for (uint32_t i = 1; i < n; ++i)
     {
         if (m_kmin[path[i]] > 0)
         {
@@ -352,17 +347,39 @@ RdmaRateFabric::CountUpstream(const std::vector<uint32_t>& path, int delta)
     }
 }
 
+void
+RdmaRateFabric::CompactPaths()
+{
+    NS_LOG_FUNCTION(this << m_paths.size() << m_pathsDead);
+    std::vector<uint32_t> paths;
+    paths.reserve(m_paths.size() - m_pathsDead);
+    for (Flow& f : m_flows)
+    {
+        if (f.active)
+        {
+            uint64_t at = paths.size();
+            paths.insert(paths.end(),
+                         m_paths.begin() + f.pathAt,
+                         m_paths.begin() + f.pathAt + f.pathLen);
+            f.pathAt = at;
+        }
+    }
+    m_paths.swap(paths);
+    m_pathsDead = 0;
+}
+
 double
 RdmaRateFabric::DcqcnFactor(uint32_t sid) const
 {
     // A queue builds at a marking port when a saturated link at or after it holds its flows
     // back; it reaches Kmin (DCQCN engages) only if the ingress links feeding it may hold more
     // than Kmin before PFC pauses them (XOFF per ingress).
-    const auto& path = m_info[sid].path;
+    const Flow& f = m_flows[sid];
     const auto& links = m_topology->GetLinks();
     bool marking = false;
-    for (uint32_t d : path)
+    for (uint64_t j = f.pathAt; j < f.pathAt + f.pathLen; ++j)
     {
+        uint32_t d = m_paths[j];
         if (!marking && m_kmin[d] > 0)
         {
             // Depends on the link's ingress set only: summed once per change of that set,
@@ -462,13 +479,18 @@ RdmaRateFabric::OnFinish()
         m_solver->RemoveFlow(sid);
         if (m_dcqcn)
         {
-            CountUpstream(m_info[sid].path, -1);
+            CountUpstream(m_paths.data() + f.pathAt, f.pathLen, -1);
+            m_pathsDead += f.pathLen;
         }
         m_byId.erase(m_info[sid].result.id);
         finished.push_back(std::move(m_info[sid]));
         m_info[sid].done = nullptr;
         f.active = false;
         ++f.version;
+    }
+    if (m_pathsDead > 4096 && 2 * m_pathsDead > m_paths.size())
+    {
+        CompactPaths();
     }
     Reallocate();
     // Same-instant completions are reported in transfer order (solver handles are reused).

@@ -123,6 +123,8 @@ class RdmaRateFabric : public RdmaFabric
         double lastUpdate{0}; //!< s
         uint32_t version{0};  //!< bumped at each rate change and at the end (slots are reused)
         bool active{false};
+        uint32_t pathLen{0}; //!< directed links of its path (kept only when DCQCN is modelled)
+        uint64_t pathAt{0};  //!< where they start in m_paths
     };
 
     /** What a transfer reports when it ends, stored at its solver handle */
@@ -130,14 +132,19 @@ class RdmaRateFabric : public RdmaFabric
     {
         RdmaTransferResult result;
         RdmaCompletion done;
-        double latency{0};          //!< path propagation delay, s
-        std::vector<uint32_t> path; //!< directed links (kept only when DCQCN is modelled)
+        double latency{0}; //!< path propagation delay, s
     };
 
     using Finish = std::tuple<double, uint32_t, uint32_t>; //!< time, solver handle, version
 
     double DcqcnFactor(uint32_t sid) const;
-    void CountUpstream(const std::vector<uint32_t>& path, int delta);
+    /**
+     * \param path directed links of a flow's path \param n how many
+     * \param delta +1 when the flow starts, -1 when it ends
+     */
+    void CountUpstream(const uint32_t* path, uint32_t n, int delta);
+    /** Copies the live flows' paths down over those of ended flows, once they are most of it */
+    void CompactPaths();
     void ScheduleNext();
     void ScheduleReallocation();
     void OnFinish();
@@ -152,17 +159,22 @@ class RdmaRateFabric : public RdmaFabric
 
     std::unique_ptr<RailTopology> m_topology;
     std::unique_ptr<MaxMinSolver> m_solver;
-    std::vector<Flow> m_flows;                             //!< indexed by solver flow handle
-    std::vector<FlowInfo> m_info;                          //!< indexed by solver flow handle
-    std::unordered_map<uint32_t, uint32_t> m_byId;         //!< transfer id -> solver flow handle
-    std::vector<Finish> m_finish; //!< projected finish times: a min-heap (std::greater) or,
-                                  //!< after a rebuild, a plain list (see m_finishHeaped)
+    std::vector<Flow> m_flows;    //!< indexed by solver flow handle
+    std::vector<FlowInfo> m_info; //!< indexed by solver flow handle
+    /// the paths of the flows (DCQCN), one after the other: each reallocation reads them in
+    /// flow order, from one array rather than from a small allocation per flow
+    std::vector<uint32_t> m_paths;
+    uint64_t m_pathsDead{0};                       //!< entries of m_paths whose flows have ended
+    std::unordered_map<uint32_t, uint32_t> m_byId; //!< transfer id -> solver flow handle
+    /// projected finish times: a min-heap (std::greater) or, after a rebuild, a plain list
+    /// (see m_finishHeaped)
+    std::vector<Finish> m_finish;
     /// whether m_finish is a heap. A rebuild (most flows got new rates) leaves a plain list:
     /// the next finish is then found by one scan and the finished flows by another, instead of
     /// heaping every flow at each reallocation; it is heaped when a few entries are pushed.
     bool m_finishHeaped{true};
-    EventId m_event;              //!< next flow completion
-    EventId m_pending;            //!< reallocation for transfers posted at this instant
+    EventId m_event;   //!< next flow completion
+    EventId m_pending; //!< reallocation for transfers posted at this instant
     uint32_t m_nextId{1};
     uint64_t m_reallocations{0};
     bool m_mergeIdentical{true};
