@@ -220,6 +220,7 @@ CbaPolicy::ThroughputFirst(const StorageProblem& problem, const StorageAllocatio
     double bestServed = -1;
     double bestCost = 0;
     std::vector<double> targets(problem.jobs.size());
+    m_planHints.resize(std::max(m_planHints.size(), plans.size())); // the common plan may be off
     for (size_t p = 0; p < plans.size(); ++p)
     {
         const StorageAllocation& plan = plans[p];

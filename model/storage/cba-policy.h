@@ -11,8 +11,8 @@
 #include "silod-like-policy.h"
 #include "storage-policy.h"
 
-#include <array>
 #include <string>
+#include <vector>
 
 /**
  * \file
@@ -94,7 +94,7 @@ class CbaPolicy : public StorageAllocationPolicy
      * Per candidate plan of ThroughputFirst (by its place in the list), the density order of
      * its rates, kept for the same plan at the next call: rates move little between calls.
      */
-    std::array<DatasetOrderHint, 5> m_planHints;
+    std::vector<DatasetOrderHint> m_planHints;
 };
 
 } // namespace ns3
