@@ -35,7 +35,7 @@ DppLoader::Name() const
 bool
 DppLoader::ReadsThroughPool(const ProvisioningModel&) const
 {
-    return true; // PlanCaches and AddSampleUsage refuse a DPP without a pool
+    return true; // AddSampleUsage refuses a DPP without a pool
 }
 
 void

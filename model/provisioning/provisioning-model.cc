@@ -1853,8 +1853,9 @@ ProvisioningModel::LevelResource()
     {
         return kNoResource;
     }
-    // Without a pool (local, Alluxio, KSpeed on the training nodes) the backend is the one
-    // stage shared by every flow that reads: when it binds, they share it at one level.
+    // Unless every sample goes through all the pool's cores (local, Alluxio, KSpeed with
+    // Placement=Local or on the training nodes), the backend is the one stage shared by every
+    // flow that reads: when it binds, they share it at one level.
     return m_loader->ReadsThroughPool(*this) && PoolNodes() > 0 ? m_res.cpu.at(PoolNode(0))
                                                                 : m_res.storage;
 }
