@@ -174,5 +174,5 @@ TEST_CASE("annotator: the Acme fixture's jobs become LLM jobs", "[annotator][llm
     REQUIRE(jobs.size() == 5);
     CHECK(jobs[0].model == "llama2-70b-pretrain");                  // 512 GPUs, Pretrain
     CHECK(jobs[1].model == "llama2-13b-sft");                       // 64 GPUs, SFT
-    CHECK(WorkloadCatalog::Default().Get(jobs[2].model).inference); // 1-GPU evaluation
+    CHECK(WorkloadCatalog::Default().Get(jobs[2].model).inference); // 1-GPU "Eval"
 }

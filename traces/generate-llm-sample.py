@@ -47,8 +47,10 @@ STATES = [("COMPLETED", 0.541), ("CANCELLED", 0.062), ("FAILED", 0.397)]
 
 # type: (share of GPU jobs, {GPUs: weight}). Shares are estimates (doc/llm.md); the GPU
 # mixes give Kalos' median of 1 GPU and a mean close to its 26.77 (printed when generating).
+# Type names as the released traces spell them (AcmeTrace analysis.ipynb: Eval, Pretrain,
+# SFT, MLLM, Debug, Other); Kalos has no SFT or MLLM jobs, Seren has both.
 TYPES = {
-    "Evaluation": (0.61, {1: 70, 2: 10, 4: 10, 8: 10}),
+    "Eval":       (0.61, {1: 70, 2: 10, 4: 10, 8: 10}),
     "Other":      (0.18, {1: 60, 2: 10, 4: 10, 8: 20}),
     "Debug":      (0.10, {1: 25, 8: 35, 16: 15, 32: 10, 64: 10, 128: 5}),
     "SFT":        (0.06, {8: 25, 16: 20, 32: 25, 64: 20, 128: 10}),

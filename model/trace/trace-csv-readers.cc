@@ -280,15 +280,26 @@ struct AcmeRow
     {
     }
 
-    /** \return the canonical spelling of a known Acme job type, else the trimmed text */
+    /**
+     * \return the canonical spelling of a known Acme job type, else the trimmed text.
+     * The released trace_seren.csv and trace_kalos.csv spell evaluation jobs "Eval"
+     * (AcmeTrace's analysis.ipynb groups by Eval, Pretrain, SFT, MLLM, Debug, Other); the
+     * paper and this project say "Evaluation", so both spellings map to it.
+     */
     static std::string CanonicalType(const std::string& text)
     {
-        static const char* const known[] = {"Pretrain", "SFT", "Evaluation", "Debug", "Other"};
-        for (const char* k : known)
+        static const std::pair<const char*, const char*> known[] = {{"Pretrain", "Pretrain"},
+                                                                    {"SFT", "SFT"},
+                                                                    {"Evaluation", "Evaluation"},
+                                                                    {"Eval", "Evaluation"},
+                                                                    {"Debug", "Debug"},
+                                                                    {"Other", "Other"}};
+        const std::string upper = Upper(text);
+        for (const auto& [spelling, canonical] : known)
         {
-            if (Upper(text) == Upper(k))
+            if (upper == Upper(spelling))
             {
-                return k;
+                return canonical;
             }
         }
         return text;
