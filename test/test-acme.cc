@@ -101,7 +101,7 @@ TEST_CASE("acme-csv: type, state, node_num and run time from a Kalos-style log",
 
     CHECK(jobs[2].name == "dlc-eval-1");
     CHECK(jobs[2].jobType == "Evaluation"); // "Eval" in the file: the released traces' spelling
-    CHECK(jobs[2].duration == 60); // empty duration: end_time - start_time
+    CHECK(jobs[2].duration == 60);          // empty duration: end_time - start_time
     CHECK(jobs[2].status == "CANCELLED");
 
     CHECK(jobs[3].name == "dlc-debug-12");
