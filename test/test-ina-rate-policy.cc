@@ -77,6 +77,11 @@ TEST_CASE("INA rate policies are reachable by name: registry aliases and the Pol
     Ptr<EsaRatePolicy> esa = DynamicCast<EsaRatePolicy>(m->GetRatePolicy());
     REQUIRE(esa);
     CHECK(esa->GetPriorityRule() == EsaRatePolicy::STATIC);
+    // ... and has that one home: an attribute of the same name on EsaRatePolicy would be
+    // overwritten by InaGradientSync whenever it creates the policy, without a word.
+    TypeId::AttributeInformation info;
+    CHECK_FALSE(EsaRatePolicy::GetTypeId().LookupAttributeByName("PriorityRule", &info));
+    CHECK(InaGradientSync::GetTypeId().LookupAttributeByName("PriorityRule", &info));
 }
 
 TEST_CASE("INA rate policies: SwitchML turns around at the switch in a static partition",
@@ -154,9 +159,9 @@ TEST_CASE("INA rate policies: ESA ranks by key then id, preempts, and rescues sp
     job->priorityLevel = 3;
     job->attainedService = 5;
     CHECK(p->PriorityKey(*job) == 40000);
-    p->SetAttribute("PriorityRule", StringValue("Static"));
+    p->SetPriorityRule(EsaRatePolicy::STATIC);
     CHECK(p->PriorityKey(*job) == 3);
-    p->SetAttribute("PriorityRule", StringValue("LeastAttained"));
+    p->SetPriorityRule(EsaRatePolicy::LEAST_ATTAINED_SERVICE);
     CHECK(p->PriorityKey(*job) == 5);
     CHECK(CreateObject<AtpRatePolicy>()->PriorityKey(*job) == 0); // no priorities
 }

@@ -7,9 +7,7 @@
  */
 #include "ina-esa-rate-policy.h"
 
-#include "ns3/enum.h"
 #include "ns3/log.h"
-#include "ns3/ns3-compat.h"
 
 namespace ns3
 {
@@ -20,23 +18,13 @@ NS_OBJECT_ENSURE_REGISTERED(EsaRatePolicy);
 TypeId
 EsaRatePolicy::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::EsaRatePolicy")
-            .SetParent<AtpRatePolicy>()
-            .SetGroupName("Aicluster")
-            .AddConstructor<EsaRatePolicy>()
-            .AddAttribute("PriorityRule",
-                          "ESA priority: Static (ClusterJob::priorityLevel), ShortestRemaining "
-                          "(remaining iterations x gradient bytes) or LeastAttained "
-                          "(attained GPU-seconds)",
-                          EnumValue(SHORTEST_REMAINING),
-                          MakeAiclusterEnumAccessor(&EsaRatePolicy::m_rule),
-                          MakeEnumChecker(STATIC,
-                                          "Static",
-                                          SHORTEST_REMAINING,
-                                          "ShortestRemaining",
-                                          LEAST_ATTAINED_SERVICE,
-                                          "LeastAttained"));
+    static TypeId tid = TypeId("ns3::EsaRatePolicy")
+                            .SetParent<AtpRatePolicy>()
+                            .SetGroupName("Aicluster")
+                            .AddConstructor<EsaRatePolicy>();
+    // No PriorityRule attribute here: InaGradientSync, which creates this policy, owns it and
+    // sets it (SetPriorityRule) whenever it creates one, so a default given here would be
+    // overwritten without a word.
     return tid;
 }
 

@@ -21,8 +21,9 @@ namespace ns3
  * Jobs are ranked by priority key (smaller first), then by job id, as EsaPolicy ranks
  * packets; only the jobs ranked before a job block it, its room in a short pool is what they
  * leave, and a key split by skew is rescued when the holder's slot comes back (at most the
- * resend timeout). The key comes from the PriorityRule, with the same names and meaning as
- * EsaPolicy's, counted in whole iterations (EsaPolicy::PriorityQuantum's default).
+ * resend timeout). The key comes from the priority rule (InaGradientSync::PriorityRule), with
+ * the same names and meaning as EsaPolicy's, counted in whole iterations
+ * (EsaPolicy::PriorityQuantum's default).
  */
 class EsaRatePolicy : public AtpRatePolicy
 {
@@ -87,13 +88,16 @@ class EsaRatePolicy : public AtpRatePolicy
                          double waitFirst,
                          double waitRest) const override;
 
-    /** \param rule the priority rule (the PriorityRule attribute) */
+    /**
+     * \param rule the priority rule. Set by InaGradientSync from its PriorityRule attribute,
+     *        the rule's one home: this class has no attribute of its own for it.
+     */
     void SetPriorityRule(Rule rule);
     /** \return the priority rule */
     Rule GetPriorityRule() const;
 
   private:
-    Rule m_rule{SHORTEST_REMAINING}; //!< PriorityRule
+    Rule m_rule{SHORTEST_REMAINING}; //!< priority rule (InaGradientSync::PriorityRule)
 };
 
 } // namespace ns3
