@@ -92,7 +92,7 @@ def run(binary, command):
                          num(col("other", "jct_s"))),
         ckpt,
         loads,
-        num(wall),
+        num(wall, 1),
     ]
     return cells, counts
 
