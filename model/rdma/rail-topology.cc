@@ -462,18 +462,47 @@ RailTopology::NextHopLinks(uint32_t at, uint32_t target) const
     RAIL_REQUIRE(fabric || a.node == t.node,
                  "RailTopology::NextHopLinks: no route from " + VertexName(at) + " to " +
                      VertexName(target));
-    const std::vector<uint16_t>& d = Distances(target, fabric);
-    auto local = [&](uint32_t v) {
-        return fabric ? static_cast<uint32_t>(m_vertices[v].fabricLocal) : m_vertices[v].nodeLocal;
+    // A fabric target is a NIC with one fabric link, to a switch: every other vertex is one
+    // hop further from the NIC than from that switch (NICs are never transit, so no shortest
+    // path from the switch passes through the NIC). The fabric distances are kept per switch,
+    // not per NIC: a few leaves' tables instead of one per NIC of the cluster, each as long
+    // as the fabric (35,200 NICs at 4,400 nodes: 2.5 GB and a BFS per NIC).
+    uint32_t via = target;
+    if (fabric)
+    {
+        uint32_t links = 0;
+        uint32_t other = target;
+        for (uint32_t l : m_adj[target])
+        {
+            if (LinkInDomain(l, true))
+            {
+                ++links;
+                other = OtherEnd(target, l);
+            }
+        }
+        if (links == 1 && m_vertices[other].kind != RailVertexKind::NIC)
+        {
+            via = other;
+        }
+    }
+    const std::vector<uint16_t>& d = Distances(via, fabric);
+    auto distance = [&](uint32_t v) -> uint32_t {
+        uint16_t x =
+            d[fabric ? static_cast<uint32_t>(m_vertices[v].fabricLocal) : m_vertices[v].nodeLocal];
+        if (via == target || x == kUnreached)
+        {
+            return x;
+        }
+        return v == target ? 0 : x + 1u;
     };
     std::vector<uint32_t> hops;
-    uint16_t mine = d[local(at)];
+    uint32_t mine = distance(at);
     RAIL_REQUIRE(mine != kUnreached && mine > 0,
                  "RailTopology::NextHopLinks: " + VertexName(target) + " unreachable from " +
                      VertexName(at));
     for (uint32_t l : m_adj[at])
     {
-        if (LinkInDomain(l, fabric) && d[local(OtherEnd(at, l))] + 1 == mine)
+        if (LinkInDomain(l, fabric) && distance(OtherEnd(at, l)) + 1 == mine)
         {
             hops.push_back(l);
         }

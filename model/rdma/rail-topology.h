@@ -274,8 +274,10 @@ class RailTopology
     std::vector<uint32_t> m_nodeBase;                  //!< first vertex id of each node
     uint32_t m_leafBase{0};
     uint32_t m_spineBase{0};
-    mutable std::vector<std::vector<uint16_t>> m_distNode;   //!< per target, in-node distances
-    mutable std::vector<std::vector<uint16_t>> m_distFabric; //!< per NIC target, fabric dist.
+    mutable std::vector<std::vector<uint16_t>> m_distNode; //!< per target, in-node distances
+    /// per fabric target, fabric distances: kept for the switches NICs hang off (a NIC's are
+    /// its switch's plus one, NextHopLinks), not per NIC
+    mutable std::vector<std::vector<uint16_t>> m_distFabric;
     /** per vertex: target -> equal-cost next-hop links (filled lazily) */
     mutable std::vector<std::unordered_map<uint32_t, std::vector<uint32_t>>> m_nextHops;
 };
