@@ -8,12 +8,68 @@
 #include "provisioning-loader.h"
 
 #include "ns3/component-registry.h"
+#include "ns3/split-mix.h"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace ns3
 {
+
+namespace
+{
+/**
+ * \param sum a running sum \param weight a weight \param times additions
+ * \return sum + weight + weight + ... (times additions, one after the other, rounded each
+ * time: the bits a loop gives). KSpeed repeats each weight once per pool node (880 on the
+ * tenfold trace), with few distinct (sum, weight, times): their results are kept.
+ */
+double
+AddedOver(double sum, double weight, uint32_t times)
+{
+    struct Key
+    {
+        uint64_t sum;    //!< bits of the running sum
+        uint64_t weight; //!< bits of the weight
+        uint32_t times;  //!< additions
+
+        bool operator==(const Key& o) const
+        {
+            return sum == o.sum && weight == o.weight && times == o.times;
+        }
+    };
+
+    struct KeyHash
+    {
+        std::size_t operator()(const Key& k) const
+        {
+            return SplitMixFinal(k.sum ^ SplitMixFinal(k.weight ^ (uint64_t{k.times} << 40)));
+        }
+    };
+
+    thread_local std::unordered_map<Key, double, KeyHash> known;
+    Key key{0, 0, times};
+    std::memcpy(&key.sum, &sum, sizeof sum);
+    std::memcpy(&key.weight, &weight, sizeof weight);
+    auto it = known.find(key);
+    if (it != known.end())
+    {
+        return it->second;
+    }
+    for (uint32_t i = 0; i < times; ++i)
+    {
+        sum += weight;
+    }
+    if (known.size() >= (1u << 16))
+    {
+        known.clear(); // bounded: a long replay's plans move
+    }
+    known.emplace(key, sum);
+    return sum;
+}
+} // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(ProvisioningLoader);
 
@@ -60,6 +116,49 @@ UsageBuilder::AddTransfer(const Transfer& t)
     }
 }
 
+void
+UsageBuilder::AddAgain(size_t from, uint32_t times, const std::function<bool(uint32_t)>& keep)
+{
+    size_t end = m_usage.size();
+    if (times == 0 || from >= end)
+    {
+        return;
+    }
+    // how many times entry e is added (1 unless an earlier AddAgain repeated it)
+    auto timesOf = [&](size_t e) -> uint32_t {
+        auto at =
+            std::lower_bound(m_repeats.begin(), m_repeats.end(), std::make_pair(e, uint32_t{0}));
+        return at != m_repeats.end() && at->first == e ? at->second : 1;
+    };
+    thread_local std::vector<uint32_t> kept;
+    kept.clear();
+    for (size_t e = from; e < end; ++e)
+    {
+        if (keep(m_usage[e].first))
+        {
+            kept.push_back(m_usage[e].first);
+        }
+    }
+    std::sort(kept.begin(), kept.end());
+    bool once = std::adjacent_find(kept.begin(), kept.end()) == kept.end();
+    for (uint32_t k = 0; k < (once ? 1 : times); ++k)
+    {
+        for (size_t e = from; e < end; ++e)
+        {
+            MaxMinSolver::Usage entry = m_usage[e];
+            if (keep(entry.first))
+            {
+                uint32_t n = timesOf(e) * (once ? times : 1);
+                m_usage.push_back(entry);
+                if (n > 1)
+                {
+                    m_repeats.emplace_back(m_usage.size() - 1, n);
+                }
+            }
+        }
+    }
+}
+
 std::vector<MaxMinSolver::Usage>
 UsageBuilder::Take()
 {
@@ -72,8 +171,10 @@ UsageBuilder::Take()
     thread_local std::vector<double> sums;
     thread_local std::vector<uint32_t> seen;
     seen.clear();
-    for (const auto& [r, w] : m_usage)
+    size_t repeat = 0; // next entry of m_repeats
+    for (size_t i = 0; i < m_usage.size(); ++i)
     {
+        const auto& [r, w] = m_usage[i];
         if (r >= sums.size())
         {
             sums.resize(std::max<size_t>(r + 1, 2 * sums.size()), 0.0);
@@ -82,8 +183,16 @@ UsageBuilder::Take()
         {
             seen.push_back(r);
         }
-        sums[r] += w;
+        if (repeat < m_repeats.size() && m_repeats[repeat].first == i)
+        {
+            sums[r] = AddedOver(sums[r], w, m_repeats[repeat++].second);
+        }
+        else
+        {
+            sums[r] += w;
+        }
     }
+    m_repeats.clear();
     std::sort(seen.begin(), seen.end());
     std::vector<MaxMinSolver::Usage> out;
     out.reserve(seen.size());

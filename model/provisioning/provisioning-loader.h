@@ -13,6 +13,7 @@
 #include "ns3/ptr.h"
 #include "ns3/workload-catalog.h"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -83,6 +84,24 @@ class UsageBuilder
     void Add(uint32_t resource, double weight);
     /** \param t a transfer (recorded for the packet-level realization) */
     void AddTransfer(const Transfer& t);
+
+    /** \return weights added so far (a position for AddAgain) */
+    size_t Size() const
+    {
+        return m_usage.size();
+    }
+
+    /**
+     * \brief Add the weights added since `from` whose resource `keep` accepts, `times` more
+     *        times, in the order a loop adding them again and again would.
+     *
+     * Take sums every resource's weights in the order they were added, and so does it here:
+     * a resource that has one weight among them is summed that many times over (at the cost
+     * of the additions, without copies); one with several gets copies, interleaved as added.
+     * \param from first weight (Size() when they began) \param times repetitions
+     * \param keep which resources are repeated (the others were added once)
+     */
+    void AddAgain(size_t from, uint32_t times, const std::function<bool(uint32_t)>& keep);
     /** \return merged (resource, weight) list; clears it */
     std::vector<MaxMinSolver::Usage> Take();
 
@@ -96,6 +115,8 @@ class UsageBuilder
     /// Usages in the order they were added; Take() merges them (a std::map per flow cost an
     /// allocation per usage at every provisioning pass)
     std::vector<MaxMinSolver::Usage> m_usage;
+    /// (index in m_usage, n): that weight is added n times over (AddAgain), ascending indices
+    std::vector<std::pair<size_t, uint32_t>> m_repeats;
     std::vector<Transfer> m_transfers;
 };
 
