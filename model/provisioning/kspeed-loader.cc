@@ -182,14 +182,23 @@ KSpeedLoader::AddSampleUsage(const ProvisioningModel& m,
     uint32_t first = m_placement == LOCAL ? node % poolSize : 0;
     uint32_t count = m_placement == LOCAL ? 1 : poolSize;
     double w = 1.0 / count;
-    for (uint32_t q = first; q < first + count; ++q)
-    {
+    auto through = [&](uint32_t q) {
         uint32_t src = poolNode(q);
         m.AddStorageToHost(job, src, w * miss * p.rawBytesPerSample, u);
         u.Add(m.Res().cpu.at(src), w * cpu);
         u.Add(m.Res().dram.at(src), w * dram);
         // RDMA WRITE (GPUDirect) from the pool node's memory into the GPU, on the GPU's rail
         m.AddPath(t.HostMemory(src), t.Gpu(node, gpu), rail, w * p.decodedBytesPerSample, u);
+    };
+    if (own && m_placement == SPREAD)
+    {
+        // every pool node alike: the model may build pool node 0's part alone (AddOverPool)
+        m.AddOverPool(u, through);
+        return;
+    }
+    for (uint32_t q = first; q < first + count; ++q)
+    {
+        through(q);
     }
 }
 

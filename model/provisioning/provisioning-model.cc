@@ -226,6 +226,18 @@ ProvisioningModel::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&ProvisioningModel::m_mergePoolTwins),
                           MakeBooleanChecker())
+            .AddAttribute("BuildFromPoolNodeZero",
+                          "With MergePoolTwins, build a new flow's usage for a pass on pool "
+                          "node 0's resources from pool node 0's part alone when the loader "
+                          "spreads it over the pool alike (KSpeed's Spread) and every pool "
+                          "node's path to the GPU is pool node 0's (one leaf per rail for the "
+                          "pool, no ECMP choice on the way): the weights off the pool are "
+                          "added once per pool node all the same, so the usage is the one "
+                          "the full build gives, to the bit, without routing and listing "
+                          "every pool node. Otherwise the usage is built over every pool node.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&ProvisioningModel::m_buildFromPoolNodeZero),
+                          MakeBooleanChecker())
             .AddAttribute("SkipFeasibleSolves",
                           "When no resource's demand (every flow at its GPUs' pace) exceeds its "
                           "capacity, give every flow its demand without building the max-min "
@@ -415,6 +427,10 @@ ProvisioningModel::JobIndex(const ProvisioningJob& job) const
 uint32_t
 ProvisioningModel::Client(const ProvisioningJob& job, uint32_t node, double samples) const
 {
+    if (m_poolZeroProbe)
+    {
+        return m_staticCount; // a probe's usage is dropped: no client is made or recorded
+    }
     uint32_t k = JobIndex(job);
     ClientSlot* slot = &ClientSlotOf(k, node);
     if (slot->stamp != m_clientStamp)
@@ -606,6 +622,7 @@ ProvisioningModel::BuildPoolTwins()
     untwin();
     m_twinsValid = false;
     m_twinsRefused = false;
+    m_poolSharesSwitches = false;
     if (pool < 2)
     {
         return;
@@ -683,6 +700,34 @@ ProvisioningModel::BuildPoolTwins()
         }
     }
     m_twinsValid = true;
+    // The twins map each pool node's NIC uplinks to pool node 0's, whatever switch they
+    // reach; AddOverPool's paths also need the same switches (one leaf group for the pool).
+    auto switchesOf = [&](uint32_t node, uint32_t nic, std::vector<uint32_t>& out) {
+        out.clear();
+        uint32_t v = t.Nic(node, nic);
+        for (uint32_t l : t.GetAdjacentLinks(v))
+        {
+            if (!t.GetLinks()[l].inNode)
+            {
+                out.push_back(t.OtherEnd(v, l));
+            }
+        }
+    };
+    std::vector<uint32_t> first;
+    std::vector<uint32_t> other;
+    for (uint32_t r = 0; r < m_cluster.node.nics; ++r)
+    {
+        switchesOf(n, r, first);
+        for (uint32_t q = 1; q < pool; ++q)
+        {
+            switchesOf(n + q, r, other);
+            if (other != first)
+            {
+                return;
+            }
+        }
+    }
+    m_poolSharesSwitches = true;
 }
 
 void
@@ -699,12 +744,11 @@ ProvisioningModel::AddPath(uint32_t src, uint32_t dst, uint32_t rail, double byt
     int32_t nd = t.GetVertex(dst).node;
     uint32_t srcNic = ns == nd ? 0 : t.Nic(ns, rail);
     uint32_t dstNic = ns == nd ? 0 : t.Nic(nd, rail);
+    CachedPath uncached;
+    const CachedPath* path = &uncached;
     if (src >= (1u << 24) || dst >= (1u << 24) || rail >= (1u << 16))
     {
-        for (uint32_t l : t.Path(src, dst, srcNic, dstNic, flowId))
-        {
-            u.Add(l, bytes * m_wireFactor);
-        }
+        uncached.links = t.Path(src, dst, srcNic, dstNic, flowId); // oneChoice left false
     }
     else
     {
@@ -713,14 +757,171 @@ ProvisioningModel::AddPath(uint32_t src, uint32_t dst, uint32_t rail, double byt
         auto it = m_paths.find(key);
         if (it == m_paths.end())
         {
-            it = m_paths.emplace(key, t.Path(src, dst, srcNic, dstNic, flowId)).first;
+            CachedPath p;
+            p.links = t.Path(src, dst, srcNic, dstNic, flowId);
+            // ECMP hashes the source: with a choice somewhere, another pool node's path may
+            // take other links
+            p.oneChoice = true;
+            uint32_t at = src;
+            for (uint32_t l : p.links)
+            {
+                uint32_t target = t.Waypoint(at, dst, srcNic, dstNic);
+                p.oneChoice = p.oneChoice && t.NextHopLinks(at, target).size() == 1;
+                at = t.OtherEnd(at, l / 2);
+            }
+            it = m_paths.emplace(key, std::move(p)).first;
         }
-        for (uint32_t l : it->second)
-        {
-            u.Add(l, bytes * m_wireFactor);
-        }
+        path = &it->second;
+    }
+    if (m_inPoolZeroBody &&
+        !(path->oneChoice && m_poolSharesSwitches && ns == static_cast<int32_t>(PoolNode(0)) &&
+          nd >= 0 && static_cast<uint32_t>(nd) < m_cluster.nodes))
+    {
+        // not known to be every pool node's path alike (pool node q's mapped to its twins,
+        // the rest the same links): the usage is built over every pool node
+        m_poolZeroRefused = true;
+    }
+    for (uint32_t l : path->links)
+    {
+        u.Add(l, bytes * m_wireFactor);
     }
     u.AddTransfer({src, dst, rail, bytes});
+}
+
+void
+ProvisioningModel::AddOverPool(UsageBuilder& u, const std::function<void(uint32_t)>& body) const
+{
+    uint32_t pool = PoolNodes();
+    if (!m_poolZeroBuild || pool < 2)
+    {
+        for (uint32_t q = 0; q < pool; ++q)
+        {
+            body(q);
+        }
+        return;
+    }
+    m_poolZeroSeen = true;
+    size_t from = u.Size();
+    m_inPoolZeroBody = true;
+    body(0);
+    m_inPoolZeroBody = false;
+    if (!m_poolZeroProbe)
+    {
+        // Pool nodes 1 .. P-1 would add the same weights on the resources off the pool
+        // (storage, the GPU's rail and PCIe links), in the same order; their own resources
+        // are pool node 0's twins, left out of a compact pass, as are their clients.
+        u.AddAgain(from, pool - 1, [this](uint32_t r) { return !OnPoolNodeZero(r); });
+    }
+}
+
+bool
+ProvisioningModel::OnPoolNodeZero(uint32_t r) const
+{
+    if (r < m_staticCount)
+    {
+        return m_twinCount[r] > 0;
+    }
+    // a storage client: Client() numbers them after the static resources, in m_clients' order
+    const ClientRec& c = m_clients.at(r - m_staticCount);
+    NS_ASSERT_MSG(c.res == r, "storage clients are numbered in m_clients' order");
+    return c.node == PoolNode(0);
+}
+
+bool
+ProvisioningModel::BuildFromPoolNodeZero(const ProvisioningJob& job,
+                                         const CachePlan& plan,
+                                         uint32_t node,
+                                         uint32_t firstGpu,
+                                         uint32_t count,
+                                         CachedUsage& c)
+{
+    if (!m_buildFromPoolNodeZero || !m_compactPass || !m_twinsValid || !m_poolSharesSwitches)
+    {
+        return false;
+    }
+    auto reset = [this]() {
+        m_poolZeroBuild = false;
+        m_poolZeroProbe = false;
+        m_inPoolZeroBody = false;
+        m_recording = nullptr;
+    };
+    // A probe first, with no side effect (no client is made): does the usage go through
+    // AddOverPool, and is every path it takes there alike from every pool node?
+    m_poolZeroBuild = true;
+    m_poolZeroProbe = true;
+    m_poolZeroSeen = false;
+    m_poolZeroRefused = false;
+    std::vector<std::pair<ClientCall, uint32_t>> calls;
+    UsageBuilder u;
+    try
+    {
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            m_loader->AddSampleUsage(*this, job, plan, node, firstGpu + i, u);
+        }
+        m_poolZeroProbe = false;
+        if (!m_poolZeroSeen || m_poolZeroRefused)
+        {
+            reset();
+            return false;
+        }
+        u = UsageBuilder();
+        m_recording = &calls;
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            m_loader->AddSampleUsage(*this, job, plan, node, firstGpu + i, u);
+        }
+    }
+    catch (...)
+    {
+        reset();
+        throw;
+    }
+    reset();
+    NS_ASSERT_MSG(!m_poolZeroRefused, "the build took other paths than its probe");
+    // As CompactUsage would leave the full build's entry (symmetric, full lists dropped):
+    // the Client() calls are those on pool node 0 and off the pool, all kept.
+    c.compact = u.Take();
+    ClientCallsOf(c.compact, calls, c.compactClientCall, c.compactClients);
+    for (uint32_t i = 0; i < calls.size(); ++i)
+    {
+        c.calls.push_back(calls[i].first);
+        c.compactCalls.push_back(i);
+    }
+    c.symmetric = true;
+    c.fullDropped = true;
+    ++m_nPoolZeroBuilds;
+    return true;
+}
+
+void
+ProvisioningModel::ClientCallsOf(const std::vector<MaxMinSolver::Usage>& usage,
+                                 const std::vector<std::pair<ClientCall, uint32_t>>& calls,
+                                 std::vector<int32_t>& clientCall,
+                                 std::vector<uint32_t>& clientEntries)
+{
+    // Each entry's first call with its resource: calls sorted by (resource, call), then
+    // looked up (a scan per entry cost entries x calls: 88 pool nodes x 8 GPUs of calls)
+    std::vector<std::pair<uint32_t, int32_t>>& byRes = m_callsByRes;
+    byRes.clear();
+    for (size_t i = 0; i < calls.size(); ++i)
+    {
+        byRes.emplace_back(calls[i].second, static_cast<int32_t>(i));
+    }
+    std::sort(byRes.begin(), byRes.end());
+    clientCall.assign(usage.size(), -1);
+    clientEntries.clear();
+    for (size_t e = 0; e < usage.size(); ++e)
+    {
+        auto at = std::lower_bound(byRes.begin(),
+                                   byRes.end(),
+                                   std::make_pair(usage[e].first, int32_t{-1}));
+        if (at != byRes.end() && at->first == usage[e].first)
+        {
+            clientCall[e] = at->second;
+            clientEntries.push_back(static_cast<uint32_t>(e));
+        }
+    }
 }
 
 void
@@ -1357,70 +1558,51 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
     }
     if (it == m_usages.end())
     {
-        // Built as Solve builds it, with the storage-client requests recorded.
-        std::vector<std::pair<ClientCall, uint32_t>> calls;
-        m_recording = &calls;
-        UsageBuilder u;
-        try
-        {
-            for (uint32_t i = 0; i < count; ++i)
-            {
-                m_loader->AddSampleUsage(*this, job, plan, node, firstGpu + i, u);
-            }
-        }
-        catch (...)
-        {
-            m_recording = nullptr;
-            throw;
-        }
-        m_recording = nullptr;
         CachedUsage c;
-        c.usage = u.Take();
-        // Each entry's first call with its resource: calls sorted by (resource, call), then
-        // looked up (a scan per entry cost entries x calls: 88 pool nodes x 8 GPUs of calls)
-        std::vector<std::pair<uint32_t, int32_t>>& byRes = m_callsByRes;
-        byRes.clear();
-        for (size_t i = 0; i < calls.size(); ++i)
+        if (BuildFromPoolNodeZero(job, plan, node, firstGpu, count, c))
         {
-            byRes.emplace_back(calls[i].second, static_cast<int32_t>(i));
+            StaticShare(c, count); // over the compact lists: the same maximum
         }
-        std::sort(byRes.begin(), byRes.end());
-        c.clientCall.assign(c.usage.size(), -1);
-        for (size_t e = 0; e < c.usage.size(); ++e)
+        else
         {
-            auto at = std::lower_bound(byRes.begin(),
-                                       byRes.end(),
-                                       std::make_pair(c.usage[e].first, int32_t{-1}));
-            if (at != byRes.end() && at->first == c.usage[e].first)
+            // Built as Solve builds it, with the storage-client requests recorded.
+            std::vector<std::pair<ClientCall, uint32_t>> calls;
+            m_recording = &calls;
+            UsageBuilder u;
+            try
             {
-                c.clientCall[e] = at->second;
+                for (uint32_t i = 0; i < count; ++i)
+                {
+                    m_loader->AddSampleUsage(*this, job, plan, node, firstGpu + i, u);
+                }
             }
-        }
-        for (const auto& [call, res] : calls)
-        {
-            c.calls.push_back(call);
-        }
-        for (size_t e = 0; e < c.usage.size(); ++e)
-        {
-            if (c.clientCall[e] >= 0)
+            catch (...)
             {
-                c.clientEntries.push_back(static_cast<uint32_t>(e));
+                m_recording = nullptr;
+                throw;
             }
-        }
-        StaticShare(c, count);
-        if (m_twinsValid)
-        {
-            CompactUsage(c);
-        }
-        if (m_compactPass && c.symmetric)
-        {
-            // a pass on the compact usages needs only those (and the Client() calls); a pass
-            // on the full ones builds the entry again (ReusedUsage): with 88 pool nodes the
-            // full list is most of an entry's memory
-            c.fullDropped = true;
-            std::vector<MaxMinSolver::Usage>().swap(c.usage);
-            std::vector<int32_t>().swap(c.clientCall);
-            std::vector<uint32_t>().swap(c.clientEntries);
+            m_recording = nullptr;
+            c.usage = u.Take();
+            ClientCallsOf(c.usage, calls, c.clientCall, c.clientEntries);
+            for (const auto& [call, res] : calls)
+            {
+                c.calls.push_back(call);
+            }
+            StaticShare(c, count);
+            if (m_twinsValid)
+            {
+                CompactUsage(c);
+            }
+            if (m_compactPass && c.symmetric)
+            {
+                // a pass on the compact usages needs only those (and the Client() calls); a
+                // pass on the full ones builds the entry again (ReusedUsage): with 88 pool
+                // nodes the full list is most of an entry's memory
+                c.fullDropped = true;
+                std::vector<MaxMinSolver::Usage>().swap(c.usage);
+                std::vector<int32_t>().swap(c.clientCall);
+                std::vector<uint32_t>().swap(c.clientEntries);
+            }
         }
         c.lastUse = m_usageStamp;
         const CachedUsage& stored = m_usages.emplace(key, std::move(c)).first->second;

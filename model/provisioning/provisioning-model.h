@@ -17,6 +17,7 @@
 #include "ns3/storage-backend.h"
 #include "ns3/workload-catalog.h"
 
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -307,6 +308,31 @@ class ProvisioningModel : public Object
     }
 
     /**
+     * \brief Add what `body` adds for each pool node q = 0 .. PoolNodes() - 1, in that order.
+     *
+     * For a loader that spreads every sample over the pool alike (KSpeed's Spread): body(q)
+     * uses pool node q's own resources (its cores, DRAM, storage NIC and client, its links:
+     * AddStorageToHost and AddPath from its host memory) where it uses a pool node's, and the
+     * same resources with the same weights elsewhere. When a usage is built for a pass on
+     * pool node 0's resources (MergePoolTwins), only body(0) runs and the weights it adds
+     * off pool node 0 are added P - 1 times more: the other pool nodes' paths (880 of them
+     * per GPU on the tenfold Philly trace) are neither routed nor listed, and the usage is
+     * the one the full build and CompactUsage would give, to the bit. A usage whose paths are
+     * not each pool node's alike (AddPath checks them first) is built in full.
+     * \param u output \param body adds the usage through pool node q
+     */
+    void AddOverPool(UsageBuilder& u, const std::function<void(uint32_t)>& body) const;
+
+    /**
+     * \return usages built from pool node 0's part alone (AddOverPool), since the model was
+     *         created
+     */
+    uint64_t GetNPoolNodeZeroBuilds() const
+    {
+        return m_nPoolZeroBuilds;
+    }
+
+    /**
      * Add a raw read from backend storage into a training node's host memory (aggregate,
      * the job's storage client on that node, the node's storage NIC, its memory DMA port and
      * DRAM).
@@ -431,13 +457,14 @@ class ProvisioningModel : public Object
     double m_fuseCpuPerByte;           //!< core-s per byte read through FUSE
     uint32_t m_dppNodesAlias;          //!< DppNodes (alias of PoolNodes when set)
     double m_dppCoresAlias;            //!< DppCores (alias of PoolCores when > 0)
-    double m_cacheableFraction;  //!< share of preprocessing CPU that is deterministic (cacheable)
-    bool m_aggregate;            //!< one flow per (job, node) instead of per GPU
-    bool m_reuseUsages;          //!< keep (job, node) flows' usages between Solves
-    bool m_mergePoolTwins;       //!< solve on one pool node's resources for all alike
-    bool m_skipFeasible{true};   //!< no solver when every demand fits (SkipFeasibleSolves)
-    bool m_overloadedOnly{true}; //!< the solver holds only over-capacity resources
-    Fairness m_fairness;         //!< how contending jobs share a resource
+    double m_cacheableFraction;   //!< share of preprocessing CPU that is deterministic (cacheable)
+    bool m_aggregate;             //!< one flow per (job, node) instead of per GPU
+    bool m_reuseUsages;           //!< keep (job, node) flows' usages between Solves
+    bool m_mergePoolTwins;        //!< solve on one pool node's resources for all alike
+    bool m_buildFromPoolNodeZero; //!< AddOverPool builds pool node 0's part alone
+    bool m_skipFeasible{true};    //!< no solver when every demand fits (SkipFeasibleSolves)
+    bool m_overloadedOnly{true};  //!< the solver holds only over-capacity resources
+    Fairness m_fairness;          //!< how contending jobs share a resource
 
     /** A storage client of one job on one node. */
     struct ClientRec
@@ -553,9 +580,30 @@ eturn per job result; empty optional when the compact usages cannot give the ful
     /// resources change
     bool m_twinsRefused{false};
     uint64_t m_nCompact{0}; //!< Solves on the compact usages
-    /// Directed links of AddPath's paths by (src, dst, rail): routing is deterministic and
-    /// every pass asks for the same paths again
-    mutable std::unordered_map<uint64_t, std::vector<uint32_t>> m_paths;
+
+    /** A path of AddPath */
+    struct CachedPath
+    {
+        std::vector<uint32_t> links; //!< its directed links, in order
+        bool oneChoice{false};       //!< no hop had two equal-cost links to choose from
+    };
+
+    /// AddPath's paths by (src, dst, rail): routing is deterministic and every pass asks for
+    /// the same paths again
+    mutable std::unordered_map<uint64_t, CachedPath> m_paths;
+    /// every pool node's NIC r has the fabric neighbours of pool node 0's NIC r (the same
+    /// leaves): with one choice per hop, their paths to a training node meet there
+    bool m_poolSharesSwitches{false};
+    /// AddOverPool runs body(0) alone: a usage is probed (m_poolZeroProbe) or built from
+    /// pool node 0's part (BuildFromPoolNodeZero)
+    mutable bool m_poolZeroBuild{false};
+    /// probing: Client() makes no client, AddOverPool does not repeat, AddPath only checks
+    mutable bool m_poolZeroProbe{false};
+    mutable bool m_inPoolZeroBody{false}; //!< AddOverPool is running body(0) alone
+    mutable bool m_poolZeroSeen{false};   //!< the usage being probed called AddOverPool
+    /// a path of body(0) is not known to be every pool node's alike: built in full
+    mutable bool m_poolZeroRefused{false};
+    uint64_t m_nPoolZeroBuilds{0}; //!< usages built from pool node 0's part
     /// resource id -> the solver's id (kUnused: no flow uses it); the solver holds only the
     /// resources some flow uses, in ascending id order, so its size follows the running jobs
     /// rather than the cluster
@@ -690,6 +738,31 @@ eturn true if every flow gets its cap (results may be computed without a solver)
 
     /** Fill c's compact usage when its pool-node entries are alike. \param c the entry */
     void CompactUsage(CachedUsage& c) const;
+    /**
+     * Build the usage of a (job, node) flow for a compact pass from pool node 0's part
+     * (AddOverPool), when the loader's usage goes through it and every path is alike.
+     * \param job the job \param plan its cache plan \param node the node
+     * \param firstGpu index of its first GPU on the node \param count its GPUs there
+     * \param c set to the entry (compact lists only), if built
+     * \return false if it was not built (then nothing was changed)
+     */
+    bool BuildFromPoolNodeZero(const ProvisioningJob& job,
+                               const CachePlan& plan,
+                               uint32_t node,
+                               uint32_t firstGpu,
+                               uint32_t count,
+                               CachedUsage& c);
+    /** \param r a resource \return true if it belongs to pool node 0 (twins, or its client) */
+    bool OnPoolNodeZero(uint32_t r) const;
+    /**
+     * \param usage a usage built with its Client() calls recorded \param calls those calls
+     * \param clientCall per entry, its first call (set; -1: not a client)
+     * \param clientEntries the entries that are storage clients (set)
+     */
+    void ClientCallsOf(const std::vector<MaxMinSolver::Usage>& usage,
+                       const std::vector<std::pair<ClientCall, uint32_t>>& calls,
+                       std::vector<int32_t>& clientCall,
+                       std::vector<uint32_t>& clientEntries);
     /**
      * Compute c.staticShare with the current capacities.
      * \param c the entry \param count its GPUs on the node
