@@ -41,15 +41,20 @@ struct TwinCase
     uint32_t poolNodes;    //!< PoolNodes
 };
 
+/**
+ * \param c the configuration \param twins MergePoolTwins \param cluster training nodes and
+ * fabric (default: 6 nodes, one leaf per rail) \param zero BuildFromPoolNodeZero
+ * \return the model
+ */
 Ptr<ProvisioningModel>
-Model(const TwinCase& c, bool twins)
+Model(const TwinCase& c, bool twins, RailClusterConfig cluster = {}, bool zero = true)
 {
-    RailClusterConfig cluster;
     cluster.nodes = 6;
     auto m = CreateObject<ProvisioningModel>();
     m->SetAttribute("AggregatePerNode", BooleanValue(true));
     m->SetAttribute("ReuseUsages", BooleanValue(true));
     m->SetAttribute("MergePoolTwins", BooleanValue(twins));
+    m->SetAttribute("BuildFromPoolNodeZero", BooleanValue(zero));
     m->SetAttribute("SkipFeasibleSolves", BooleanValue(c.skipFeasible));
     m->SetAttribute("PoolNodes", UintegerValue(c.poolNodes));
     m->SetAttribute("PoolCores", DoubleValue(6)); // few cores: the pool binds
@@ -171,4 +176,79 @@ TEST_CASE("provisioning: flows not alike on every pool node take the full usages
     // Without SkipFeasibleSolves every pass takes the full solver, which needs every pool
     // node's resources: the compact pass is abandoned and solved again.
     CHECK(CompareOverPasses({"kspeed", "Spread", "DominantShare", false, 3}, 2) == 0);
+}
+
+TEST_CASE("provisioning: a usage built from pool node 0 alone is the full build's compact form",
+          "[provisioning]")
+{
+    // BuildFromPoolNodeZero builds KSpeed's Spread usages from pool node 0's part, its
+    // weights off the pool added once per pool node. The described flows (the level's
+    // usages, to the bit) and the Solves must be those of the full build: on one leaf per
+    // rail, through one spine (one path), and where pool nodes' paths differ (ECMP over two
+    // spines, a pool over two leaf groups), where the usage is built in full.
+    struct Shape
+    {
+        const char* what;      //!< the case
+        uint32_t nodesPerLeaf; //!< RailClusterConfig::nodesPerLeaf
+        uint32_t spines;       //!< RailClusterConfig::spines
+        uint32_t pool;         //!< pool nodes
+        bool fromZero;         //!< usages are built from pool node 0 alone
+    };
+
+    for (const Shape& s : {Shape{"one leaf per rail", 0, 8, 5, true},
+                           Shape{"the pool under its own leaves, one spine", 3, 1, 3, true},
+                           Shape{"ECMP over two spines", 3, 2, 3, false},
+                           Shape{"the pool over two leaf groups", 4, 2, 3, false}})
+    {
+        RailClusterConfig cluster;
+        cluster.nodes = 6;
+        cluster.nodesPerLeaf = s.nodesPerLeaf;
+        cluster.spines = s.spines;
+        TwinCase c{"kspeed", "Spread", "DominantShare", true, s.pool};
+        Ptr<ProvisioningModel> full = Model(c, false, cluster, false);
+        Ptr<ProvisioningModel> slow = Model(c, true, cluster, false);
+        Ptr<ProvisioningModel> zero = Model(c, true, cluster, true);
+        for (uint32_t seed = 1; seed <= 3; ++seed)
+        {
+            auto passes = RandomPasses(seed);
+            for (size_t p = 0; p < passes.size(); ++p)
+            {
+                INFO(s.what << ": seed " << seed << ", pass " << p);
+                CheckSameSolve(full, zero, passes[p]);
+                // every job of the pass described alone, as the level pass does
+                std::vector<CachePlan> plans = slow->PlanCaches(passes[p]);
+                std::vector<uint32_t> used(cluster.nodes, 0);
+                for (size_t k = 0; k < passes[p].size(); ++k)
+                {
+                    const ProvisioningJob& job = passes[p][k];
+                    std::vector<uint32_t> firstGpu;
+                    for (const auto& [node, g] : job.gpusOnNode)
+                    {
+                        firstGpu.push_back(used[node]);
+                        used[node] += g;
+                    }
+                    std::vector<ProvisioningModel::LevelFlow> want;
+                    std::vector<ProvisioningModel::LevelFlow> got;
+                    bool wantOk = slow->DescribeJob(job, plans[k], firstGpu, want);
+                    bool gotOk = zero->DescribeJob(job, plans[k], firstGpu, got);
+                    INFO("job " << job.name);
+                    CHECK(gotOk == wantOk);
+                    REQUIRE(got.size() == want.size());
+                    for (size_t f = 0; f < want.size(); ++f)
+                    {
+                        CHECK(got[f].usage == want[f].usage);
+                        CHECK(got[f].unit == want[f].unit);
+                        CHECK(got[f].cap == want[f].cap);
+                    }
+                }
+            }
+        }
+        INFO(s.what);
+        CHECK(slow->GetNPoolNodeZeroBuilds() == 0);
+        CHECK((zero->GetNPoolNodeZeroBuilds() > 0) == s.fromZero);
+        if (s.fromZero)
+        {
+            CHECK(zero->GetNCompactSolves() > 0);
+        }
+    }
 }
