@@ -271,7 +271,9 @@ RunReplay(const std::string& trace,
     f.annotateSeconds = SecondsSince(t);
 
     t = std::chrono::steady_clock::now();
-    Ptr<ClusterEngine> engine = builder->Build(jobs, catalog);
+    // Shared with the engine, as trace-replay does it (the records are not copied).
+    Ptr<ClusterEngine> engine =
+        builder->Build(std::make_shared<const std::vector<JobRecord>>(std::move(jobs)), catalog);
     engine->Run();
     f.replaySeconds = SecondsSince(t);
 

@@ -402,6 +402,13 @@ Ptr<ClusterEngine>
 ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog& catalog)
 {
     NS_LOG_FUNCTION(this << jobs.size());
+    return Build(std::make_shared<const std::vector<JobRecord>>(jobs), catalog);
+}
+
+Ptr<ClusterEngine>
+ClusterBuilder::Build(SharedJobRecords jobs, const WorkloadCatalog& catalog)
+{
+    NS_LOG_FUNCTION(this << jobs->size());
     Validate();
     m_storageModel = nullptr;
     m_provisioningModel = nullptr;
@@ -436,7 +443,7 @@ ClusterBuilder::Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog&
     if (m_storagePolicy != "ideal")
     {
         TraceAnnotator annotator(catalog, GetAnnotatorOptions());
-        m_storageModel = StorageHelper(storage).Install(engine, jobs, annotator);
+        m_storageModel = StorageHelper(storage).Install(engine, *jobs, annotator);
     }
     if (m_provisioning != "ideal")
     {

@@ -89,10 +89,20 @@ class ClusterBuilder : public Object
 
     /**
      * \brief Build the engine with every chosen component installed on this one cluster.
-     * \param jobs annotated jobs (Annotate())
+     * \param jobs annotated jobs (Annotate()), shared with the engine rather than copied
+     *        (ClusterEngine::SetJobs)
      * \param catalog the workload catalog (must outlive the engine)
      * \return a new engine, ready to Run()
      * \throws std::invalid_argument naming a bad attribute or unknown name
+     */
+    Ptr<ClusterEngine> Build(SharedJobRecords jobs, const WorkloadCatalog& catalog);
+
+    /**
+     * \brief As Build above, for a caller that holds no shared list: the records are copied
+     *        once into one.
+     * \param jobs annotated jobs (Annotate())
+     * \param catalog the workload catalog (must outlive the engine)
+     * \return a new engine, ready to Run()
      */
     Ptr<ClusterEngine> Build(const std::vector<JobRecord>& jobs, const WorkloadCatalog& catalog);
 

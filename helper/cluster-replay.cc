@@ -102,9 +102,12 @@ RunTraceReplay(int argc, char* argv[], const std::string& program, std::ostream&
     RngSeedManager::SetRun(scenario.run);
 
     TraceReadReport report;
-    std::vector<JobRecord> jobs = scenario.ReadJobs(out, &report);
+    std::vector<JobRecord> records = scenario.ReadJobs(out, &report);
     const WorkloadCatalog catalog = scenario.Catalog();
-    scenario.Builder(scenario.policies.front())->Annotate(jobs, catalog);
+    scenario.Builder(scenario.policies.front())->Annotate(records, catalog);
+    // Every policy's engine refers to these records; none copies them.
+    const SharedJobRecords jobs =
+        std::make_shared<const std::vector<JobRecord>>(std::move(records));
 
     const ClusterTopology& topology = scenario.topology;
     out << "cluster: " << topology.numNodes << " nodes x " << topology.gpusPerNode
@@ -137,7 +140,7 @@ RunTraceReplay(int argc, char* argv[], const std::string& program, std::ostream&
     {
         Ptr<ClusterBuilder> builder = scenario.Builder(policy);
         Ptr<ClusterEngine> engine = builder->Build(jobs, catalog);
-        NS_LOG_INFO("policy " << policy << ": replaying " << jobs.size() << " jobs");
+        NS_LOG_INFO("policy " << policy << ": replaying " << jobs->size() << " jobs");
         engine->Run();
         RunInfo policyInfo = info;
         policyInfo.components = builder->Figures(engine);

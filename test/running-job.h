@@ -12,11 +12,25 @@
 
 #include "ns3/cluster-job.h"
 
+#include <memory>
 #include <utility>
 #include <vector>
 
 namespace ns3
 {
+
+/**
+ * \param id job id
+ * \return a record of a job built outside the engine (ClusterJob shares its record): the id
+ *         alone, the other fields at their defaults
+ */
+inline std::shared_ptr<const JobRecord>
+RecordWithId(uint64_t id)
+{
+    auto record = std::make_shared<JobRecord>();
+    record->id = id;
+    return record;
+}
 
 /**
  * \param id job id
@@ -34,8 +48,7 @@ JobOnGpus(uint64_t id,
           double computeTime = 0.04,
           double iterations = 100)
 {
-    Ptr<ClusterJob> job = Create<ClusterJob>();
-    job->record.id = id;
+    Ptr<ClusterJob> job = Create<ClusterJob>(RecordWithId(id));
     job->profile = &profile;
     job->state = ClusterJob::RUNNING;
     job->placement.gpusOnNode = std::move(gpusOnNode);

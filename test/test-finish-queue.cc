@@ -10,6 +10,8 @@
 // ties in the order their finishes were last set (as ns-3 orders events scheduled for the
 // same time step), moved and removed finishes never fire early or twice.
 
+#include "running-job.h"
+
 #include "ns3/cluster-job.h"
 #include "ns3/finish-queue.h"
 #include "ns3/simulator.h"
@@ -44,8 +46,7 @@ struct Fixture
     {
         for (size_t i = 0; i < n; ++i)
         {
-            jobs.push_back(Create<ClusterJob>());
-            jobs.back()->record.id = i;
+            jobs.push_back(Create<ClusterJob>(RecordWithId(i)));
         }
     }
 

@@ -203,7 +203,7 @@ TEST_CASE("shared links: the builder installs them only with sync and a loader b
         b->SetAttribute("GradientSync", StringValue(sync));
         b->SetAttribute("Provisioning", StringValue(provisioning));
         b->SetAttribute("StoragePolicy", StringValue("ideal"));
-        Ptr<ClusterEngine> engine = b->Build({}, WorkloadCatalog::Default());
+        Ptr<ClusterEngine> engine = b->Build(std::vector<JobRecord>(), WorkloadCatalog::Default());
         CHECK((b->GetLinkShare() != nullptr) == expected);
         if (expected)
         {

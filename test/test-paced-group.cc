@@ -10,6 +10,7 @@
 // group with a shared pace must give the same schedule as re-timing every job, including the
 // jobs that compute binds at some paces and not at others.
 
+#include "running-job.h"
 #include "unit-workload.h"
 
 #include "ns3/cluster-engine-helper.h"
@@ -273,8 +274,8 @@ TEST_CASE("a pace group's unordered members give the orders of sorted sets", "[e
     std::vector<Ptr<ClusterJob>> jobs;
     for (uint64_t i = 0; i < 40; ++i)
     {
-        Ptr<ClusterJob> job = Create<ClusterJob>();
-        job->record.id = (i * 17) % 40 * 3 + 1; // sparse ids, not in creation order
+        // Sparse ids, not in creation order.
+        Ptr<ClusterJob> job = Create<ClusterJob>(RecordWithId((i * 17) % 40 * 3 + 1));
         job->state = ClusterJob::RUNNING;
         job->placement.gpusOnNode = {{0, uint32_t(1 + i % 4)}};
         job->computeTime = 1;

@@ -236,10 +236,17 @@ void
 ClusterEngine::SetJobs(const std::vector<JobRecord>& jobs, const WorkloadCatalog& catalog)
 {
     NS_LOG_FUNCTION(this << jobs.size());
+    SetJobs(std::make_shared<const std::vector<JobRecord>>(jobs), catalog);
+}
+
+void
+ClusterEngine::SetJobs(SharedJobRecords jobs, const WorkloadCatalog& catalog)
+{
+    NS_LOG_FUNCTION(this << jobs->size());
     m_jobs.clear();
     m_rejected.clear();
-    m_jobs.reserve(jobs.size());
-    for (const JobRecord& record : jobs)
+    m_jobs.reserve(jobs->size());
+    for (const JobRecord& record : *jobs)
     {
         std::string reason;
         const WorkloadProfile* profile = catalog.Find(record.model);
@@ -266,8 +273,8 @@ ClusterEngine::SetJobs(const std::vector<JobRecord>& jobs, const WorkloadCatalog
             m_rejected.push_back({record, reason});
             continue;
         }
-        Ptr<ClusterJob> job = Create<ClusterJob>();
-        job->record = record;
+        // A share of the list that points at this record (shared_ptr's aliasing constructor).
+        Ptr<ClusterJob> job = Create<ClusterJob>(std::shared_ptr<const JobRecord>(jobs, &record));
         job->profile = profile;
         job->gpus = record.numGpus;
         job->remainingIterations = record.iterations;
@@ -282,7 +289,7 @@ ClusterEngine::SetJobs(const std::vector<JobRecord>& jobs, const WorkloadCatalog
     {
         std::stable_sort(m_jobs.begin(), m_jobs.end(), bySubmit);
     }
-    NS_LOG_INFO(m_jobs.size() << " of " << jobs.size() << " jobs to replay, " << m_rejected.size()
+    NS_LOG_INFO(m_jobs.size() << " of " << jobs->size() << " jobs to replay, " << m_rejected.size()
                               << " rejected");
 }
 

@@ -85,6 +85,16 @@ class ClusterEngine : public Object
      *
      * Jobs that can never run (no GPU, more GPUs than the cluster, an unknown
      * model, no work) are not silently dropped: they are listed by Rejected().
+     * Each job refers to its record in the shared list rather than copying it, so that
+     * engines replaying one trace (one per policy) hold its records once (issue #13).
+     * \param jobs annotated job records, any order
+     * \param catalog the workload catalog the jobs' models come from (must outlive the run)
+     */
+    void SetJobs(SharedJobRecords jobs, const WorkloadCatalog& catalog);
+
+    /**
+     * \brief As SetJobs above, for a caller that holds no shared list: the records are copied
+     *        once into one.
      * \param jobs annotated job records, any order
      * \param catalog the workload catalog the jobs' models come from (must outlive the run)
      */

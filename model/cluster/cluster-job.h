@@ -15,6 +15,7 @@
 #include "ns3/simple-ref-count.h"
 #include "ns3/workload-catalog.h"
 
+#include <memory>
 #include <string>
 
 namespace ns3
@@ -24,15 +25,31 @@ class PacedGroup;
 
 /**
  * \ingroup aicluster
- * \brief A job inside the rate-level cluster engine: its trace record plus its live state.
+ * \brief A job inside the rate-level cluster engine: its live state, and the trace record it
+ *        refers to.
  *
  * Progress is kept as remaining iterations at lastUpdate; between events the
  * job's iteration time is constant, so progress at any time is computed from
  * those two numbers, never stepped.
+ *
+ * The record is shared, not copied: a full trace has tens of thousands of jobs, and a copy
+ * per job and engine (ClusterEngine::SetJobs) doubled the memory a replay touches and the time
+ * it takes to load (issue #13). The job owns a share of its record, so a job that outlives its
+ * engine (a model's list of running jobs, a test's handle) still reads a valid one.
  */
 class ClusterJob : public SimpleRefCount<ClusterJob>
 {
   public:
+    /**
+     * \param record the job's trace record, kept alive by the job (the engine's jobs share
+     *        the trace's list: SharedJobRecords, through shared_ptr's aliasing constructor)
+     */
+    explicit ClusterJob(std::shared_ptr<const JobRecord> record)
+        : record(*record),
+          recordOwner(std::move(record))
+    {
+    }
+
     /** Life cycle of a job. */
     enum State
     {
@@ -42,7 +59,7 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
         FINISHED, //!< all iterations done
     };
 
-    JobRecord record;                        //!< what the (annotated) trace says
+    const JobRecord& record;                 //!< what the (annotated) trace says
     const WorkloadProfile* profile{nullptr}; //!< catalog entry of record.model
     State state{PENDING};                    //!< where the job is in its life cycle
     uint32_t gpus{0};       //!< GPUs it runs on (requested, or a sizing policy's choice)
@@ -95,6 +112,8 @@ class ClusterJob : public SimpleRefCount<ClusterJob>
     double pacedThreshold{0}; //!< max(compute + exposed sync, floor) / work: the pace it binds at
     double pacedMark{0};      //!< on the clock: the group's virtual time at its finish
     bool pacedClocked{false}; //!< on the group's clock (data-bound), else timed alone
+
+    std::shared_ptr<const JobRecord> recordOwner; //!< keeps record alive
 };
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 #define AICLUSTER_JOB_RECORD_H
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,13 @@ struct JobRecord
     double iterations{UNKNOWN}; //!< work in training iterations; set by the annotator
     std::string source;         //!< "file:line" the record was read from, for error messages
 };
+
+/**
+ * \ingroup aicluster
+ * \brief A loaded trace's job records, read-only and shared: every engine that replays them
+ *        refers to these records instead of copying them (ClusterEngine::SetJobs).
+ */
+using SharedJobRecords = std::shared_ptr<const std::vector<JobRecord>>;
 
 } // namespace ns3
 
