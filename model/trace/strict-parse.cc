@@ -18,7 +18,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 
 namespace ns3
@@ -143,18 +142,17 @@ ReadTextFile(const std::string& path, const std::string& what)
                          "expected a readable " + what + ", but it cannot be opened (" +
                              std::strerror(errno) + ")");
     }
+    // Straight into one string of the file's size: a string stream would grow its buffer
+    // step by step and then be copied, touching three times the pages of a large trace
+    // (issue #13). A file that grows meanwhile (or has no size, a pipe) reads on to its end.
     std::string text;
-    try
+    text.reserve(static_cast<std::size_t>(st.st_size));
+    char block[1 << 16];
+    while (in.read(block, sizeof block) || in.gcount() > 0)
     {
-        std::ostringstream content;
-        content << in.rdbuf();
-        if (in.bad())
-        {
-            throw std::ios_base::failure("read error");
-        }
-        text = content.str();
+        text.append(block, static_cast<std::size_t>(in.gcount()));
     }
-    catch (const std::ios_base::failure&)
+    if (in.bad())
     {
         throw TraceError(path, 0, "", "expected a readable " + what + ", but reading it failed");
     }
