@@ -322,6 +322,9 @@ ClusterEngine::Start()
     }
     m_nextArrival = 0;
     m_utilization.clear();
+    // Room for about a sample per arrival and per finish, reserved (not touched) up front: the
+    // series then rarely grows, and each growth copies it all into new pages (issue #13).
+    m_utilization.reserve(2 * m_jobs.size() + 1);
     m_utilization.push_back({0, 0, 0, 0, 0});
     m_wallStart = std::chrono::steady_clock::now();
     m_lastProgress = m_wallStart;
