@@ -102,3 +102,49 @@ TEST_CASE("a second replay in one process leaves the heap as it found it", "[eng
     // The cycle this guards against kept about 1 MB per replay of the sample alive.
     CHECK(after <= before + 64 * 1024);
 }
+
+TEST_CASE("engines of one trace share its records, and a job keeps its own alive",
+          "[engine][lifetime]")
+{
+    // Every policy's engine refers to the one list of records (issue #13: a copy per job and
+    // engine doubled what a full replay touches); the vector overload copies once.
+    SharedJobRecords shared = std::make_shared<const std::vector<JobRecord>>(SampleJobs());
+    ClusterEngineHelper helper;
+    ClusterTopology topology;
+    topology.numNodes = 8;
+    topology.gpusPerNode = 8;
+    helper.SetTopology(topology);
+    Ptr<ClusterEngine> first = helper.Create(std::vector<JobRecord>(), WorkloadCatalog::Default());
+    Ptr<ClusterEngine> second = helper.Create(std::vector<JobRecord>(), WorkloadCatalog::Default());
+    first->SetJobs(shared, WorkloadCatalog::Default());
+    second->SetJobs(shared, WorkloadCatalog::Default());
+    REQUIRE(first->Jobs().size() == shared->size());
+    REQUIRE(second->Jobs().size() == shared->size());
+    uint32_t notShared = 0;
+    for (size_t i = 0; i < shared->size(); ++i)
+    {
+        // The sample is sorted by submit time, so job i is record i.
+        notShared += &first->Jobs()[i]->record != &(*shared)[i];
+        notShared += &second->Jobs()[i]->record != &(*shared)[i];
+    }
+    CHECK(notShared == 0);
+
+    std::vector<JobRecord> plain = *shared;
+    Ptr<ClusterEngine> copied = helper.Create(plain, WorkloadCatalog::Default());
+    REQUIRE(copied->Jobs().size() == plain.size());
+    CHECK(&copied->Jobs().front()->record != &plain.front());
+    CHECK(copied->Jobs().back()->record.source == plain.back().source);
+
+    // A job handed out (a model's or a test's handle) outlives its engine and the list.
+    Ptr<ClusterJob> kept = first->Jobs().back();
+    const std::string source = kept->record.source;
+    const uint64_t id = kept->record.id;
+    first->Dispose();
+    second->Dispose();
+    first = nullptr;
+    second = nullptr;
+    shared = nullptr;
+    CHECK(kept->record.id == id);
+    CHECK(kept->record.source == source);
+    copied->Dispose();
+}
