@@ -13,6 +13,7 @@
 #include "temp-dir.h"
 #include "trace-fixture.h"
 
+#include "ns3/strict-parse.h"
 #include "ns3/trace-reader.h"
 
 #include <algorithm>
@@ -24,6 +25,8 @@
 #include <map>
 #include <set>
 #include <string>
+#include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -881,4 +884,27 @@ TEST_CASE("public Sia/Pollux workloads and Tiresias example", "[trace][public]")
     }
     CHECK(total60 == 10705);
     CHECK(jobs.back().submitTime == 1779);
+}
+
+TEST_CASE("a text file reads back byte for byte, across read blocks and from a pipe", "[trace]")
+{
+    // ReadTextFile fills one string block by block (issue #13): a size that is no multiple of
+    // the block, every byte value but none (NUL included), and a pipe, which has no size.
+    std::string text;
+    for (size_t i = 0; i < 200000 + 17; ++i)
+    {
+        text.push_back(static_cast<char>((i * 131 + i / 7) % 256));
+    }
+    std::string path = TempPath("blocks.bin");
+    WriteText(path, text);
+    CHECK(strict::ReadTextFile(path, "test file") == text);
+    WriteText(path, "");
+    CHECK(strict::ReadTextFile(path, "test file").empty());
+
+    std::string fifo = TempPath("pipe");
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    std::thread writer([&fifo, &text]() { WriteText(fifo, text); });
+    std::string piped = strict::ReadTextFile(fifo, "test file");
+    writer.join();
+    CHECK(piped == text);
 }
