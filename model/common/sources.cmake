@@ -1,13 +1,14 @@
 # Shared pieces used by several components (no component of its own): the weighted max-min
 # solver that the rdma rate fabric and provisioning fill their resources with, its
 # single-resource case in closed form for storage (water-fill), the one
-# table of short component names (esa, kspeed, cba, fifo, ...), the one progress reporter
-# and the one 64-bit mix (split-mix.h).
+# table of short component names (esa, kspeed, cba, fifo, ...), the one progress reporter,
+# the one 64-bit mix (split-mix.h) and the one huge-page hint for large arrays (huge-pages.h).
 list(APPEND AICLUSTER_SOURCES
   model/common/max-min-solver.cc
   model/common/component-registry.cc
   model/common/water-fill.cc
   model/common/progress-reporter.cc
+  model/common/huge-pages.cc
 )
 list(APPEND AICLUSTER_HEADERS
   model/common/max-min-solver.h
@@ -15,4 +16,5 @@ list(APPEND AICLUSTER_HEADERS
   model/common/water-fill.h
   model/common/progress-reporter.h
   model/common/split-mix.h
+  model/common/huge-pages.h
 )
