@@ -61,15 +61,16 @@ DppLoader::AddSampleUsage(const ProvisioningModel& m,
     // job's client there, decode, send the tensor over TCP (copy into the socket buffer, the
     // NIC's DMA read) on the GPU's rail into the trainer's host memory: through the trainer
     // NIC's PCIe switch uplink and memory port, the incast DPP lives with.
+    // Every pool node's part alike: the model may build pool node 0's part alone
+    // (AddOverPool; its probe checks that each pool node's path to the trainer is a twin).
     double w = 1.0 / m.PoolNodes();
-    for (uint32_t q = 0; q < m.PoolNodes(); ++q)
-    {
+    m.AddOverPool(u, [&](uint32_t q) {
         uint32_t pool = m.PoolNode(q);
         m.AddStorageToHost(job, pool, w * raw, u);
         u.Add(res.cpu.at(pool), w * (p.cpuSecondsPerSample + dec * m.TcpSendCpuPerByte()));
         u.Add(res.dram.at(pool), w * (raw + dec + 2 * dec + dec)); // decode, send copy, DMA
         m.AddPath(t.HostMemory(pool), t.HostMemory(node), rail, w * dec, u);
-    }
+    });
     // Trainer side: the NIC's DMA write, the TCP receive (stack and the copy to user space),
     // then the pinned staging copy and the copy to the GPU.
     u.Add(res.cpu.at(node), dec * m.TcpReceiveCpuPerByte());
