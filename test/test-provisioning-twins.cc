@@ -181,11 +181,12 @@ TEST_CASE("provisioning: flows not alike on every pool node take the full usages
 TEST_CASE("provisioning: a usage built from pool node 0 alone is the full build's compact form",
           "[provisioning]")
 {
-    // BuildFromPoolNodeZero builds KSpeed's Spread usages from pool node 0's part, its
-    // weights off the pool added once per pool node. The described flows (the level's
+    // BuildFromPoolNodeZero builds KSpeed's Spread usages and DPP's from pool node 0's part,
+    // its weights off the pool added once per pool node. The described flows (the level's
     // usages, to the bit) and the Solves must be those of the full build: on one leaf per
     // rail, through one spine (one path), and where pool nodes' paths differ (ECMP over two
-    // spines, a pool over two leaf groups), where the usage is built in full.
+    // spines, a pool over two leaf groups), where the usage is built in full. KSpeed's paths
+    // end at the trainer's GPU, DPP's at its host memory.
     struct Shape
     {
         const char* what;      //!< the case
@@ -195,60 +196,63 @@ TEST_CASE("provisioning: a usage built from pool node 0 alone is the full build'
         bool fromZero;         //!< usages are built from pool node 0 alone
     };
 
-    for (const Shape& s : {Shape{"one leaf per rail", 0, 8, 5, true},
-                           Shape{"the pool under its own leaves, one spine", 3, 1, 3, true},
-                           Shape{"ECMP over two spines", 3, 2, 3, false},
-                           Shape{"the pool over two leaf groups", 4, 2, 3, false}})
+    for (const std::string loader : {"kspeed", "dpp"})
     {
-        RailClusterConfig cluster;
-        cluster.nodes = 6;
-        cluster.nodesPerLeaf = s.nodesPerLeaf;
-        cluster.spines = s.spines;
-        TwinCase c{"kspeed", "Spread", "DominantShare", true, s.pool};
-        Ptr<ProvisioningModel> full = Model(c, false, cluster, false);
-        Ptr<ProvisioningModel> slow = Model(c, true, cluster, false);
-        Ptr<ProvisioningModel> zero = Model(c, true, cluster, true);
-        for (uint32_t seed = 1; seed <= 3; ++seed)
+        for (const Shape& s : {Shape{"one leaf per rail", 0, 8, 5, true},
+                               Shape{"the pool under its own leaves, one spine", 3, 1, 3, true},
+                               Shape{"ECMP over two spines", 3, 2, 3, false},
+                               Shape{"the pool over two leaf groups", 4, 2, 3, false}})
         {
-            auto passes = RandomPasses(seed);
-            for (size_t p = 0; p < passes.size(); ++p)
+            RailClusterConfig cluster;
+            cluster.nodes = 6;
+            cluster.nodesPerLeaf = s.nodesPerLeaf;
+            cluster.spines = s.spines;
+            TwinCase c{loader, "Spread", "DominantShare", true, s.pool};
+            Ptr<ProvisioningModel> full = Model(c, false, cluster, false);
+            Ptr<ProvisioningModel> slow = Model(c, true, cluster, false);
+            Ptr<ProvisioningModel> zero = Model(c, true, cluster, true);
+            for (uint32_t seed = 1; seed <= 3; ++seed)
             {
-                INFO(s.what << ": seed " << seed << ", pass " << p);
-                CheckSameSolve(full, zero, passes[p]);
-                // every job of the pass described alone, as the level pass does
-                std::vector<CachePlan> plans = slow->PlanCaches(passes[p]);
-                std::vector<uint32_t> used(cluster.nodes, 0);
-                for (size_t k = 0; k < passes[p].size(); ++k)
+                auto passes = RandomPasses(seed);
+                for (size_t p = 0; p < passes.size(); ++p)
                 {
-                    const ProvisioningJob& job = passes[p][k];
-                    std::vector<uint32_t> firstGpu;
-                    for (const auto& [node, g] : job.gpusOnNode)
+                    INFO(loader << ", " << s.what << ": seed " << seed << ", pass " << p);
+                    CheckSameSolve(full, zero, passes[p]);
+                    // every job of the pass described alone, as the level pass does
+                    std::vector<CachePlan> plans = slow->PlanCaches(passes[p]);
+                    std::vector<uint32_t> used(cluster.nodes, 0);
+                    for (size_t k = 0; k < passes[p].size(); ++k)
                     {
-                        firstGpu.push_back(used[node]);
-                        used[node] += g;
-                    }
-                    std::vector<ProvisioningModel::LevelFlow> want;
-                    std::vector<ProvisioningModel::LevelFlow> got;
-                    bool wantOk = slow->DescribeJob(job, plans[k], firstGpu, want);
-                    bool gotOk = zero->DescribeJob(job, plans[k], firstGpu, got);
-                    INFO("job " << job.name);
-                    CHECK(gotOk == wantOk);
-                    REQUIRE(got.size() == want.size());
-                    for (size_t f = 0; f < want.size(); ++f)
-                    {
-                        CHECK(got[f].usage == want[f].usage);
-                        CHECK(got[f].unit == want[f].unit);
-                        CHECK(got[f].cap == want[f].cap);
+                        const ProvisioningJob& job = passes[p][k];
+                        std::vector<uint32_t> firstGpu;
+                        for (const auto& [node, g] : job.gpusOnNode)
+                        {
+                            firstGpu.push_back(used[node]);
+                            used[node] += g;
+                        }
+                        std::vector<ProvisioningModel::LevelFlow> want;
+                        std::vector<ProvisioningModel::LevelFlow> got;
+                        bool wantOk = slow->DescribeJob(job, plans[k], firstGpu, want);
+                        bool gotOk = zero->DescribeJob(job, plans[k], firstGpu, got);
+                        INFO("job " << job.name);
+                        CHECK(gotOk == wantOk);
+                        REQUIRE(got.size() == want.size());
+                        for (size_t f = 0; f < want.size(); ++f)
+                        {
+                            CHECK(got[f].usage == want[f].usage);
+                            CHECK(got[f].unit == want[f].unit);
+                            CHECK(got[f].cap == want[f].cap);
+                        }
                     }
                 }
             }
-        }
-        INFO(s.what);
-        CHECK(slow->GetNPoolNodeZeroBuilds() == 0);
-        CHECK((zero->GetNPoolNodeZeroBuilds() > 0) == s.fromZero);
-        if (s.fromZero)
-        {
-            CHECK(zero->GetNCompactSolves() > 0);
+            INFO(loader << ", " << s.what);
+            CHECK(slow->GetNPoolNodeZeroBuilds() == 0);
+            CHECK((zero->GetNPoolNodeZeroBuilds() > 0) == s.fromZero);
+            if (s.fromZero)
+            {
+                CHECK(zero->GetNCompactSolves() > 0);
+            }
         }
     }
 }
