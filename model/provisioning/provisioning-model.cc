@@ -229,7 +229,7 @@ ProvisioningModel::GetTypeId()
             .AddAttribute("BuildFromPoolNodeZero",
                           "With MergePoolTwins, build a new flow's usage for a pass on pool "
                           "node 0's resources from pool node 0's part alone when the loader "
-                          "spreads it over the pool alike (KSpeed's Spread) and every pool "
+                          "spreads it over the pool alike (KSpeed's Spread, DPP) and every pool "
                           "node's path to the GPU is pool node 0's (one leaf per rail for the "
                           "pool, no ECMP choice on the way): the weights off the pool are "
                           "added once per pool node all the same, so the usage is the one "

@@ -310,8 +310,8 @@ class ProvisioningModel : public Object
     /**
      * \brief Add what `body` adds for each pool node q = 0 .. PoolNodes() - 1, in that order.
      *
-     * For a loader that spreads every sample over the pool alike (KSpeed's Spread): body(q)
-     * uses pool node q's own resources (its cores, DRAM, storage NIC and client, its links:
+     * For a loader that spreads every sample over the pool alike (KSpeed's Spread, DPP):
+     * body(q) uses pool node q's own resources (its cores, DRAM, storage NIC and client, its links:
      * AddStorageToHost and AddPath from its host memory) where it uses a pool node's, and the
      * same resources with the same weights elsewhere. When a usage is built for a pass on
      * pool node 0's resources (MergePoolTwins), only body(0) runs and the weights it adds
