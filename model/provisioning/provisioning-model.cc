@@ -839,45 +839,34 @@ ProvisioningModel::BuildFromPoolNodeZero(const ProvisioningJob& job,
     {
         return false;
     }
-    auto reset = [this]() {
-        m_poolZeroBuild = false;
-        m_poolZeroProbe = false;
-        m_inPoolZeroBody = false;
-        m_recording = nullptr;
-    };
+
+    // The flags hold while this function runs, however it ends.
+    struct PoolZeroFlags
+    {
+        ProvisioningModel* m;
+
+        ~PoolZeroFlags()
+        {
+            m->m_poolZeroBuild = false;
+            m->m_poolZeroProbe = false;
+            m->m_inPoolZeroBody = false;
+        }
+    } flags{this};
+
     // A probe first, with no side effect (no client is made): does the usage go through
     // AddOverPool, and is every path it takes there alike from every pool node?
     m_poolZeroBuild = true;
     m_poolZeroProbe = true;
     m_poolZeroSeen = false;
     m_poolZeroRefused = false;
+    FlowUsage(job, plan, node, firstGpu, count, nullptr); // dropped
+    m_poolZeroProbe = false;
+    if (!m_poolZeroSeen || m_poolZeroRefused)
+    {
+        return false;
+    }
     std::vector<std::pair<ClientCall, uint32_t>> calls;
-    UsageBuilder u;
-    try
-    {
-        for (uint32_t i = 0; i < count; ++i)
-        {
-            m_loader->AddSampleUsage(*this, job, plan, node, firstGpu + i, u);
-        }
-        m_poolZeroProbe = false;
-        if (!m_poolZeroSeen || m_poolZeroRefused)
-        {
-            reset();
-            return false;
-        }
-        u = UsageBuilder();
-        m_recording = &calls;
-        for (uint32_t i = 0; i < count; ++i)
-        {
-            m_loader->AddSampleUsage(*this, job, plan, node, firstGpu + i, u);
-        }
-    }
-    catch (...)
-    {
-        reset();
-        throw;
-    }
-    reset();
+    UsageBuilder u = FlowUsage(job, plan, node, firstGpu, count, &calls);
     NS_ASSERT_MSG(!m_poolZeroRefused, "the build took other paths than its probe");
     // As CompactUsage would leave the full build's entry (symmetric, full lists dropped):
     // the Client() calls are those on pool node 0 and off the pool, all kept.
@@ -892,6 +881,34 @@ ProvisioningModel::BuildFromPoolNodeZero(const ProvisioningJob& job,
     c.fullDropped = true;
     ++m_nPoolZeroBuilds;
     return true;
+}
+
+UsageBuilder
+ProvisioningModel::FlowUsage(const ProvisioningJob& job,
+                             const CachePlan& plan,
+                             uint32_t node,
+                             uint32_t firstGpu,
+                             uint32_t count,
+                             std::vector<std::pair<ClientCall, uint32_t>>* calls)
+{
+    // Client() records its calls while m_recording is set: cleared however the build ends.
+    struct Recording
+    {
+        ProvisioningModel* m;
+
+        ~Recording()
+        {
+            m->m_recording = nullptr;
+        }
+    } recording{this};
+
+    m_recording = calls;
+    UsageBuilder u;
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        m_loader->AddSampleUsage(*this, job, plan, node, firstGpu + i, u);
+    }
+    return u;
 }
 
 void
@@ -1567,22 +1584,7 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
         {
             // Built as Solve builds it, with the storage-client requests recorded.
             std::vector<std::pair<ClientCall, uint32_t>> calls;
-            m_recording = &calls;
-            UsageBuilder u;
-            try
-            {
-                for (uint32_t i = 0; i < count; ++i)
-                {
-                    m_loader->AddSampleUsage(*this, job, plan, node, firstGpu + i, u);
-                }
-            }
-            catch (...)
-            {
-                m_recording = nullptr;
-                throw;
-            }
-            m_recording = nullptr;
-            c.usage = u.Take();
+            c.usage = FlowUsage(job, plan, node, firstGpu, count, &calls).Take();
             ClientCallsOf(c.usage, calls, c.clientCall, c.clientEntries);
             for (const auto& [call, res] : calls)
             {

@@ -752,6 +752,19 @@ eturn true if every flow gets its cap (results may be computed without a solver)
                                uint32_t firstGpu,
                                uint32_t count,
                                CachedUsage& c);
+    /**
+     * The usage of a (job, node) flow as the loader adds it, one GPU after the other.
+     * \param job the job \param plan its cache plan \param node the node
+     * \param firstGpu index of its first GPU on the node \param count its GPUs there
+     * \param calls if not null, Client()'s calls are recorded there (m_recording)
+     * \return the weights added, not yet merged (Take)
+     */
+    UsageBuilder FlowUsage(const ProvisioningJob& job,
+                           const CachePlan& plan,
+                           uint32_t node,
+                           uint32_t firstGpu,
+                           uint32_t count,
+                           std::vector<std::pair<ClientCall, uint32_t>>* calls);
     /** \param r a resource \return true if it belongs to pool node 0 (twins, or its client) */
     bool OnPoolNodeZero(uint32_t r) const;
     /**
