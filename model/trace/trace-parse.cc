@@ -14,31 +14,12 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 namespace ns3
 {
 namespace tracefmt
 {
-
-std::string
-ReadWholeFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        throw TraceError(path, 0, "", "expected a readable trace file, but it cannot be opened");
-    }
-    std::ostringstream content;
-    content << in.rdbuf();
-    if (in.bad())
-    {
-        throw TraceError(path, 0, "", "expected a readable trace file, but reading it failed");
-    }
-    return content.str();
-}
 
 // ---- CsvCursor ------------------------------------------------------------------------
 

@@ -25,12 +25,6 @@ namespace tracefmt
 {
 
 /**
- * \brief Reads a whole file into memory.
- * \throws TraceError (line 0) if it cannot be opened or read
- */
-std::string ReadWholeFile(const std::string& path);
-
-/**
  * \brief A small RFC-4180 style tokenizer over an in-memory text.
  *
  * Fields are separated by `sep`; with quoting on, a field may be enclosed in
