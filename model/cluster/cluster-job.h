@@ -11,6 +11,7 @@
 #include "cluster-topology.h"
 
 #include "ns3/event-id.h"
+#include "ns3/huge-pages.h"
 #include "ns3/job-record.h"
 #include "ns3/simple-ref-count.h"
 #include "ns3/workload-catalog.h"
@@ -35,9 +36,10 @@ class PacedGroup;
  * The record is shared, not copied: a full trace has tens of thousands of jobs, and a copy
  * per job and engine (ClusterEngine::SetJobs) doubled the memory a replay touches and the time
  * it takes to load (issue #13). The job owns a share of its record, so a job that outlives its
- * engine (a model's list of running jobs, a test's handle) still reads a valid one.
+ * engine (a model's list of running jobs, a test's handle) still reads a valid one. The jobs
+ * themselves are created all at once and live in huge-page-backed pools (HugePagePooled).
  */
-class ClusterJob : public SimpleRefCount<ClusterJob>
+class ClusterJob : public SimpleRefCount<ClusterJob>, public HugePagePooled<ClusterJob>
 {
   public:
     /**

@@ -8,6 +8,7 @@
 #include "huge-pages.h"
 
 #include <cstdint>
+#include <cstdlib>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -36,6 +37,25 @@ AdviseHugePages(const void* data, std::size_t bytes)
     (void)data;
     (void)bytes;
 #endif
+}
+
+char*
+HugePageBlockAllocator::malloc(size_type bytes)
+{
+    constexpr std::size_t HUGE_PAGE = std::size_t(2) << 20;
+    const std::size_t whole = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    void* block = std::aligned_alloc(HUGE_PAGE, whole);
+    if (block != nullptr)
+    {
+        AdviseHugePages(block, whole);
+    }
+    return static_cast<char*>(block);
+}
+
+void
+HugePageBlockAllocator::free(char* block)
+{
+    std::free(block);
 }
 
 } // namespace ns3
