@@ -12,6 +12,7 @@
 #include "ideal-gradient-sync.h"
 
 #include "ns3/double.h"
+#include "ns3/huge-pages.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/progress-reporter.h"
@@ -325,6 +326,7 @@ ClusterEngine::Start()
     // Room for about a sample per arrival and per finish, reserved (not touched) up front: the
     // series then rarely grows, and each growth copies it all into new pages (issue #13).
     m_utilization.reserve(2 * m_jobs.size() + 1);
+    AdviseHugePages(m_utilization.data(), m_utilization.capacity() * sizeof(m_utilization[0]));
     m_utilization.push_back({0, 0, 0, 0, 0});
     m_wallStart = std::chrono::steady_clock::now();
     m_lastProgress = m_wallStart;

@@ -9,6 +9,7 @@
 
 #include "trace-reader.h"
 
+#include "ns3/huge-pages.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -147,6 +148,7 @@ ReadTextFile(const std::string& path, const std::string& what)
     // (issue #13). A file that grows meanwhile (or has no size, a pipe) reads on to its end.
     std::string text;
     text.reserve(static_cast<std::size_t>(st.st_size));
+    AdviseHugePages(text.data(), text.capacity());
     char block[1 << 16];
     while (in.read(block, sizeof block) || in.gcount() > 0)
     {
