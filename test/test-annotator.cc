@@ -35,7 +35,7 @@ Job(const std::string& name, double hours, uint32_t gpus)
     j.submitTime = 17;
     j.numGpus = gpus;
     j.duration = hours * 3600.0;
-    j.source = "hand.csv:1";
+    j.source = RecordSource("hand.csv", 1);
     return j;
 }
 
@@ -56,7 +56,7 @@ SyntheticJobs(std::size_t n)
         j.duration = 60.0 * std::pow(43200.0, double(rng() >> 11) / 9007199254740992.0);
         j.user = "u" + std::to_string(rng() % 50);
         j.vc = "vc" + std::to_string(rng() % 5);
-        j.source = "synthetic.csv:" + std::to_string(i + 2);
+        j.source = RecordSource("synthetic.csv", i + 2);
     }
     return jobs;
 }
@@ -180,7 +180,7 @@ TEST_CASE("a job's annotation does not change when other jobs are removed", "[an
     JobRecord j = all[5];
     uint64_t seed = TraceAnnotator::JobStreamSeed(99, j);
     j.id = 12345;
-    j.source = "other.csv:99";
+    j.source = RecordSource("other.csv", 99);
     CHECK(TraceAnnotator::JobStreamSeed(99, j) == seed);
     j.name += "x";
     CHECK(TraceAnnotator::JobStreamSeed(99, j) != seed);
@@ -314,7 +314,7 @@ TEST_CASE("iterations are computed exactly as documented", "[annotator]")
     CHECK(run(p).iterations == 1000000.0 / (10 * 4));
     // Nothing to count from: an error naming the job's source.
     p.model = "tiny-gavel"; // samplesToTarget 0
-    p.source = "trace.csv:7";
+    p.source = RecordSource("trace.csv", 7);
     TraceError e = AnnotateError(annotator, p);
     CHECK(e.File() == "trace.csv");
     CHECK(e.Line() == 7);
@@ -326,7 +326,7 @@ TEST_CASE("iterations are computed exactly as documented", "[annotator]")
     CHECK(run(z).iterations == 1000);
     // A negative duration that is not "unknown" is malformed input.
     z.duration = -5;
-    z.source = "trace.csv:9";
+    z.source = RecordSource("trace.csv", 9);
     TraceError neg = AnnotateError(annotator, z);
     CHECK(neg.Field() == "duration");
     CHECK(neg.Line() == 9);
@@ -362,7 +362,7 @@ TEST_CASE("unknown model is an error naming the job's source", "[annotator]")
     TraceAnnotator annotator(catalog, AnnotatorOptions());
     JobRecord j = Job("x", 1.0, 1);
     j.model = "BogusNet";
-    j.source = "traces/gavel.trace:12";
+    j.source = RecordSource("traces/gavel.trace", 12);
     TraceError e = AnnotateError(annotator, j);
     CHECK(e.File() == "traces/gavel.trace");
     CHECK(e.Line() == 12);

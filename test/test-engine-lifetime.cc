@@ -133,11 +133,11 @@ TEST_CASE("engines of one trace share its records, and a job keeps its own alive
     Ptr<ClusterEngine> copied = helper.Create(plain, WorkloadCatalog::Default());
     REQUIRE(copied->Jobs().size() == plain.size());
     CHECK(&copied->Jobs().front()->record != &plain.front());
-    CHECK(copied->Jobs().back()->record.source == plain.back().source);
+    CHECK(copied->Jobs().back()->record.source.Text() == plain.back().source.Text());
 
     // A job handed out (a model's or a test's handle) outlives its engine and the list.
     Ptr<ClusterJob> kept = first->Jobs().back();
-    const std::string source = kept->record.source;
+    const std::string source = kept->record.source.Text();
     const uint64_t id = kept->record.id;
     first->Dispose();
     second->Dispose();
@@ -145,6 +145,6 @@ TEST_CASE("engines of one trace share its records, and a job keeps its own alive
     second = nullptr;
     shared = nullptr;
     CHECK(kept->record.id == id);
-    CHECK(kept->record.source == source);
+    CHECK(kept->record.source.Text() == source);
     copied->Dispose();
 }

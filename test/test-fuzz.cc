@@ -234,7 +234,7 @@ LoadProblem(const std::string& path, Loader loader, std::mt19937_64& rng)
                 if (!(job.submitTime >= 0 && job.submitTime <= 1e9) || job.numGpus == 0 ||
                     job.duration > 1e9)
                 {
-                    return "a job out of range was returned: " + job.source;
+                    return "a job out of range was returned: " + job.source.Text();
                 }
             }
             break;

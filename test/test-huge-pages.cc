@@ -8,10 +8,11 @@
 
 // HugePagePooled: objects of a pooled class get slots of their own, whole and apart, over
 // several 2 MiB blocks; freed slots are reused; a derived class of another size goes to the
-// global heap.
+// global heap. And RecordSource, which keeps a trace's file name once for all its records.
 
 #include "ns3/cluster-job.h"
 #include "ns3/huge-pages.h"
+#include "ns3/job-record.h"
 
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -127,4 +128,16 @@ TEST_CASE("HugePagePooled leaves a derived class of another size to the global h
     std::unique_ptr<DerivedPooled> again(new DerivedPooled(3));
     CHECK(again->Intact());
     CHECK(std::is_base_of_v<HugePagePooled<ClusterJob>, ClusterJob>);
+}
+
+TEST_CASE("RecordSource says file:line, and keeps one file name for many records", "[trace]")
+{
+    CHECK(RecordSource().Text().empty());
+    CHECK(RecordSource("trace.csv", 7).Text() == "trace.csv:7");
+    CHECK(RecordSource("trace.csv", 0).Text() == "trace.csv");
+    auto file = std::make_shared<const std::string>("philly.csv");
+    RecordSource a(file, 2);
+    RecordSource b(file, 82248);
+    CHECK(&a.File() == &b.File());
+    CHECK(b.Text() == "philly.csv:82248");
 }

@@ -33,7 +33,7 @@ TypedJob(const std::string& type,
     job.numGpus = gpus;
     job.numNodes = (gpus + 7) / 8;
     job.duration = duration;
-    job.source = "test.csv:2";
+    job.source = RecordSource("test.csv", 2);
     return job;
 }
 

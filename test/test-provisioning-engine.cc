@@ -34,7 +34,7 @@ Resnet(uint64_t id, double submit, double iterations)
     r.model = "resnet50-imagenet";
     r.iterations = iterations;
     r.duration = 1;
-    r.source = "test:" + std::to_string(id);
+    r.source = RecordSource("test", id);
     return r;
 }
 

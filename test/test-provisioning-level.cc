@@ -216,7 +216,7 @@ Job(uint64_t id, double submit, uint32_t gpus, const std::string& model, double 
     r.model = model;
     r.iterations = iterations;
     r.duration = 1;
-    r.source = "test:" + std::to_string(id);
+    r.source = RecordSource("test", id);
     return r;
 }
 

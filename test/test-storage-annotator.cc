@@ -38,7 +38,7 @@ Jobs(size_t n)
         j.duration = 60.0 * (1 + rng() % 5000);
         j.user = "u" + std::to_string(rng() % 20);
         j.vc = "vc" + std::to_string(rng() % 4);
-        j.source = "t.csv:" + std::to_string(i + 2);
+        j.source = RecordSource("t.csv", i + 2);
     }
     return jobs;
 }

@@ -179,7 +179,7 @@ TEST_CASE("a recorded zero duration is no work, not the catalog's samples to tar
     j.name = "zero";
     j.numGpus = 2;
     j.model = "resnet18-cifar10"; // has samplesToTarget in the catalog
-    j.source = "tf_job.csv:4";
+    j.source = RecordSource("tf_job.csv", 4);
     j.duration = 0;
     annotator.Annotate(j);
     CHECK(j.iterations == 0);

@@ -158,10 +158,13 @@ TEST_CASE("philly-csv: sorted, shifted to 0, fields mapped", "[trace]")
     CHECK(jobs[0].numGpus == 2);
     CHECK(jobs[0].duration == 10);
     CHECK(jobs[0].vc == "11cb48");
-    CHECK_THAT(jobs[0].source, Contains("philly-small.csv:6"));
+    CHECK_THAT(jobs[0].source.Text(), Contains("philly-small.csv:6"));
     CHECK(jobs[1].submitTime == 783);
     CHECK(jobs[1].duration == 2951);
-    CHECK_THAT(jobs[1].source, Contains("philly-small.csv:3"));
+    CHECK_THAT(jobs[1].source.Text(), Contains("philly-small.csv:3"));
+    // One file name for all of a trace's records, not a string per record (issue #13).
+    CHECK(&jobs[0].source.File() == &jobs[4].source.File());
+    CHECK(jobs[1].source.Line() == 3);
     CHECK(jobs[2].submitTime == 783);
     CHECK(jobs[2].numGpus == 8);
     CHECK(jobs[3].submitTime == 3715);
@@ -215,7 +218,7 @@ TEST_CASE("CSV tokenizer: quotes, escaped quotes, CRLF, BOM, multi-line fields",
     CHECK(jobs[1].vc == "multi\r\nline");
     CHECK(jobs[1].submitTime == 60);
     CHECK(jobs[2].vc == "c");
-    CHECK_THAT(jobs[2].source, Contains("philly-quoted.csv:7"));
+    CHECK_THAT(jobs[2].source.Text(), Contains("philly-quoted.csv:7"));
 
     const std::string broken = TempPath("unterminated.csv");
     WriteText(broken,
@@ -320,21 +323,21 @@ TEST_CASE("philly-json: attempts, GPUs, unfinished and GPU-less jobs", "[trace]"
     CHECK(jobs[0].numGpus == 1);
     CHECK(jobs[0].user == "d4e5f6");
     CHECK(jobs[0].vc == "b436b2");
-    CHECK_THAT(jobs[0].source, Contains("philly-jobs.json:22"));
+    CHECK_THAT(jobs[0].source.Text(), Contains("philly-jobs.json:22"));
     // The README's example job: 74 s + 193,182 s over two attempts on 8 GPUs.
     CHECK(jobs[1].name == "application_1506638472019_14199");
     CHECK(jobs[1].submitTime == 699);
     CHECK(jobs[1].duration == 193256);
     CHECK(jobs[1].numGpus == 8);
     CHECK(jobs[1].status == "Pass");
-    CHECK_THAT(jobs[1].source, Contains("philly-jobs.json:2"));
+    CHECK_THAT(jobs[1].source.Text(), Contains("philly-jobs.json:2"));
     // Multi-line job: two machines of 8 GPUs; its line is where its object opens.
     CHECK(jobs[2].name == "application_3");
     CHECK(jobs[2].numGpus == 16);
     CHECK(jobs[2].duration == 3600);
     CHECK(jobs[2].submitTime == 1800);
     CHECK(jobs[2].status == "Failed");
-    CHECK_THAT(jobs[2].source, Contains("philly-jobs.json:4"));
+    CHECK_THAT(jobs[2].source.Text(), Contains("philly-jobs.json:4"));
 }
 
 TEST_CASE("philly-json: malformed jobs and broken JSON", "[trace]")

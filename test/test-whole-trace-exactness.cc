@@ -198,14 +198,15 @@ TEST_CASE("Date-times read as timegm counts them; records sorted stably and inta
             const JobRecord& job = jobs[k];
             std::string line = path + ":" + std::to_string(expected[k] + 2);
             bool ok = job.id == k && job.vc == "vc" + std::to_string(expected[k]) &&
-                      job.source == line && job.submitTime == row.seconds - origin &&
+                      job.source.Text() == line && job.submitTime == row.seconds - origin &&
                       job.duration == row.durationValue && job.numGpus == 1;
             if (!ok && wrong++ == 0)
             {
                 first = "position " + std::to_string(k) + ": expected row '" + row.timestamp +
                         "' (" + line + ", " + ToChars(row.seconds - origin) + " s, duration " +
-                        ToChars(row.durationValue) + "), got " + job.source + " vc " + job.vc +
-                        " at " + ToChars(job.submitTime) + " s, duration " + ToChars(job.duration);
+                        ToChars(row.durationValue) + "), got " + job.source.Text() + " vc " +
+                        job.vc + " at " + ToChars(job.submitTime) + " s, duration " +
+                        ToChars(job.duration);
             }
         }
         INFO(first);

@@ -55,7 +55,7 @@ UnitJob(uint64_t id,
     r.model = "unit-model";
     r.iterations = seconds;
     r.dataset = dataset;
-    r.source = "test:" + std::to_string(id);
+    r.source = RecordSource("test", id);
     return r;
 }
 

@@ -431,7 +431,7 @@ WriteJobs(const std::string& path, const ClusterEngine& engine)
             .Number(job->stallData)
             .Number(job->stallSync)
             .Placement(job->placement)
-            .Text(r.source)
+            .Text(r.source.Text())
             .End();
     }
 }
@@ -637,7 +637,7 @@ ClusterResults::Write(const std::string& dir, Ptr<const ClusterEngine> engine, c
     {
         rejected.push_back({{"job_id", r.record.id},
                             {"name", r.record.name},
-                            {"source", r.record.source},
+                            {"source", r.record.source.Text()},
                             {"reason", r.reason}});
     }
     json["rejected_jobs"] = rejected;

@@ -282,8 +282,8 @@ StorageDataLoading::InfoOf(const ClusterJob& job) const
         if (!m_datasets.Find(job.record.dataset, info.dataset))
         {
             throw std::invalid_argument(
-                "job " + std::to_string(id) + " (" + job.record.source + ") reads dataset '" +
-                job.record.dataset +
+                "job " + std::to_string(id) + " (" + job.record.source.Text() +
+                ") reads dataset '" + job.record.dataset +
                 "', which the storage model does not know; register it with AddDataset or "
                 "AddDatasetsOf");
         }

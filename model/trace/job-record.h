@@ -10,11 +10,83 @@
 
 #include <cstdint>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+
+/**
+ * \ingroup aicluster
+ * \brief Where a job record was read: its trace file and line, for results and messages.
+ *
+ * The file's name is one string shared by every record of the trace, not a "file:line" string
+ * per record: on Philly those were 82,247 heap blocks, and with their page faults and copies
+ * about a tenth of a scheduling-only replay's CPU time (issue #13).
+ */
+class RecordSource
+{
+  public:
+    RecordSource() = default;
+
+    /**
+     * \param file the trace file's name (shared by the records of one file)
+     * \param line its 1-based line, 0 if none
+     */
+    RecordSource(std::shared_ptr<const std::string> file, uint64_t line)
+        : m_file(std::move(file)),
+          m_line(line)
+    {
+    }
+
+    /**
+     * \param file the trace file's name
+     * \param line its 1-based line, 0 if none
+     */
+    RecordSource(const std::string& file, uint64_t line)
+        : RecordSource(std::make_shared<const std::string>(file), line)
+    {
+    }
+
+    /** \return the file's name, empty if the record was not read from a file */
+    const std::string& File() const
+    {
+        static const std::string none;
+        return m_file ? *m_file : none;
+    }
+
+    /** \return the 1-based line, 0 if none */
+    uint64_t Line() const
+    {
+        return m_line;
+    }
+
+    /** \return "file:line" ("file" without a line; empty without a file) */
+    std::string Text() const
+    {
+        if (!m_file)
+        {
+            return m_line == 0 ? std::string() : ":" + std::to_string(m_line);
+        }
+        return m_line == 0 ? *m_file : *m_file + ":" + std::to_string(m_line);
+    }
+
+  private:
+    std::shared_ptr<const std::string> m_file; //!< the trace file's name; null if none
+    uint64_t m_line{0};                        //!< 1-based line; 0 if none
+};
+
+/**
+ * \param os the stream
+ * \param source where a record was read
+ * \return os, with source's Text()
+ */
+inline std::ostream&
+operator<<(std::ostream& os, const RecordSource& source)
+{
+    return os << source.Text();
+}
 
 /**
  * \ingroup aicluster
@@ -46,7 +118,7 @@ struct JobRecord
     std::string model;          //!< workload-catalog entry name; empty until annotated
     std::string dataset;        //!< dataset name; empty until annotated
     double iterations{UNKNOWN}; //!< work in training iterations; set by the annotator
-    std::string source;         //!< "file:line" the record was read from, for error messages
+    RecordSource source;        //!< file and line the record was read from
 };
 
 /**

@@ -95,33 +95,14 @@ Uniform01(LazyMt19937_64& rng)
     return double(rng() >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/** Splits "file:line" into the parts a TraceError names. */
-void
-SplitSource(const std::string& source, std::string& file, uint64_t& line)
-{
-    file = source.empty() ? "<job without source>" : source;
-    line = 0;
-    auto colon = source.rfind(':');
-    if (colon == std::string::npos || colon + 1 == source.size())
-    {
-        return;
-    }
-    std::string digits = source.substr(colon + 1);
-    if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 18)
-    {
-        return;
-    }
-    file = source.substr(0, colon);
-    line = std::stoull(digits);
-}
-
 [[noreturn]] void
 Fail(const JobRecord& job, const std::string& field, const std::string& expected)
 {
-    std::string file;
-    uint64_t line;
-    SplitSource(job.source, file, line);
-    throw TraceError(file, line, field, expected);
+    const std::string& file = job.source.File();
+    throw TraceError(file.empty() ? "<job without source>" : file,
+                     job.source.Line(),
+                     field,
+                     expected);
 }
 
 /**

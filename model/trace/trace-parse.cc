@@ -497,6 +497,7 @@ Columns::CheckRow(const std::vector<std::string>& row, const Site& site) const
 
 Collector::Collector(const std::string& file, TraceErrorPolicy policy, TraceReadReport& report)
     : m_file(file),
+      m_sharedFile(std::make_shared<const std::string>(file)),
       m_policy(policy),
       m_report(report)
 {
@@ -533,8 +534,7 @@ Collector::Add(uint64_t line, Outcome outcome, JobRecord&& job)
                                      strict::NumberText(job.duration) + " s"));
             return;
         }
-        job.source.reserve(m_file.size() + 21); // one allocation for "file:line"
-        job.source.assign(m_file).append(1, ':').append(std::to_string(line));
+        job.source = RecordSource(m_sharedFile, line);
         m_jobs.push_back(std::move(job));
         return;
     }

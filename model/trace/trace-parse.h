@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -200,6 +201,7 @@ class Collector
 
   private:
     std::string m_file;
+    std::shared_ptr<const std::string> m_sharedFile; //!< m_file, shared by the records' sources
     TraceErrorPolicy m_policy;
     TraceReadReport& m_report;
     std::vector<JobRecord> m_jobs;

@@ -298,12 +298,8 @@ Select(std::vector<JobRecord>&& jobs,
         JobRecord& job = kept[i];
         if (job.submitTime > strict::TRACE_TIME_LIMIT_SECONDS)
         {
-            size_t colon = job.source.rfind(':');
-            uint64_t line = colon == std::string::npos
-                                ? 0
-                                : std::strtoull(job.source.c_str() + colon + 1, nullptr, 10);
             TraceError error(report.file,
-                             line,
+                             job.source.Line(),
                              "submit time",
                              "expected a submit time of at most 1e9 s after the trace's start "
                              "(after --load-scale; ns-3's clock ends at 9.2e9 s), got " +
