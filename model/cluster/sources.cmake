@@ -15,6 +15,7 @@ list(APPEND AICLUSTER_SOURCES
   model/cluster/job-sizing-policy.cc
   model/cluster/paced-group.cc
   model/cluster/finish-queue.cc
+  model/cluster/ordered-demands.cc
   model/cluster/cluster-engine.cc
   model/cluster/cluster-results.cc
 )
@@ -23,6 +24,7 @@ list(APPEND AICLUSTER_HEADERS
   model/cluster/cluster-job.h
   model/cluster/paced-group.h
   model/cluster/finish-queue.h
+  model/cluster/ordered-demands.h
   model/cluster/gpu-allocator.h
   model/cluster/scheduling-policy.h
   model/cluster/fifo-policy.h
