@@ -160,6 +160,7 @@ ClusterEngine::DoDispose()
     m_coupled.clear();
     m_waitingByDemand.clear();
     m_runningByDemand.clear();
+    m_activeOrder.Clear();
     Object::DoDispose();
 }
 
@@ -175,6 +176,14 @@ ClusterEngine::GetTopology() const
 {
     NS_LOG_FUNCTION(this);
     return m_topology;
+}
+
+void
+ClusterEngine::SetPrefixSelection(bool prefix)
+{
+    NS_LOG_FUNCTION(this << prefix);
+    NS_ABORT_MSG_IF(m_activeOrder.Size() > 0, "SetPrefixSelection: call it before Run");
+    m_prefixSelection = prefix;
 }
 
 void
@@ -437,15 +446,24 @@ ClusterEngine::Track(ClusterJob* job)
 {
     uint32_t demand = job->gpus;
     QueueEntry entry{m_scheduler->Key(*job), job};
+    bool preemptive = m_scheduler->IsPreemptive();
     if (job->state == ClusterJob::WAITING)
     {
         m_waitingByDemand[demand].insert(entry);
         m_waitingDemandSum += demand;
         ++m_waitingCount;
     }
-    else if (job->state == ClusterJob::RUNNING && m_scheduler->IsPreemptive())
+    else if (job->state == ClusterJob::RUNNING && preemptive)
     {
         m_runningByDemand[demand].insert(entry);
+    }
+    else
+    {
+        return;
+    }
+    if (preemptive && m_prefixSelection)
+    {
+        m_activeOrder.Insert(entry.first, demand);
     }
 }
 
@@ -465,19 +483,24 @@ ClusterEngine::Untrack(ClusterJob* job)
     {
         classes = &m_runningByDemand;
     }
-    if (classes)
+    if (!classes)
     {
-        auto it = classes->find(demand);
-        it->second.erase(entry);
-        if (it->second.empty())
-        {
-            classes->erase(it);
-        }
+        return;
+    }
+    auto it = classes->find(demand);
+    it->second.erase(entry);
+    if (it->second.empty())
+    {
+        classes->erase(it);
+    }
+    if (m_scheduler->IsPreemptive() && m_prefixSelection)
+    {
+        m_activeOrder.Erase(entry.first);
     }
 }
 
 std::vector<ClusterJob*>
-ClusterEngine::SelectJobs(uint32_t budget, bool includeRunning) const
+ClusterEngine::SelectJobs(uint32_t budget, bool includeRunning, const PriorityKey* from) const
 {
     // A k-way merge over the demand classes (each ordered by key), with a heap of class
     // cursors, visits jobs in key order but never looks at a job that cannot fit: the budget
@@ -491,16 +514,21 @@ ClusterEngine::SelectJobs(uint32_t budget, bool includeRunning) const
 
     auto later = [](const Cursor& a, const Cursor& b) { return b.next->first < a.next->first; };
     std::vector<Cursor> heap;
-    for (const auto& [demand, jobs] : m_waitingByDemand)
-    {
-        heap.push_back({jobs.begin(), jobs.end(), demand});
-    }
+    auto open = [&heap, from](const DemandClasses& classes) {
+        for (const auto& [demand, jobs] : classes)
+        {
+            // a null job sorts before every job of its key: the first job from that key on
+            auto first = from ? jobs.lower_bound({*from, nullptr}) : jobs.begin();
+            if (first != jobs.end())
+            {
+                heap.push_back({first, jobs.end(), demand});
+            }
+        }
+    };
+    open(m_waitingByDemand);
     if (includeRunning)
     {
-        for (const auto& [demand, jobs] : m_runningByDemand)
-        {
-            heap.push_back({jobs.begin(), jobs.end(), demand});
-        }
+        open(m_runningByDemand);
     }
     std::make_heap(heap.begin(), heap.end(), later);
     bool backfill = m_scheduler->Backfill();
@@ -533,33 +561,106 @@ ClusterEngine::SelectJobs(uint32_t budget, bool includeRunning) const
 }
 
 void
+ClusterEngine::SelectContendedByWalk(uint32_t total,
+                                     std::vector<ClusterJob*>& starts,
+                                     std::vector<ClusterJob*>& victims)
+{
+    for (ClusterJob* job : SelectJobs(total, true))
+    {
+        job->selectedInPass = m_passes;
+        if (job->state == ClusterJob::WAITING)
+        {
+            starts.push_back(job);
+        }
+    }
+    for (const auto& [id, job] : m_running)
+    {
+        if (job->selectedInPass != m_passes)
+        {
+            victims.push_back(job);
+        }
+    }
+}
+
+void
+ClusterEngine::SelectContended(uint32_t total,
+                               std::vector<ClusterJob*>& starts,
+                               std::vector<ClusterJob*>& victims)
+{
+    // The walk takes every job of the longest prefix of the order that fits: of those, only
+    // the waiting ones (to start) need a look, and they are found class by class up to the
+    // first key past the prefix, where the walk's choices begin.
+    OrderedDemands::Split split = m_activeOrder.FirstBeyond(total);
+    auto inPrefix = [&split](const QueueEntry& e) { return !split.found || e.first < split.first; };
+    std::vector<QueueEntry> prefix;
+    for (const auto& [demand, jobs] : m_waitingByDemand)
+    {
+        for (auto it = jobs.begin(); it != jobs.end() && inPrefix(*it); ++it)
+        {
+            prefix.push_back(*it);
+        }
+    }
+    std::sort(prefix.begin(), prefix.end()); // the walk's order: by key
+    for (const auto& entry : prefix)
+    {
+        starts.push_back(entry.second);
+    }
+    if (!split.found)
+    {
+        return;
+    }
+    if (m_scheduler->Backfill())
+    {
+        // The walk from the first key past the prefix on, with what the prefix leaves.
+        for (ClusterJob* job : SelectJobs(total - split.before, true, &split.first))
+        {
+            job->selectedInPass = m_passes;
+            if (job->state == ClusterJob::WAITING)
+            {
+                starts.push_back(job); // after the prefix's in key order, as the walk's
+            }
+        }
+    }
+    for (const auto& [demand, jobs] : m_runningByDemand)
+    {
+        for (auto it = jobs.lower_bound({split.first, nullptr}); it != jobs.end(); ++it)
+        {
+            if (it->second->selectedInPass != m_passes)
+            {
+                victims.push_back(it->second);
+            }
+        }
+    }
+    // preempted in id order, as the walk's pass over the running jobs does
+    std::sort(victims.begin(), victims.end(), [](const ClusterJob* a, const ClusterJob* b) {
+        return a->record.id < b->record.id;
+    });
+}
+
+void
 ClusterEngine::Reschedule()
 {
     NS_LOG_FUNCTION(this);
     m_passPending = false;
     ++m_passes;
-    std::vector<ClusterJob*> chosen;
+    std::vector<ClusterJob*> starts;
     uint32_t total = m_topology.TotalGpus();
     uint32_t allocated = total - m_allocator->FreeGpus();
     if (m_scheduler->IsPreemptive() && m_waitingDemandSum + allocated > total)
     {
         // Contention: the best jobs that fit in the whole cluster run, the others yield.
-        chosen = SelectJobs(total, true);
-        for (ClusterJob* job : chosen)
-        {
-            job->selectedInPass = m_passes;
-        }
         std::vector<ClusterJob*> victims;
-        for (const auto& [id, job] : m_running)
+        if (m_prefixSelection)
         {
-            if (job->selectedInPass != m_passes)
-            {
-                victims.push_back(job);
-            }
+            SelectContended(total, starts, victims);
+        }
+        else
+        {
+            SelectContendedByWalk(total, starts, victims);
         }
         NS_LOG_LOGIC("pass " << m_passes << ": " << m_waitingDemandSum << " GPUs waiting, "
-                             << allocated << " of " << total << " allocated: " << chosen.size()
-                             << " jobs chosen, " << victims.size() << " preempted");
+                             << allocated << " of " << total << " allocated: " << starts.size()
+                             << " jobs to start, " << victims.size() << " preempted");
         for (ClusterJob* job : victims)
         {
             PreemptJob(job);
@@ -567,14 +668,11 @@ ClusterEngine::Reschedule()
     }
     else
     {
-        chosen = SelectJobs(m_allocator->FreeGpus(), false);
+        starts = SelectJobs(m_allocator->FreeGpus(), false);
     }
-    for (ClusterJob* job : chosen)
+    for (ClusterJob* job : starts)
     {
-        if (job->state == ClusterJob::WAITING)
-        {
-            StartJob(job);
-        }
+        StartJob(job);
     }
     UpdateRates();
     ScheduleGroupFinishes();

@@ -14,6 +14,7 @@
 #include "gpu-allocator.h"
 #include "iteration-model.h"
 #include "job-sizing-policy.h"
+#include "ordered-demands.h"
 #include "paced-group.h"
 #include "scheduling-policy.h"
 
@@ -100,6 +101,15 @@ class ClusterEngine : public Object
      */
     void SetJobs(const std::vector<JobRecord>& jobs, const WorkloadCatalog& catalog);
 
+    /**
+     * \brief How a preemptive pass under contention finds its jobs (call before Run). Not an
+     *        attribute: the choice is the same either way, so it is no setting of a result.
+     * \param prefix true (the default): look only past the longest prefix of the queue order
+     *        that fits, the prefix running whole; false: walk every job in order (the
+     *        reference the tests compare with)
+     */
+    void SetPrefixSelection(bool prefix);
+
     /** \param policy the scheduling policy */
     void SetScheduler(Ptr<SchedulingPolicy> policy);
     /** \return the scheduling policy */
@@ -157,7 +167,36 @@ class ClusterEngine : public Object
     void RequestPass();
     void Resize(ClusterJob& job, uint32_t gpus);
     void Reschedule();
-    std::vector<ClusterJob*> SelectJobs(uint32_t budget, bool includeRunning) const;
+    /**
+     * \brief The plain walk: every class's jobs merged in key order, each taken while it fits.
+     * \param budget GPUs to give out
+     * \param includeRunning walk the running jobs too (a preemptive pass under contention)
+     * \param from the walk starts at this key (null: at the first job)
+     * \return the jobs taken, in key order
+     */
+    std::vector<ClusterJob*> SelectJobs(uint32_t budget,
+                                        bool includeRunning,
+                                        const PriorityKey* from = nullptr) const;
+    /**
+     * \brief A preemptive pass under contention, as SelectJobs(total, true) decides it but
+     *        with a look only at the jobs past the longest prefix of the order that fits
+     *        (m_activeOrder): the prefix runs whole.
+     * \param total the cluster's GPUs
+     * \param starts the waiting jobs chosen, in key order (output)
+     * \param victims the running jobs not chosen, by id (output)
+     */
+    void SelectContended(uint32_t total,
+                         std::vector<ClusterJob*>& starts,
+                         std::vector<ClusterJob*>& victims);
+    /**
+     * \brief SelectJobs(total, true), then the running jobs it leaves out.
+     * \param total the cluster's GPUs
+     * \param starts the waiting jobs chosen, in key order (output)
+     * \param victims the running jobs not chosen, by id (output)
+     */
+    void SelectContendedByWalk(uint32_t total,
+                               std::vector<ClusterJob*>& starts,
+                               std::vector<ClusterJob*>& victims);
     void StartJob(ClusterJob* job);
     void PreemptJob(ClusterJob* job);
     void UpdateRates();
@@ -235,6 +274,9 @@ class ClusterEngine : public Object
     DemandClasses m_runningByDemand; //!< running jobs likewise (preemptive policies only)
     uint64_t m_waitingDemandSum{0};  //!< GPUs asked by the waiting jobs
     uint32_t m_waitingCount{0};      //!< waiting jobs
+    bool m_prefixSelection{true};    //!< SelectContended (else the plain walk, the reference)
+    /// Waiting and running jobs of a preemptive policy in key order, for SelectContended.
+    OrderedDemands m_activeOrder;
     std::map<uint64_t, ClusterJob*> m_running; //!< by id: deterministic model order
     bool m_passPending{false};
     std::vector<Ptr<ClusterJob>> m_startedThisPass; //!< jobs whose terms need a first evaluation
