@@ -185,7 +185,11 @@ class ProvisioningLevel
             double b; //!< bound on the load per unit of L, over capacity
         };
 
-        std::vector<Bound> nodes;     //!< every class's tree
+        std::vector<Bound> nodes; //!< every class's tree
+        /// Per node: kNoTwin (no leaf below is above 0), kMixed, or a resource whose sums
+        /// (and capacity) every leaf above 0 below it has too: their shares are one number,
+        /// so a query computes that one (identical nodes tie by the hundred: issue #13).
+        std::vector<uint32_t> twin;
         std::vector<uint32_t> dirty;  //!< resources whose sums moved since the last Flush
         std::vector<uint8_t> isDirty; //!< per resource: in dirty
         bool allDirty{true};          //!< every leaf to recompute (dirty no longer kept)
@@ -214,6 +218,21 @@ class ProvisioningLevel
      * \return bounds on its share
      */
     ShareTree::Bound LeafBound(bool demand, uint32_t r) const;
+    /** No leaf below a node is above 0 (ShareTree::twin). */
+    static constexpr uint32_t kNoTwin = ProvisioningModel::kNoResource;
+    /** The leaves above 0 below a node differ (ShareTree::twin). */
+    static constexpr uint32_t kMixed = ProvisioningModel::kNoResource - 1;
+    /**
+     * \param r a resource \param bound its LeafBound
+     * \return its ShareTree::twin as a leaf
+     */
+    static uint32_t LeafTwin(uint32_t r, const ShareTree::Bound& bound);
+    /**
+     * \param demand the loads at full demand (else capped + L x rising)
+     * \param x a node's twin \param y its sibling's
+     * \return their parent's twin: one resource if both stand for the same sums
+     */
+    uint32_t JoinTwins(bool demand, uint32_t x, uint32_t y) const;
     /**
      * \brief Bring a share tree's nodes up to date with the sums.
      * \param tree m_atLevel or m_atDemand
