@@ -73,25 +73,20 @@ Events(const std::vector<JobRecord>& jobs, bool prefix, bool backfill, bool leve
     engine->SetAttribute("ProgressInterval", DoubleValue(0));
     engine->SetPrefixSelection(prefix);
     std::vector<std::string> events;
-    auto note = [](std::vector<std::string>* out, std::string what, Ptr<const ClusterJob> job) {
-        std::ostringstream line;
-        line.precision(17);
-        line << Simulator::Now().GetSeconds() << " " << what << " " << job->record.id << " "
-             << job->placement.ToString();
-        out->push_back(line.str());
-    };
-    engine->TraceConnectWithoutContext("JobStarted",
-                                       MakeCallback(+[](decltype(note)* f,
-                                                        std::vector<std::string>* out,
-                                                        Ptr<const ClusterJob> j) {
-                                           (*f)(out, "start", j);
-                                       }).Bind(&note, &events));
-    engine->TraceConnectWithoutContext("JobPreempted",
-                                       MakeCallback(+[](decltype(note)* f,
-                                                        std::vector<std::string>* out,
-                                                        Ptr<const ClusterJob> j) {
-                                           (*f)(out, "preempt", j);
-                                       }).Bind(&note, &events));
+    for (std::string source : {"JobStarted", "JobPreempted"})
+    {
+        engine->TraceConnectWithoutContext(
+            source,
+            MakeCallback(+[](std::vector<std::string>* out,
+                             std::string what,
+                             Ptr<const ClusterJob> job) {
+                std::ostringstream line;
+                line.precision(17);
+                line << Simulator::Now().GetSeconds() << " " << what << " " << job->record.id << " "
+                     << job->placement.ToString();
+                out->push_back(line.str());
+            }).Bind(&events, source == "JobStarted" ? std::string("start") : "preempt"));
+    }
     engine->Run();
     std::ostringstream end;
     end << "passes " << engine->Passes() << " finished " << engine->FinishedJobs();
