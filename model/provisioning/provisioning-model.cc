@@ -835,7 +835,11 @@ ProvisioningModel::BuildFromPoolNodeZero(const ProvisioningJob& job,
                                          uint32_t count,
                                          CachedUsage& c)
 {
-    if (!m_buildFromPoolNodeZero || !m_compactPass || !m_twinsValid || !m_poolSharesSwitches)
+    // Only a loader whose samples pass through the pool spreads them over it (AddOverPool);
+    // for the others (Alluxio, local) the probe would build the whole usage to find that out,
+    // once per new flow: a full build is what they get anyway.
+    if (!m_buildFromPoolNodeZero || !m_compactPass || !m_twinsValid || !m_poolSharesSwitches ||
+        !m_loader->ReadsThroughPool(*this))
     {
         return false;
     }

@@ -318,7 +318,9 @@ class ProvisioningModel : public Object
      * off pool node 0 are added P - 1 times more: the other pool nodes' paths (880 of them
      * per GPU on the tenfold Philly trace) are neither routed nor listed, and the usage is
      * the one the full build and CompactUsage would give, to the bit. A usage whose paths are
-     * not each pool node's alike (AddPath checks them first) is built in full.
+     * not each pool node's alike (AddPath checks them first) is built in full, and so is
+     * every usage of a loader whose samples do not pass through the pool
+     * (ProvisioningLoader::ReadsThroughPool false: no probe is built for it).
      * \param u output \param body adds the usage through pool node q
      */
     void AddOverPool(UsageBuilder& u, const std::function<void(uint32_t)>& body) const;
