@@ -2105,6 +2105,7 @@ ProvisioningModel::DescribeJob(const ProvisioningJob& job,
             f.cap = Finite(demand / f.unit);
             ok = f.cap > 0;
         }
+        bool clients = false;
         for (const auto& [r, w] : usages[i])
         {
             double scaled = w * f.unit;
@@ -2113,13 +2114,27 @@ ProvisioningModel::DescribeJob(const ProvisioningJob& job,
                 ok = false; // the solver refuses it
                 break;
             }
-            if (r < m_staticCount)
-            {
-                f.usage.emplace_back(r, w);
-            }
-            else
+            if (r >= m_staticCount)
             {
                 clientLoad[r - m_staticCount] += scaled * f.cap;
+                clients = true;
+            }
+        }
+        // its static entries, in order: the usage itself when it has no client (an Alluxio
+        // flow's thousands of peer entries are not copied again)
+        if (ok && !clients)
+        {
+            f.usage = std::move(usages[i]);
+        }
+        else if (ok)
+        {
+            f.usage.reserve(usages[i].size());
+            for (const auto& [r, w] : usages[i])
+            {
+                if (r < m_staticCount)
+                {
+                    f.usage.emplace_back(r, w);
+                }
             }
         }
         out.push_back(std::move(f));
