@@ -165,44 +165,106 @@ ProvisioningLevel::AddLoad(const Flow& flow, bool capped, double sign)
 }
 
 void
-ProvisioningLevel::AddDemand(const Flow& flow, double sign)
+ProvisioningLevel::Enter(const Flow& flow, bool capped, bool onLevel)
 {
+    // What AddDemand(+1), AddLoad(capped, +1) and the level users' count did in three passes
+    // over the usage, in one: each resource gets the same operations, each sum in the same
+    // order (its demand, then its load), with the same roundings (w x unit x cap as one
+    // left-to-right product), so every sum keeps its bits. A flow of Alluxio lists every
+    // peer's resources (thousands of entries). The arrays are read through local pointers:
+    // the share trees' marks are byte stores, after which members would be loaded again.
+    double* demand = m_demand.data();
+    double* side = capped ? m_capped.data() : m_rising.data();
+    uint32_t* users = m_users.data();
+    uint32_t* levelUsers = m_levelUsers.data();
+    const double* caps = m_caps.data();
+    const uint32_t level = m_level;
+    const uint32_t onLevelCount = onLevel ? 1 : 0;
+    const double unit = flow.unit; // in registers: the sums' stores may alias the flow
+    const double cap = flow.cap;
+    bool marked = m_atLevel.allDirty && m_atDemand.allDirty; // marking adds nothing
     for (const auto& [r, w] : flow.usage)
     {
-        if (r >= m_caps.size())
+        if (!marked)
         {
-            throw std::out_of_range("ProvisioningLevel: a flow uses resource " + std::to_string(r) +
-                                    " of " + std::to_string(m_caps.size()));
+            MarkBoth(r);
+            marked = m_atLevel.allDirty && m_atDemand.allDirty;
         }
-        MarkBoth(r);
-        bool was = Over(r);
-        if (sign > 0)
+        double perUnit = w * unit;
+        double load = perUnit * cap;
+        bool was = r != level && MaxMinSolver::IsOver(demand[r], caps[r]);
+        if (users[r]++ == 0)
         {
-            if (m_users[r]++ == 0)
-            {
-                m_usedAt[r] = static_cast<uint32_t>(m_used.size());
-                m_used.push_back(r);
-            }
-            m_demand[r] += w * flow.unit * flow.cap;
+            ListUsed(r);
         }
-        else if (--m_users[r] == 0)
+        demand[r] += load;
+        if ((r != level && MaxMinSolver::IsOver(demand[r], caps[r])) != was)
+        {
+            was ? (void)m_over.erase(r) : (void)m_over.insert(r);
+        }
+        side[r] += capped ? load : perUnit;
+        levelUsers[r] += onLevelCount;
+    }
+}
+
+void
+ProvisioningLevel::Leave(const Flow& flow, bool capped, bool onLevel)
+{
+    // Enter's inverse, as AddLoad(capped, -1), the level users' count and AddDemand(-1) did
+    // it in three passes: per resource its load first, then its demand (and the sums cleared
+    // when its last user leaves), so every sum keeps its bits.
+    double* demand = m_demand.data();
+    double* side = capped ? m_capped.data() : m_rising.data();
+    uint32_t* users = m_users.data();
+    uint32_t* levelUsers = m_levelUsers.data();
+    const double* caps = m_caps.data();
+    const uint32_t level = m_level;
+    const uint32_t onLevelCount = onLevel ? 1 : 0;
+    const double unit = flow.unit; // in registers: the sums' stores may alias the flow
+    const double cap = flow.cap;
+    bool marked = m_atLevel.allDirty && m_atDemand.allDirty;
+    for (const auto& [r, w] : flow.usage)
+    {
+        if (!marked)
+        {
+            MarkBoth(r);
+            marked = m_atLevel.allDirty && m_atDemand.allDirty;
+        }
+        double perUnit = w * unit;
+        double load = perUnit * cap;
+        side[r] += capped ? -load : -perUnit;
+        levelUsers[r] -= onLevelCount;
+        bool was = r != level && MaxMinSolver::IsOver(demand[r], caps[r]);
+        if (--users[r] == 0)
         {
             // no users: exactly 0, whatever the rounding of the sums before
-            m_demand[r] = m_capped[r] = m_rising[r] = 0.0;
-            m_used[m_usedAt[r]] = m_used.back();
-            m_usedAt[m_used.back()] = m_usedAt[r];
-            m_used.pop_back();
+            demand[r] = m_capped[r] = m_rising[r] = 0.0;
+            UnlistUsed(r);
         }
         else
         {
-            m_demand[r] -= w * flow.unit * flow.cap;
+            demand[r] -= load;
         }
-        bool now = Over(r);
-        if (now != was)
+        if ((r != level && MaxMinSolver::IsOver(demand[r], caps[r])) != was)
         {
-            now ? (void)m_over.insert(r) : (void)m_over.erase(r);
+            was ? (void)m_over.erase(r) : (void)m_over.insert(r);
         }
     }
+}
+
+void
+ProvisioningLevel::ListUsed(uint32_t r)
+{
+    m_usedAt[r] = static_cast<uint32_t>(m_used.size());
+    m_used.push_back(r);
+}
+
+void
+ProvisioningLevel::UnlistUsed(uint32_t r)
+{
+    m_used[m_usedAt[r]] = m_used.back();
+    m_usedAt[m_used.back()] = m_usedAt[r];
+    m_used.pop_back();
 }
 
 void
@@ -214,24 +276,31 @@ ProvisioningLevel::Add(uint64_t job, std::vector<Flow> flows)
     j.flows = std::move(flows);
     j.entries.assign(j.flows.size(), Entry{0, 0, nullptr});
     j.slowestUnit = kInf;
+    for (const Flow& f : j.flows)
+    {
+        for (const auto& [r, w] : f.usage)
+        {
+            if (r >= m_caps.size())
+            {
+                m_jobs.erase(job); // nothing of it was counted
+                throw std::out_of_range("ProvisioningLevel: a flow uses resource " +
+                                        std::to_string(r) + " of " + std::to_string(m_caps.size()));
+            }
+        }
+    }
     for (size_t i = 0; i < j.flows.size(); ++i)
     {
         const Flow& f = j.flows[i];
-        AddDemand(f, +1);
         bool onLevel = std::any_of(f.usage.begin(), f.usage.end(), [this](const auto& u) {
             return u.first == m_level;
         });
         if (!onLevel)
         {
-            AddLoad(f, true, +1); // at its cap whatever the level
+            Enter(f, true, false); // at its cap whatever the level
             continue;
         }
         Entry e{f.cap, m_seq++, &f};
-        AddLoad(f, Capped(e), +1); // on the side of the split it sorts to; Level() moves it
-        for (const auto& [r, w] : f.usage)
-        {
-            ++m_levelUsers[r];
-        }
+        Enter(f, Capped(e), true); // on the side of the split it sorts to; Level() moves it
         m_byCap.insert(e);
         j.entries[i] = e;
         j.slowestUnit = std::min(j.slowestUnit, f.unit);
@@ -254,26 +323,19 @@ ProvisioningLevel::Remove(uint64_t job)
         const Entry& e = j.entries[i];
         if (!e.flow)
         {
-            AddLoad(j.flows[i], true, -1);
+            Leave(j.flows[i], true, false);
+            continue;
+        }
+        Leave(j.flows[i], Capped(e), true);
+        auto at = m_byCap.find(e);
+        if (at == m_split)
+        {
+            m_split = m_byCap.erase(at); // the next one is on the rising side too
         }
         else
         {
-            AddLoad(j.flows[i], Capped(e), -1);
-            for (const auto& [r, w] : j.flows[i].usage)
-            {
-                --m_levelUsers[r];
-            }
-            auto at = m_byCap.find(e);
-            if (at == m_split)
-            {
-                m_split = m_byCap.erase(at); // the next one is on the rising side too
-            }
-            else
-            {
-                m_byCap.erase(at);
-            }
+            m_byCap.erase(at);
         }
-        AddDemand(j.flows[i], -1);
     }
     m_jobs.erase(it);
     Updated();

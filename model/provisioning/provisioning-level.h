@@ -260,8 +260,22 @@ class ProvisioningLevel
      * its load, -1 to take it away
      */
     void AddLoad(const Flow& flow, bool capped, double sign);
-    /** \param flow a flow \param sign +1 to count its demand, -1 to take it away */
-    void AddDemand(const Flow& flow, double sign);
+    /**
+     * \brief Count a flow: its demand, its load on one side of the split and, if it is on
+     *        the level's resource, its resources' level users (one pass over its usage).
+     * \param flow a flow (its resources checked) \param capped on the capped side (else
+     * rising) \param onLevel it uses the level's resource
+     */
+    void Enter(const Flow& flow, bool capped, bool onLevel);
+    /**
+     * \brief Take away what Enter counted for a flow (one pass over its usage).
+     * \param flow a flow \param capped on the capped side \param onLevel as for Enter
+     */
+    void Leave(const Flow& flow, bool capped, bool onLevel);
+    /** \param r a resource that got its first user: list it in m_used */
+    void ListUsed(uint32_t r);
+    /** \param r a resource that lost its last user: take it out of m_used */
+    void UnlistUsed(uint32_t r);
     /** \param r a resource \return true if it is not the level's and over capacity */
     bool Over(uint32_t r) const;
     /**
