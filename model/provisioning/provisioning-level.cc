@@ -183,9 +183,14 @@ ProvisioningLevel::Enter(const Flow& flow, bool capped, bool onLevel)
     const double unit = flow.unit; // in registers: the sums' stores may alias the flow
     const double cap = flow.cap;
     bool marked = m_atLevel.allDirty && m_atDemand.allDirty; // marking adds nothing
+    uint64_t unmarked = 0; // marks skipped, counted at the end (ShareTree::moved)
     for (const auto& [r, w] : flow.usage)
     {
-        if (!marked)
+        if (marked)
+        {
+            ++unmarked;
+        }
+        else
         {
             MarkBoth(r);
             marked = m_atLevel.allDirty && m_atDemand.allDirty;
@@ -205,6 +210,8 @@ ProvisioningLevel::Enter(const Flow& flow, bool capped, bool onLevel)
         side[r] += capped ? load : perUnit;
         levelUsers[r] += onLevelCount;
     }
+    m_atLevel.moved += unmarked;
+    m_atDemand.moved += unmarked;
 }
 
 void
@@ -223,9 +230,14 @@ ProvisioningLevel::Leave(const Flow& flow, bool capped, bool onLevel)
     const double unit = flow.unit; // in registers: the sums' stores may alias the flow
     const double cap = flow.cap;
     bool marked = m_atLevel.allDirty && m_atDemand.allDirty;
+    uint64_t unmarked = 0;
     for (const auto& [r, w] : flow.usage)
     {
-        if (!marked)
+        if (marked)
+        {
+            ++unmarked;
+        }
+        else
         {
             MarkBoth(r);
             marked = m_atLevel.allDirty && m_atDemand.allDirty;
@@ -250,6 +262,8 @@ ProvisioningLevel::Leave(const Flow& flow, bool capped, bool onLevel)
             was ? (void)m_over.erase(r) : (void)m_over.insert(r);
         }
     }
+    m_atLevel.moved += unmarked;
+    m_atDemand.moved += unmarked;
 }
 
 void
@@ -546,7 +560,22 @@ ProvisioningLevel::BusiestShares(std::vector<double>& busiest) const
     {
         throw std::logic_error("ProvisioningLevel::BusiestShares: call SetClasses first");
     }
-    if (std::isinf(m_lastLevel) && m_lastLevel > 0)
+    bool infinite = std::isinf(m_lastLevel) && m_lastLevel > 0;
+    ShareTree& tree = infinite ? m_atDemand : m_atLevel;
+    uint64_t many = tree.isDirty.size() / 8;
+    if (tree.allDirty && (tree.moved > many || tree.movedBefore > many))
+    {
+        // Many sums moved since the last call or the one before (an Alluxio flow lists every
+        // node's resources): one pass over the used resources costs less than rebuilding the
+        // tree, and gives the same shares. The tree is rebuilt after two quiet calls, when
+        // the next ones are likely to move few of its leaves.
+        BusiestSharesScanned(busiest);
+        tree.movedBefore = tree.moved;
+        tree.moved = 0;
+        return;
+    }
+    tree.movedBefore = tree.moved;
+    if (infinite)
     {
         Flush(m_atDemand, true); // LoadOf: every flow at its cap
         busiest.assign(m_classes, 0.0);
@@ -584,6 +613,7 @@ ProvisioningLevel::ShareTree::Clear(bool all)
     }
     dirty.clear();
     allDirty = all;
+    moved = 0;
 }
 
 ProvisioningLevel::ShareTree::Bound

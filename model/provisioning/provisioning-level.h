@@ -122,7 +122,9 @@ class ProvisioningLevel
      * the last call. The call walks down from the root into the subtrees whose bound at L
      * exceeds the best share found so far and computes only the shares it reaches, each as
      * LoadOf(r) / capacity: the same numbers, so the same largest, as a pass over every used
-     * resource (BusiestSharesScanned), bit for bit.
+     * resource (BusiestSharesScanned), bit for bit. When more sums moved since the last call
+     * than a rebuild of the tree is worth (an Alluxio flow lists every node's resources), the
+     * call is that pass, and the tree is rebuilt at a later call after fewer moves.
      * \param busiest per class: the largest share, 0 if none is above 0 (output)
      */
     void BusiestShares(std::vector<double>& busiest) const;
@@ -193,10 +195,15 @@ class ProvisioningLevel
         std::vector<uint32_t> dirty;  //!< resources whose sums moved since the last Flush
         std::vector<uint8_t> isDirty; //!< per resource: in dirty
         bool allDirty{true};          //!< every leaf to recompute (dirty no longer kept)
+        /// marks since the tree was last used or rebuilt (a sum moved several times counts
+        /// several times): many, and BusiestShares scans rather than rebuilds it
+        uint64_t moved{0};
+        uint64_t movedBefore{0}; //!< moved at the call before (scans while either is many)
 
         /** \param r a resource whose sums (or capacity) moved */
         void Mark(uint32_t r)
         {
+            ++moved;
             if (!allDirty && !isDirty[r])
             {
                 isDirty[r] = 1;
