@@ -16,6 +16,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/dpp-loader.h"
 #include "ns3/provisioning-model.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -254,5 +255,78 @@ TEST_CASE("provisioning: a usage built from pool node 0 alone is the full build'
                 CHECK(zero->GetNCompactSolves() > 0);
             }
         }
+    }
+}
+
+namespace
+{
+
+/** DPP's usages (through AddOverPool), from a loader that says its samples do not pass
+ * through the pool: a custom loader may call AddOverPool without ReadsThroughPool */
+class DppSayingNoPool : public DppLoader
+{
+  public:
+    bool ReadsThroughPool(const ProvisioningModel&) const override
+    {
+        return false;
+    }
+};
+
+} // namespace
+
+TEST_CASE("provisioning: a loader that does not read through the pool is built in full, with "
+          "no probe",
+          "[provisioning]")
+{
+    // BuildFromPoolNodeZero probes a usage (a whole build, dropped) only for a loader that
+    // reads through the pool: for Alluxio, whose flows list every peer node, the probe was a
+    // second full build of every new flow (#13). Such a loader gets the full build, whatever
+    // it calls: its described flows are the full build's, to the bit.
+    for (const std::string name : {"alluxio", "dpp-saying-no-pool"})
+    {
+        TwinCase c{name == "alluxio" ? "alluxio" : "dpp", "Spread", "DominantShare", true, 3};
+        Ptr<ProvisioningModel> slow = Model(c, true, {}, false);
+        Ptr<ProvisioningModel> zero = Model(c, true, {}, true);
+        if (name != "alluxio")
+        {
+            slow->SetLoader(CreateObject<DppSayingNoPool>());
+            zero->SetLoader(CreateObject<DppSayingNoPool>());
+        }
+        uint32_t described = 0;
+        for (uint32_t seed = 1; seed <= 3; ++seed)
+        {
+            auto passes = RandomPasses(seed);
+            for (size_t p = 0; p < passes.size(); ++p)
+            {
+                std::vector<CachePlan> plans = slow->PlanCaches(passes[p]);
+                std::vector<uint32_t> used(6, 0);
+                for (size_t k = 0; k < passes[p].size(); ++k)
+                {
+                    const ProvisioningJob& job = passes[p][k];
+                    std::vector<uint32_t> firstGpu;
+                    for (const auto& [node, g] : job.gpusOnNode)
+                    {
+                        firstGpu.push_back(used[node]);
+                        used[node] += g;
+                    }
+                    std::vector<ProvisioningModel::LevelFlow> want;
+                    std::vector<ProvisioningModel::LevelFlow> got;
+                    INFO(name << ": seed " << seed << ", pass " << p << ", job " << job.name);
+                    REQUIRE(slow->DescribeJob(job, plans[k], firstGpu, want) ==
+                            zero->DescribeJob(job, plans[k], firstGpu, got));
+                    REQUIRE(got.size() == want.size());
+                    for (size_t f = 0; f < want.size(); ++f)
+                    {
+                        CHECK(got[f].usage == want[f].usage);
+                        CHECK(got[f].unit == want[f].unit);
+                        CHECK(got[f].cap == want[f].cap);
+                    }
+                    ++described;
+                }
+            }
+        }
+        INFO(name);
+        CHECK(described > 20);
+        CHECK(zero->GetNPoolNodeZeroBuilds() == 0);
     }
 }
