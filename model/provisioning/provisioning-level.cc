@@ -165,11 +165,12 @@ ProvisioningLevel::AddLoad(const Flow& flow, bool capped, double sign)
 }
 
 void
-ProvisioningLevel::Enter(const Flow& flow, bool capped, bool onLevel)
+ProvisioningLevel::Count(const Flow& flow, bool capped, bool onLevel, bool enter)
 {
-    // What AddDemand(+1), AddLoad(capped, +1) and the level users' count did in three passes
-    // over the usage, in one: each resource gets the same operations, each sum in the same
-    // order (its demand, then its load), with the same roundings (w x unit x cap as one
+    // What AddDemand(+-1), AddLoad(capped, +-1) and the level users' count did in three
+    // passes over the usage, in one: each resource gets the same operations, each sum in the
+    // same order (entering: its demand, then its load; leaving: its load, then its demand,
+    // cleared when its last user leaves), with the same roundings (w x unit x cap as one
     // left-to-right product), so every sum keeps its bits. A flow of Alluxio lists every
     // peer's resources (thousands of entries). The arrays are read through local pointers:
     // the share trees' marks are byte stores, after which members would be loaded again.
@@ -197,57 +198,21 @@ ProvisioningLevel::Enter(const Flow& flow, bool capped, bool onLevel)
         }
         double perUnit = w * unit;
         double load = perUnit * cap;
+        if (!enter)
+        {
+            side[r] += capped ? -load : -perUnit;
+            levelUsers[r] -= onLevelCount;
+        }
         bool was = r != level && MaxMinSolver::IsOver(demand[r], caps[r]);
-        if (users[r]++ == 0)
+        if (enter)
         {
-            ListUsed(r);
+            if (users[r]++ == 0)
+            {
+                ListUsed(r);
+            }
+            demand[r] += load;
         }
-        demand[r] += load;
-        if ((r != level && MaxMinSolver::IsOver(demand[r], caps[r])) != was)
-        {
-            was ? (void)m_over.erase(r) : (void)m_over.insert(r);
-        }
-        side[r] += capped ? load : perUnit;
-        levelUsers[r] += onLevelCount;
-    }
-    m_atLevel.moved += unmarked;
-    m_atDemand.moved += unmarked;
-}
-
-void
-ProvisioningLevel::Leave(const Flow& flow, bool capped, bool onLevel)
-{
-    // Enter's inverse, as AddLoad(capped, -1), the level users' count and AddDemand(-1) did
-    // it in three passes: per resource its load first, then its demand (and the sums cleared
-    // when its last user leaves), so every sum keeps its bits.
-    double* demand = m_demand.data();
-    double* side = capped ? m_capped.data() : m_rising.data();
-    uint32_t* users = m_users.data();
-    uint32_t* levelUsers = m_levelUsers.data();
-    const double* caps = m_caps.data();
-    const uint32_t level = m_level;
-    const uint32_t onLevelCount = onLevel ? 1 : 0;
-    const double unit = flow.unit; // in registers: the sums' stores may alias the flow
-    const double cap = flow.cap;
-    bool marked = m_atLevel.allDirty && m_atDemand.allDirty;
-    uint64_t unmarked = 0;
-    for (const auto& [r, w] : flow.usage)
-    {
-        if (marked)
-        {
-            ++unmarked;
-        }
-        else
-        {
-            MarkBoth(r);
-            marked = m_atLevel.allDirty && m_atDemand.allDirty;
-        }
-        double perUnit = w * unit;
-        double load = perUnit * cap;
-        side[r] += capped ? -load : -perUnit;
-        levelUsers[r] -= onLevelCount;
-        bool was = r != level && MaxMinSolver::IsOver(demand[r], caps[r]);
-        if (--users[r] == 0)
+        else if (--users[r] == 0)
         {
             // no users: exactly 0, whatever the rounding of the sums before
             demand[r] = m_capped[r] = m_rising[r] = 0.0;
@@ -260,6 +225,11 @@ ProvisioningLevel::Leave(const Flow& flow, bool capped, bool onLevel)
         if ((r != level && MaxMinSolver::IsOver(demand[r], caps[r])) != was)
         {
             was ? (void)m_over.erase(r) : (void)m_over.insert(r);
+        }
+        if (enter)
+        {
+            side[r] += capped ? load : perUnit;
+            levelUsers[r] += onLevelCount;
         }
     }
     m_atLevel.moved += unmarked;
@@ -310,11 +280,11 @@ ProvisioningLevel::Add(uint64_t job, std::vector<Flow> flows)
         });
         if (!onLevel)
         {
-            Enter(f, true, false); // at its cap whatever the level
+            Count(f, true, false, true); // at its cap whatever the level
             continue;
         }
         Entry e{f.cap, m_seq++, &f};
-        Enter(f, Capped(e), true); // on the side of the split it sorts to; Level() moves it
+        Count(f, Capped(e), true, true); // on the side of the split it sorts to; Level() moves it
         m_byCap.insert(e);
         j.entries[i] = e;
         j.slowestUnit = std::min(j.slowestUnit, f.unit);
@@ -337,10 +307,10 @@ ProvisioningLevel::Remove(uint64_t job)
         const Entry& e = j.entries[i];
         if (!e.flow)
         {
-            Leave(j.flows[i], true, false);
+            Count(j.flows[i], true, false, false);
             continue;
         }
-        Leave(j.flows[i], Capped(e), true);
+        Count(j.flows[i], Capped(e), true, false);
         auto at = m_byCap.find(e);
         if (at == m_split)
         {

@@ -268,17 +268,14 @@ class ProvisioningLevel
      */
     void AddLoad(const Flow& flow, bool capped, double sign);
     /**
-     * \brief Count a flow: its demand, its load on one side of the split and, if it is on
-     *        the level's resource, its resources' level users (one pass over its usage).
+     * \brief Count a flow (enter) or take away what was counted (leave): its demand, its load
+     *        on one side of the split and, if it is on the level's resource, its resources'
+     *        level users, in one pass over its usage.
      * \param flow a flow (its resources checked) \param capped on the capped side (else
-     * rising) \param onLevel it uses the level's resource
+     * rising) \param onLevel it uses the level's resource \param enter count it (else take
+     * it away)
      */
-    void Enter(const Flow& flow, bool capped, bool onLevel);
-    /**
-     * \brief Take away what Enter counted for a flow (one pass over its usage).
-     * \param flow a flow \param capped on the capped side \param onLevel as for Enter
-     */
-    void Leave(const Flow& flow, bool capped, bool onLevel);
+    void Count(const Flow& flow, bool capped, bool onLevel, bool enter);
     /** \param r a resource that got its first user: list it in m_used */
     void ListUsed(uint32_t r);
     /** \param r a resource that lost its last user: take it out of m_used */
