@@ -17,6 +17,7 @@
 #include "ns3/simulator.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <random>
@@ -247,4 +248,53 @@ TEST_CASE("finish queue: the range check's shortcut gives the exact check's answ
     {
         CHECK(EventTimeAfter(seconds) == Time::Max());
     }
+}
+
+TEST_CASE("SecondsExact gives Seconds' time step, bit for bit, on and off its fast range",
+          "[engine]")
+{
+    // The fast range's edges (2^-12 and 2^62) and what lies just beyond them, the halves where
+    // ns-3's +0.5 ties, the last fraction bits, and values log-uniform over 1 ns to 8e9 s.
+    std::vector<double> values = {0.0,
+                                  1e-9,
+                                  1.0 / 4096,
+                                  std::nextafter(1.0 / 4096, 0.0),
+                                  std::nextafter(1.0 / 4096, 1.0),
+                                  0.5,
+                                  std::nextafter(0.5, 0.0),
+                                  std::nextafter(0.5, 1.0),
+                                  std::nextafter(1.0, 0.0),
+                                  1.0,
+                                  1.5e-9,
+                                  2.5e-9,
+                                  0.1,
+                                  1e6 + 0.1,
+                                  4503599627370496.5,    // 2^52 + 1/2
+                                  9007199254740993.0,    // 2^53 + 1 (rounds to 2^53)
+                                  4611686018427387904.0, // 2^62
+                                  std::nextafter(4611686018427387904.0, 0.0),
+                                  9.2e18,
+                                  -1.0,
+                                  std::numeric_limits<double>::infinity(),
+                                  std::numeric_limits<double>::quiet_NaN()};
+    std::mt19937_64 rng(13);
+    std::uniform_real_distribution<double> exponent(-9, 9.9);
+    std::uniform_int_distribution<uint64_t> bits;
+    for (int i = 0; i < 200000; ++i)
+    {
+        values.push_back(std::pow(10.0, exponent(rng)));
+        // Every fraction bit set at random, in the range where they all count.
+        values.push_back(std::ldexp(double(bits(rng) >> 11), -52 + int(i % 40) - 12));
+    }
+    size_t differing = 0;
+    for (double seconds : values)
+    {
+        if (std::isnan(seconds) || std::fabs(seconds) > 9.2e9)
+        {
+            // Beyond what Time holds in ns: both overflow alike, but only compare in range.
+            continue;
+        }
+        differing += SecondsExact(seconds).GetTimeStep() != Seconds(seconds).GetTimeStep();
+    }
+    CHECK(differing == 0);
 }

@@ -13,6 +13,7 @@
 #include "ns3/simulator.h"
 
 #include <boost/heap/d_ary_heap.hpp>
+#include <cmath>
 #include <vector>
 
 namespace ns3
@@ -41,7 +42,7 @@ EventTimeAfter(double seconds)
         static_cast<double>(Time::Max().GetTimeStep() - now.GetTimeStep()) * secondsPerStep;
     if (seconds < roughlyLeft / 2 - 1)
     {
-        return now + Seconds(seconds);
+        return now + SecondsExact(seconds);
     }
     // One second short of the end, so that rounding the delay to a step cannot overflow either.
     double left = (Time::Max() - now).GetSeconds() - 1;
@@ -50,6 +51,25 @@ EventTimeAfter(double seconds)
         return Time::Max();
     }
     return now + Seconds(seconds);
+}
+
+Time
+SecondsExact(double seconds)
+{
+    // Below 2^-12 the fraction may have bits past 2^-64 (ns-3 rounds them); from 2^62 on the
+    // high word nears its range. NaN fails both tests.
+    constexpr double kLow = 1.0 / 4096;
+    constexpr double kHigh = 4611686018427387904.0; // 2^62
+    if (!(seconds >= kLow && seconds < kHigh))
+    {
+        return Seconds(seconds);
+    }
+    // The integral part by truncation, as modfl's; the fraction is then exact (a multiple of
+    // 2^-64), and so is its scaling by 2^64 (an integer below 2^64).
+    const auto high = static_cast<int64_t>(seconds);
+    const double fraction = seconds - static_cast<double>(high);
+    const auto low = static_cast<uint64_t>(std::ldexp(fraction, 64));
+    return Time::From(int64x64_t(high, low), Time::S);
 }
 
 namespace

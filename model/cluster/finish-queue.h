@@ -35,6 +35,21 @@ Time EventTimeAfter(double seconds);
 
 /**
  * \ingroup aicluster
+ * \brief Seconds(seconds), bit for bit, without its long-double conversion where that is exact.
+ *
+ * ns-3's Seconds(double) builds an int64x64_t through long double (modfl and two 128-bit
+ * conversions in software: a fifth of a small-cache storage replay, which re-times a job at
+ * nearly every pass). For 2^-12 <= seconds < 2^62 the same high and low words come out of
+ * double arithmetic alone: the fractional part is a multiple of 2^-64 there, so scaling it by
+ * 2^64 is exact and ns-3's rounding (+0.5, then truncation) leaves it as it is. The words then
+ * go through the same Time::From as Seconds(). Other values take Seconds() itself.
+ * \param seconds a duration [s]
+ * \return Seconds(seconds)
+ */
+Time SecondsExact(double seconds);
+
+/**
+ * \ingroup aicluster
  * \brief The finish times of the jobs timed on their own, earliest first, behind one ns-3
  *        event.
  *
