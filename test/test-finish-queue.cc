@@ -298,3 +298,26 @@ TEST_CASE("SecondsExact gives Seconds' time step, bit for bit, on and off its fa
     }
     CHECK(differing == 0);
 }
+
+TEST_CASE("NowSeconds is Simulator::Now().GetSeconds() at every time step, asked again or not",
+          "[engine]")
+{
+    // Kept per time step: asked twice at one step, then at the next steps (one a step apart,
+    // where a stale answer would be off by a nanosecond only).
+    std::vector<double> times = {0.0, 1e-9, 2e-9, 0.25, 0.25 + 1e-9, 3600.5, 86400.0 * 365};
+    size_t checked = 0;
+    for (double t : times)
+    {
+        Simulator::Schedule(Seconds(t), [&checked]() {
+            double first = NowSeconds();
+            CHECK(first == Simulator::Now().GetSeconds());
+            CHECK(NowSeconds() == first);
+            ++checked;
+        });
+    }
+    Simulator::Run();
+    Simulator::Destroy();
+    CHECK(checked == times.size());
+    // A new run starts again at 0.
+    CHECK(NowSeconds() == 0.0);
+}

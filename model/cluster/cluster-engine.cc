@@ -882,7 +882,7 @@ ClusterEngine::BoundOf(const ClusterJob& job) const
 void
 ClusterEngine::AdvanceProgress(ClusterJob& job) const
 {
-    double now = Simulator::Now().GetSeconds();
+    double now = NowSeconds(); // per re-timed job: converted once per time step
     AccountStall(job, now);
     if (job.state == ClusterJob::RUNNING && now > job.lastUpdate)
     {

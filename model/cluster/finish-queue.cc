@@ -72,6 +72,22 @@ SecondsExact(double seconds)
     return Time::From(int64x64_t(high, low), Time::S);
 }
 
+double
+NowSeconds()
+{
+    thread_local int64_t step = -1;
+    thread_local Time::Unit resolution = Time::GetResolution();
+    thread_local double seconds = 0;
+    const Time now = Simulator::Now();
+    if (now.GetTimeStep() != step || Time::GetResolution() != resolution)
+    {
+        step = now.GetTimeStep();
+        resolution = Time::GetResolution();
+        seconds = now.GetSeconds();
+    }
+    return seconds;
+}
+
 namespace
 {
 

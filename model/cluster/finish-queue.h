@@ -50,6 +50,17 @@ Time SecondsExact(double seconds);
 
 /**
  * \ingroup aicluster
+ * \brief Simulator::Now().GetSeconds(), converted once per time step.
+ *
+ * GetSeconds() divides a 128-bit number and converts it through long double; an engine pass
+ * asks for it for every job it re-times, all at one time step. The last step's answer is kept
+ * (per thread, with the resolution it was computed at), so the value is the same, bit for bit.
+ * \return the simulator's time now [s]
+ */
+double NowSeconds();
+
+/**
+ * \ingroup aicluster
  * \brief The finish times of the jobs timed on their own, earliest first, behind one ns-3
  *        event.
  *

@@ -376,7 +376,7 @@ void
 StorageDataLoading::Settle()
 {
     SettleWrites();
-    double now = Simulator::Now().GetSeconds();
+    double now = NowSeconds(); // every evaluation and stop: converted once per time step
     double dt = now - m_lastSettle;
     m_lastSettle = now;
     if (dt <= 0)
