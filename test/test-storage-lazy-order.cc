@@ -195,3 +195,79 @@ TEST_CASE("CbaSolver::MaxScale with a DatasetOrderHint equals it without, bit fo
         REQUIRE(hinted.hit == plain.hit);
     }
 }
+
+TEST_CASE("CbaSolver::MinCost with a hint is MaxScale with the same targets at full scale, and "
+          "fails exactly where MaxScale's scale is below 1",
+          "[storage][cba]")
+{
+    // CbaPolicy::ThroughputFirst asks MinCost for each plan's rates and falls back to the plan
+    // when it fails, where it asked MaxScale and fell back when its scale was below 1: both
+    // verdicts and allocations must agree, with hints kept across changing problems.
+    std::mt19937_64 rng(13);
+    DatasetOrderHint minHint;
+    DatasetOrderHint maxHint;
+    StorageProblem p;
+    p.bandwidthPrice = 1e-9;
+    p.cachePrice = 1e-12;
+    p.bandwidthCapacity = 4e10;
+    p.clientBandwidth = 2e9;
+    size_t feasible = 0;
+    size_t infeasible = 0;
+    for (int step = 0; step < 600; ++step)
+    {
+        if (!p.jobs.empty() && rng() % 2)
+        {
+            size_t j = rng() % p.jobs.size();
+            uint32_t k = p.jobs[j].dataset;
+            p.jobs.erase(p.jobs.begin() + j);
+            p.datasetBytes.erase(p.datasetBytes.begin() + k);
+            for (StorageDemand& d : p.jobs)
+            {
+                d.dataset -= d.dataset > k ? 1 : 0;
+            }
+        }
+        for (size_t a = rng() % 3 + (p.jobs.size() < 40 ? 3 : 0); a > 0; --a)
+        {
+            StorageDemand d;
+            d.id = step * 8 + a;
+            d.dataset = uint32_t(p.datasetBytes.size());
+            d.demand = 1e7 * std::pow(10.0, 3 * U01(rng));
+            p.datasetBytes.push_back(1e9 * std::pow(10.0, 3 * U01(rng)));
+            p.jobs.push_back(d);
+        }
+        p.cacheCapacity = 1e12 * std::pow(10.0, -2 + 3 * U01(rng));
+        // Half the steps: the rates of the common fraction's plan (feasible, at or near the
+        // capacities, as ThroughputFirst's candidates are); else rates capped at a level.
+        std::vector<double> targets;
+        if (step % 2 == 0)
+        {
+            StorageAllocation common = CbaSolver::MaxScale(p, 0);
+            for (size_t j = 0; j < p.jobs.size(); ++j)
+            {
+                targets.push_back(common.Rate(p, j));
+            }
+        }
+        else
+        {
+            double level = 1e8 * std::pow(10.0, U01(rng));
+            for (const StorageDemand& d : p.jobs)
+            {
+                targets.push_back(std::min(d.demand, level));
+            }
+        }
+        INFO("step " << step);
+        StorageAllocation least;
+        bool ok = CbaSolver::MinCost(p, targets, least, &minHint);
+        StorageAllocation scaled = CbaSolver::MaxScale(p, targets, 0, &maxHint);
+        REQUIRE(ok == (scaled.scale >= 1));
+        (ok ? feasible : infeasible) += 1;
+        if (ok)
+        {
+            REQUIRE(least.cache == scaled.cache);
+            REQUIRE(least.bandwidth == scaled.bandwidth);
+            REQUIRE(least.hit == scaled.hit);
+        }
+    }
+    CHECK(feasible > 50);
+    CHECK(infeasible > 50);
+}

@@ -212,9 +212,9 @@ CbaPolicy::ThroughputFirst(const StorageProblem& problem, const StorageAllocatio
     {
         plans.push_back(common);
     }
-    // Each plan's per-job rates at least cost (the same rates or more: CbaSolver::MaxScale
-    // with targets); the most throughput wins, ties to the larger sum of served fractions,
-    // then to the lower cost.
+    // Each plan's per-job rates at least cost (the same rates or more: CbaSolver::MinCost,
+    // MaxScale with targets at full scale); the most throughput wins, ties to the larger sum
+    // of served fractions, then to the lower cost.
     StorageAllocation best;
     double bestRate = -1;
     double bestServed = -1;
@@ -228,10 +228,12 @@ CbaPolicy::ThroughputFirst(const StorageProblem& problem, const StorageAllocatio
         {
             targets[j] = plan.Rate(problem, j);
         }
-        StorageAllocation a = CbaSolver::MaxScale(problem, targets, 0, &m_planHints[p]);
         // Rounding may leave the least-cost plan a hair short of the targets: the plan
-        // itself serves them.
-        if (a.scale < 1)
+        // itself serves them. (MaxScale would then bisect for a scale below 1, whose
+        // allocation is dropped for the plan: MinCost stops at the verdict of full scale, the
+        // same first step with the same hint, and gives MaxScale's allocation when it holds.)
+        StorageAllocation a;
+        if (!CbaSolver::MinCost(problem, targets, a, &m_planHints[p]))
         {
             a = plan;
         }

@@ -713,11 +713,12 @@ CbaSolver::StepBound::Outcome(double alpha) const
 bool
 CbaSolver::MinCost(const StorageProblem& problem,
                    const std::vector<double>& targets,
-                   StorageAllocation& out)
+                   StorageAllocation& out,
+                   DatasetOrderHint* hint)
 {
     Scratch& s = ScratchBuffers();
     LoadsOf(problem, &targets, s.loads);
-    s.lazy.ResetByDensity(problem, s.loads.demand);
+    s.lazy.ResetByDensity(problem, s.loads.demand, hint);
     if (!CacheFractionsIn(problem, s.loads, 1.0, s.lazy, s.x, false))
     {
         return false;

@@ -347,11 +347,13 @@ class CbaSolver
      * \param problem datasets, capacities and prices
      * \param targets r_j: read rate to serve per job [bytes/s] (problem.jobs order)
      * \param out the allocation, when feasible
+     * \param hint the caller's last density order, updated (DatasetOrderHint); null: none
      * \return false if no allocation serves the targets within the capacities
      */
     static bool MinCost(const StorageProblem& problem,
                         const std::vector<double>& targets,
-                        StorageAllocation& out);
+                        StorageAllocation& out,
+                        DatasetOrderHint* hint = nullptr);
 
     /**
      * \brief The largest alpha in [0, 1] such that alpha * demand is feasible (and, if
