@@ -141,15 +141,26 @@ CbaPolicy::WithinBudget(const StorageProblem& problem,
 namespace
 {
 
-/// Sum over jobs of their served fraction rate / demand (1 for a job that demands nothing).
+/**
+ * \brief StorageAllocation::TotalRate and the sum over jobs of their served fraction
+ *        rate / demand (1 for a job that demands nothing), in one pass: each rate is computed
+ *        once, and each sum adds the same terms in the same order as a pass of its own.
+ * \param problem the problem
+ * \param alloc an allocation of it
+ * \param served set to the summed served fractions
+ * \return the total rate [bytes/s]
+ */
 double
-ServedFractions(const StorageProblem& problem, const StorageAllocation& alloc)
+RateAndServed(const StorageProblem& problem, const StorageAllocation& alloc, double& served)
 {
     double total = 0;
+    served = 0;
     for (size_t j = 0; j < problem.jobs.size(); ++j)
     {
-        double demand = problem.jobs[j].demand;
-        total += problem.jobs[j].count * (demand > 0 ? alloc.Rate(problem, j) / demand : 1.0);
+        const StorageDemand& job = problem.jobs[j];
+        double rate = alloc.Rate(problem, j);
+        total += job.count * rate;
+        served += job.count * (job.demand > 0 ? rate / job.demand : 1.0);
     }
     return total;
 }
@@ -237,8 +248,8 @@ CbaPolicy::ThroughputFirst(const StorageProblem& problem, const StorageAllocatio
         {
             a = plan;
         }
-        double rate = a.TotalRate(problem);
-        double served = ServedFractions(problem, a);
+        double served = 0;
+        double rate = RateAndServed(problem, a, served);
         double cost = a.CostRate(problem);
         bool better = rate > bestRate * (1 + slack) ||
                       (rate >= bestRate * (1 - slack) &&
