@@ -47,6 +47,51 @@ class OrderProbe : public StorageAllocationPolicy
     }
 };
 
+/** \return a problem without datasets or jobs, with NextPass's prices and bandwidth */
+StorageProblem
+PassPrices()
+{
+    StorageProblem p;
+    p.bandwidthPrice = 1e-9;
+    p.cachePrice = 1e-12;
+    p.bandwidthCapacity = 4e10;
+    return p;
+}
+
+/**
+ * \brief The next pass's problem, one dataset per job, as CbaPolicy's passes see it: a job and
+ *        its dataset may leave (later datasets move down one index), a few arrive, the cache
+ *        size moves.
+ * \param rng the random source
+ * \param step the pass (ids of the arrivals)
+ * \param p the problem, changed in place
+ */
+void
+NextPass(std::mt19937_64& rng, int step, StorageProblem& p)
+{
+    if (!p.jobs.empty() && rng() % 2)
+    {
+        size_t j = rng() % p.jobs.size();
+        uint32_t k = p.jobs[j].dataset;
+        p.jobs.erase(p.jobs.begin() + j);
+        p.datasetBytes.erase(p.datasetBytes.begin() + k);
+        for (StorageDemand& d : p.jobs)
+        {
+            d.dataset -= d.dataset > k ? 1 : 0;
+        }
+    }
+    for (size_t a = rng() % 3 + (p.jobs.size() < 40 ? 3 : 0); a > 0; --a)
+    {
+        StorageDemand d;
+        d.id = step * 8 + a;
+        d.dataset = uint32_t(p.datasetBytes.size());
+        d.demand = 1e7 * std::pow(10.0, 3 * U01(rng));
+        p.datasetBytes.push_back(1e9 * std::pow(10.0, 3 * U01(rng)));
+        p.jobs.push_back(d);
+    }
+    p.cacheCapacity = 1e12 * std::pow(10.0, -2 + 3 * U01(rng));
+}
+
 } // namespace
 
 TEST_CASE("LazyDatasetOrder reads ReadDatasetsBy's order position by position", "[storage][cba]")
@@ -147,34 +192,10 @@ TEST_CASE("CbaSolver::MaxScale with a DatasetOrderHint equals it without, bit fo
     std::mt19937_64 rng(11);
     DatasetOrderHint demandHint;
     DatasetOrderHint targetHint;
-    StorageProblem p;
-    p.bandwidthPrice = 1e-9;
-    p.cachePrice = 1e-12;
-    p.bandwidthCapacity = 4e10;
+    StorageProblem p = PassPrices();
     for (int step = 0; step < 600; ++step)
     {
-        if (!p.jobs.empty() && rng() % 2)
-        {
-            // A job and its dataset leave: later datasets move down one index.
-            size_t j = rng() % p.jobs.size();
-            uint32_t k = p.jobs[j].dataset;
-            p.jobs.erase(p.jobs.begin() + j);
-            p.datasetBytes.erase(p.datasetBytes.begin() + k);
-            for (StorageDemand& d : p.jobs)
-            {
-                d.dataset -= d.dataset > k ? 1 : 0;
-            }
-        }
-        for (size_t a = rng() % 3 + (p.jobs.size() < 40 ? 3 : 0); a > 0; --a)
-        {
-            StorageDemand d;
-            d.id = step * 8 + a;
-            d.dataset = uint32_t(p.datasetBytes.size());
-            d.demand = 1e7 * std::pow(10.0, 3 * U01(rng));
-            p.datasetBytes.push_back(1e9 * std::pow(10.0, 3 * U01(rng)));
-            p.jobs.push_back(d);
-        }
-        p.cacheCapacity = 1e12 * std::pow(10.0, -2 + 3 * U01(rng));
+        NextPass(rng, step, p);
         INFO("step " << step);
         StorageAllocation plain = CbaSolver::MaxScale(p, 0);
         StorageAllocation hinted = CbaSolver::MaxScale(p, 0, &demandHint);
@@ -206,36 +227,13 @@ TEST_CASE("CbaSolver::MinCost with a hint is MaxScale with the same targets at f
     std::mt19937_64 rng(13);
     DatasetOrderHint minHint;
     DatasetOrderHint maxHint;
-    StorageProblem p;
-    p.bandwidthPrice = 1e-9;
-    p.cachePrice = 1e-12;
-    p.bandwidthCapacity = 4e10;
+    StorageProblem p = PassPrices();
     p.clientBandwidth = 2e9;
     size_t feasible = 0;
     size_t infeasible = 0;
     for (int step = 0; step < 600; ++step)
     {
-        if (!p.jobs.empty() && rng() % 2)
-        {
-            size_t j = rng() % p.jobs.size();
-            uint32_t k = p.jobs[j].dataset;
-            p.jobs.erase(p.jobs.begin() + j);
-            p.datasetBytes.erase(p.datasetBytes.begin() + k);
-            for (StorageDemand& d : p.jobs)
-            {
-                d.dataset -= d.dataset > k ? 1 : 0;
-            }
-        }
-        for (size_t a = rng() % 3 + (p.jobs.size() < 40 ? 3 : 0); a > 0; --a)
-        {
-            StorageDemand d;
-            d.id = step * 8 + a;
-            d.dataset = uint32_t(p.datasetBytes.size());
-            d.demand = 1e7 * std::pow(10.0, 3 * U01(rng));
-            p.datasetBytes.push_back(1e9 * std::pow(10.0, 3 * U01(rng)));
-            p.jobs.push_back(d);
-        }
-        p.cacheCapacity = 1e12 * std::pow(10.0, -2 + 3 * U01(rng));
+        NextPass(rng, step, p);
         // Half the steps: the rates of the common fraction's plan (feasible, at or near the
         // capacities, as ThroughputFirst's candidates are); else rates capped at a level.
         std::vector<double> targets;
