@@ -146,6 +146,20 @@ CompareOverPasses(const TwinCase& c, uint32_t seeds, uint64_t* solves = nullptr)
     return twins->GetNCompactSolves();
 }
 
+/// Each job's first GPU on each of its nodes when a pass's jobs are packed in order: what the
+/// level pass hands DescribeJob. \param used GPUs already taken per node, advanced past the job
+std::vector<uint32_t>
+FirstGpus(const ProvisioningJob& job, std::vector<uint32_t>& used)
+{
+    std::vector<uint32_t> firstGpu;
+    for (const auto& [node, g] : job.gpusOnNode)
+    {
+        firstGpu.push_back(used[node]);
+        used[node] += g;
+    }
+    return firstGpu;
+}
+
 } // namespace
 
 TEST_CASE("provisioning: a Solve on one pool node's resources equals the Solve on all",
@@ -225,12 +239,7 @@ TEST_CASE("provisioning: a usage built from pool node 0 alone is the full build'
                     for (size_t k = 0; k < passes[p].size(); ++k)
                     {
                         const ProvisioningJob& job = passes[p][k];
-                        std::vector<uint32_t> firstGpu;
-                        for (const auto& [node, g] : job.gpusOnNode)
-                        {
-                            firstGpu.push_back(used[node]);
-                            used[node] += g;
-                        }
+                        std::vector<uint32_t> firstGpu = FirstGpus(job, used);
                         std::vector<ProvisioningModel::LevelFlow> want;
                         std::vector<ProvisioningModel::LevelFlow> got;
                         bool wantOk = slow->DescribeJob(job, plans[k], firstGpu, want);
@@ -303,12 +312,7 @@ TEST_CASE("provisioning: a loader that does not read through the pool is built i
                 for (size_t k = 0; k < passes[p].size(); ++k)
                 {
                     const ProvisioningJob& job = passes[p][k];
-                    std::vector<uint32_t> firstGpu;
-                    for (const auto& [node, g] : job.gpusOnNode)
-                    {
-                        firstGpu.push_back(used[node]);
-                        used[node] += g;
-                    }
+                    std::vector<uint32_t> firstGpu = FirstGpus(job, used);
                     std::vector<ProvisioningModel::LevelFlow> want;
                     std::vector<ProvisioningModel::LevelFlow> got;
                     INFO(name << ": seed " << seed << ", pass " << p << ", job " << job.name);
