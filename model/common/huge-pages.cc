@@ -22,8 +22,7 @@ void
 AdviseHugePages(const void* data, std::size_t bytes)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    constexpr std::size_t HUGE_PAGE = std::size_t(2) << 20; // x86-64's and arm64's usual size
-    if (bytes < HUGE_PAGE)
+    if (bytes < HUGE_PAGE_BYTES)
     {
         return; // no whole huge page inside
     }
@@ -42,9 +41,8 @@ AdviseHugePages(const void* data, std::size_t bytes)
 char*
 HugePageBlockAllocator::malloc(size_type bytes)
 {
-    constexpr std::size_t HUGE_PAGE = std::size_t(2) << 20;
-    const std::size_t whole = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    void* block = std::aligned_alloc(HUGE_PAGE, whole);
+    const std::size_t whole = (bytes + HUGE_PAGE_BYTES - 1) / HUGE_PAGE_BYTES * HUGE_PAGE_BYTES;
+    void* block = std::aligned_alloc(HUGE_PAGE_BYTES, whole);
     if (block != nullptr)
     {
         AdviseHugePages(block, whole);

@@ -15,6 +15,9 @@
 namespace ns3
 {
 
+/// A transparent huge page [bytes]: x86-64's and arm64's usual size.
+constexpr std::size_t HUGE_PAGE_BYTES = std::size_t(2) << 20;
+
 /**
  * \ingroup aicluster
  * \brief Ask the kernel to back a large array with transparent huge pages, where it can.
@@ -116,10 +119,9 @@ class HugePagePooled
     {
         static_assert(alignof(T) <= alignof(void*), "boost::pool aligns its slots to a pointer");
         // Slots per block: one 2 MiB page less boost::pool's two trailing words per block.
-        constexpr std::size_t HUGE_PAGE = std::size_t(2) << 20;
         constexpr std::size_t SLOT =
             (sizeof(T) + sizeof(void*) - 1) / sizeof(void*) * sizeof(void*);
-        constexpr std::size_t SLOTS = (HUGE_PAGE - 2 * sizeof(void*)) / SLOT;
+        constexpr std::size_t SLOTS = (HUGE_PAGE_BYTES - 2 * sizeof(void*)) / SLOT;
         static auto* pool = new boost::pool<HugePageBlockAllocator>(sizeof(T), SLOTS, SLOTS);
         return *pool;
     }

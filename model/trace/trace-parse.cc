@@ -496,8 +496,7 @@ Columns::CheckRow(const std::vector<std::string>& row, const Site& site) const
 // ---- Collector ------------------------------------------------------------------------
 
 Collector::Collector(const std::string& file, TraceErrorPolicy policy, TraceReadReport& report)
-    : m_file(file),
-      m_sharedFile(std::make_shared<const std::string>(file)),
+    : m_file(std::make_shared<const std::string>(file)),
       m_policy(policy),
       m_report(report)
 {
@@ -506,7 +505,7 @@ Collector::Collector(const std::string& file, TraceErrorPolicy policy, TraceRead
 const std::string&
 Collector::File() const
 {
-    return m_file;
+    return *m_file;
 }
 
 void
@@ -526,7 +525,7 @@ Collector::Add(uint64_t line, Outcome outcome, JobRecord&& job)
         {
             // ns-3's clock ends at 9.2e9 s: a run time near it would overflow the replay.
             --m_report.records; // Malformed counts the record
-            Malformed(TraceError(m_file,
+            Malformed(TraceError(*m_file,
                                  line,
                                  "duration",
                                  "expected a run time of at most 1e9 s (ns-3's clock ends at "
@@ -534,7 +533,7 @@ Collector::Add(uint64_t line, Outcome outcome, JobRecord&& job)
                                      strict::NumberText(job.duration) + " s"));
             return;
         }
-        job.source = RecordSource(m_sharedFile, line);
+        job.source = RecordSource(m_file, line);
         m_jobs.push_back(std::move(job));
         return;
     }

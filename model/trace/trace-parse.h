@@ -200,8 +200,7 @@ class Collector
     std::vector<JobRecord>& Jobs();
 
   private:
-    std::string m_file;
-    std::shared_ptr<const std::string> m_sharedFile; //!< m_file, shared by the records' sources
+    std::shared_ptr<const std::string> m_file; //!< the file's name, shared by the records' sources
     TraceErrorPolicy m_policy;
     TraceReadReport& m_report;
     std::vector<JobRecord> m_jobs;
