@@ -26,7 +26,7 @@ PrepareReplayProcess()
     const char* globals = std::getenv("NS_GLOBAL_VALUE");
     if (!globals || !std::strstr(globals, "SchedulerType"))
     {
-        GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+        GlobalValue::Bind("SchedulerType", StringValue("ns3::LazyRemovalScheduler"));
     }
 }
 

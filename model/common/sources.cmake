@@ -2,13 +2,15 @@
 # solver that the rdma rate fabric and provisioning fill their resources with, its
 # single-resource case in closed form for storage (water-fill), the one
 # table of short component names (esa, kspeed, cba, fifo, ...), the one progress reporter,
-# the one 64-bit mix (split-mix.h) and the one huge-page hint for large arrays (huge-pages.h).
+# the one 64-bit mix (split-mix.h), the one huge-page hint for large arrays (huge-pages.h)
+# and the replays' event queue (lazy-removal-scheduler.h).
 list(APPEND AICLUSTER_SOURCES
   model/common/max-min-solver.cc
   model/common/component-registry.cc
   model/common/water-fill.cc
   model/common/progress-reporter.cc
   model/common/huge-pages.cc
+  model/common/lazy-removal-scheduler.cc
 )
 list(APPEND AICLUSTER_HEADERS
   model/common/max-min-solver.h
@@ -17,4 +19,5 @@ list(APPEND AICLUSTER_HEADERS
   model/common/progress-reporter.h
   model/common/split-mix.h
   model/common/huge-pages.h
+  model/common/lazy-removal-scheduler.h
 )
