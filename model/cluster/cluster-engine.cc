@@ -43,7 +43,7 @@ namespace
 Time
 ArrivalTime(double submit)
 {
-    Time t = Seconds(submit);
+    Time t = SecondsExact(submit);
     return t.GetSeconds() < submit ? t + TimeStep(1) : t;
 }
 

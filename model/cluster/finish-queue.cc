@@ -14,12 +14,79 @@
 
 #include <boost/heap/d_ary_heap.hpp>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("FinishQueue");
+
+namespace
+{
+
+/**
+ * The resolution's constants the conversions below use, computed again only when the
+ * resolution changed (Time::SetResolution, allowed once before a run) since the last call:
+ * one Time::GetResolution() call per conversion.
+ */
+struct StepConstants
+{
+    Time::Unit unit;        //!< the resolution they were computed at
+    double secondsPerStep;  //!< Time(1).GetSeconds()
+    int64_t stepsPerSecond; //!< Seconds(1).GetTimeStep(): 0 at a resolution coarser than 1 s
+};
+
+const StepConstants&
+CurrentStepConstants()
+{
+    static StepConstants constants{Time::GetResolution(),
+                                   Time(1).GetSeconds(),
+                                   Seconds(1).GetTimeStep()};
+    const Time::Unit unit = Time::GetResolution();
+    if (unit != constants.unit)
+    {
+        constants = {unit, Time(1).GetSeconds(), Seconds(1).GetTimeStep()};
+    }
+    return constants;
+}
+
+/// SecondsExact with the resolution's constants looked up by the caller.
+Time
+SecondsExactWith(double seconds, const StepConstants& constants)
+{
+    // Below 2^-12 the fraction may have bits past 2^-64 (ns-3 rounds them); from 2^62 on the
+    // high word nears its range. NaN fails both tests.
+    constexpr double kLow = 1.0 / 4096;
+    constexpr double kHigh = 4611686018427387904.0; // 2^62
+    if (!(seconds >= kLow && seconds < kHigh))
+    {
+        return Seconds(seconds);
+    }
+    // The integral part by truncation, as modfl's; the fraction is then exact (a multiple of
+    // 2^-64), and so is its scaling by 2^64 (an integer below 2^64; a product by a power of two
+    // is exact, as ldexp's, without its call).
+    constexpr double kTwoTo64 = 18446744073709551616.0;
+    const auto high = static_cast<int64_t>(seconds);
+    const double fraction = seconds - static_cast<double>(high);
+    const auto low = static_cast<uint64_t>(fraction * kTwoTo64);
+    // Time::From(value, Time::S) multiplies by the steps in a second, an integer at a
+    // resolution of a second or finer, and then rounds (+1/2, truncation). ns-3's 128-bit
+    // multiplication is exact when one factor is an integer, so it is one product in unsigned
+    // 128-bit arithmetic, done here without its sign handling and out-of-line calls while
+    // the product stays below 2^127 (where ns-3 would report an overflow instead).
+    const int64_t steps = constants.stepsPerSecond;
+    if (steps > 0 && high < std::numeric_limits<int64_t>::max() / steps - 1)
+    {
+        using Wide = unsigned __int128;
+        const Wide value = ((static_cast<Wide>(high) << 64) | low) * static_cast<Wide>(steps);
+        const Wide half = static_cast<Wide>(1) << 63;
+        return Time(static_cast<int64_t>((value + half) >> 64));
+    }
+    return Time::From(int64x64_t(high, low), Time::S);
+}
+
+} // namespace
 
 Time
 EventTimeAfter(double seconds)
@@ -29,20 +96,12 @@ EventTimeAfter(double seconds)
     // re-time). Almost every delay is far inside the range: the steps left, times the seconds
     // of one step, tells that with margin to spare (its error is ~1e-16 relative), so the exact
     // test below decides only near the end of time, with the same outcome either way.
-    // Seconds per step: looked up again only if the resolution changed (Time::SetResolution,
-    // allowed once before a run) since the last call.
-    static Time::Unit resolution = Time::GetResolution();
-    static double secondsPerStep = Time(1).GetSeconds();
-    if (Time::GetResolution() != resolution)
-    {
-        resolution = Time::GetResolution();
-        secondsPerStep = Time(1).GetSeconds();
-    }
-    const double roughlyLeft =
-        static_cast<double>(Time::Max().GetTimeStep() - now.GetTimeStep()) * secondsPerStep;
+    const StepConstants& constants = CurrentStepConstants();
+    const double roughlyLeft = static_cast<double>(Time::Max().GetTimeStep() - now.GetTimeStep()) *
+                               constants.secondsPerStep;
     if (seconds < roughlyLeft / 2 - 1)
     {
-        return now + SecondsExact(seconds);
+        return now + SecondsExactWith(seconds, constants);
     }
     // One second short of the end, so that rounding the delay to a step cannot overflow either.
     double left = (Time::Max() - now).GetSeconds() - 1;
@@ -56,33 +115,23 @@ EventTimeAfter(double seconds)
 Time
 SecondsExact(double seconds)
 {
-    // Below 2^-12 the fraction may have bits past 2^-64 (ns-3 rounds them); from 2^62 on the
-    // high word nears its range. NaN fails both tests.
-    constexpr double kLow = 1.0 / 4096;
-    constexpr double kHigh = 4611686018427387904.0; // 2^62
-    if (!(seconds >= kLow && seconds < kHigh))
-    {
-        return Seconds(seconds);
-    }
-    // The integral part by truncation, as modfl's; the fraction is then exact (a multiple of
-    // 2^-64), and so is its scaling by 2^64 (an integer below 2^64).
-    const auto high = static_cast<int64_t>(seconds);
-    const double fraction = seconds - static_cast<double>(high);
-    const auto low = static_cast<uint64_t>(std::ldexp(fraction, 64));
-    return Time::From(int64x64_t(high, low), Time::S);
+    return SecondsExactWith(seconds, CurrentStepConstants());
 }
 
 double
 NowSeconds()
 {
-    thread_local int64_t step = -1;
-    thread_local Time::Unit resolution = Time::GetResolution();
-    thread_local double seconds = 0;
+    // One simulator per process (ns-3's is a singleton), so one cache per process: a
+    // thread_local here cost a TLS lookup call per use from this shared library.
+    static int64_t step = -1;
+    static Time::Unit resolution = Time::GetResolution();
+    static double seconds = 0;
     const Time now = Simulator::Now();
-    if (now.GetTimeStep() != step || Time::GetResolution() != resolution)
+    const Time::Unit unit = Time::GetResolution();
+    if (now.GetTimeStep() != step || unit != resolution)
     {
         step = now.GetTimeStep();
-        resolution = Time::GetResolution();
+        resolution = unit;
         seconds = now.GetSeconds();
     }
     return seconds;

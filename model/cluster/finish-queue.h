@@ -42,7 +42,8 @@ Time EventTimeAfter(double seconds);
  * nearly every pass). For 2^-12 <= seconds < 2^62 the same high and low words come out of
  * double arithmetic alone: the fractional part is a multiple of 2^-64 there, so scaling it by
  * 2^64 is exact and ns-3's rounding (+0.5, then truncation) leaves it as it is. The words then
- * go through the same Time::From as Seconds(). Other values take Seconds() itself.
+ * get Time::From's exact multiplication by the steps in a second and its rounding, in one
+ * 128-bit product. Other values (and resolutions coarser than a second) take Seconds() itself.
  * \param seconds a duration [s]
  * \return Seconds(seconds)
  */
@@ -54,7 +55,7 @@ Time SecondsExact(double seconds);
  *
  * GetSeconds() divides a 128-bit number and converts it through long double; an engine pass
  * asks for it for every job it re-times, all at one time step. The last step's answer is kept
- * (per thread, with the resolution it was computed at), so the value is the same, bit for bit.
+ * (with the resolution it was computed at), so the value is the same, bit for bit.
  * \return the simulator's time now [s]
  */
 double NowSeconds();
