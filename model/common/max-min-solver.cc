@@ -88,28 +88,32 @@ PrefetchLines(const void* first, const void* end)
 
 /**
  * Classes sit anywhere in memory and the walks over a resource's class list wait on their
- * records and usages: fetches the records of the classes not yet done 16 ahead of position i and
- * their usages 8 ahead (done ones, marks[c] == skip, are passed over: fetching them would only
- * evict useful lines). Always inlined: GCC takes a function whose only effects are prefetches
- * for a pure one and drops its calls (a Prefetch member that was not inlined lost them so).
+ * records and usages: fetches the record of the class 16 ahead of position i and the usages of
+ * the one 8 ahead. The list holds only classes to be visited: the callers first drop those
+ * already done (frozen, reached), three in four in a full all-to-all's fill, so that the
+ * distance counts visits, not entries passed over (when the fetches skipped done ones on the
+ * way, 16 entries ahead was 4 visits ahead and each test was a mispredicted branch). Always
+ * inlined: GCC takes a function whose only effects are prefetches for a pure one and drops its
+ * calls (a Prefetch member that was not inlined lost them so).
+ * \param list classes to visit \param n how many of them are in use \param i the position about
+ * to be visited \param classes the class records \param pool the usages
  */
-template <typename Mark, typename Classes, typename Pool>
+template <typename Classes, typename Pool>
 __attribute__((always_inline)) inline void
 PrefetchAhead(const std::vector<uint32_t>& list,
+              std::size_t n,
               std::size_t i,
-              const std::vector<Mark>& marks,
-              Mark skip,
               const Classes& classes,
               const Pool& pool)
 {
     constexpr std::size_t kClassAhead = 16;
     constexpr std::size_t kUsageAhead = 8;
-    if (i + kClassAhead < list.size() && marks[list[i + kClassAhead]] != skip)
+    if (i + kClassAhead < n)
     {
         const auto* k = &classes[list[i + kClassAhead]];
         PrefetchLines(k, k + 1);
     }
-    if (i + kUsageAhead < list.size() && marks[list[i + kUsageAhead]] != skip)
+    if (i + kUsageAhead < n)
     {
         const auto& k = classes[list[i + kUsageAhead]];
         const auto* at = pool.data() + k.pool;
@@ -556,16 +560,24 @@ MaxMinSolver::CollectComponent()
         m_stack.pop_back();
         for (int kind = 0; kind < 2 && !everything; ++kind)
         {
+            // As the fill's freezes (see there): the classes not reached yet, kept without a
+            // branch, then visited in list order with their records and usages fetched ahead.
             const std::vector<uint32_t>& list =
                 kind == 0 ? m_res[r].classes : m_res[r].priorityClasses;
-            for (std::size_t i = 0; i < list.size(); ++i)
+            m_todo.resize(std::max(m_todo.size(), list.size()));
+            std::size_t n = 0;
+            for (uint32_t c : list)
             {
-                // the walk waits on each class record and usage list: fetch them ahead
-                PrefetchAhead(list, i, m_classStamp, m_stamp, m_classes, m_pool);
-                uint32_t c = list[i];
+                m_todo[n] = c;
+                n += m_classStamp[c] == m_stamp ? 0 : 1;
+            }
+            for (std::size_t i = 0; i < n; ++i)
+            {
+                PrefetchAhead(m_todo, n, i, m_classes, m_pool);
+                uint32_t c = m_todo[i];
                 if (m_classStamp[c] == m_stamp)
                 {
-                    continue;
+                    continue; // listed twice
                 }
                 m_classStamp[c] = m_stamp;
                 m_componentClass.push_back(c);
@@ -774,13 +786,25 @@ MaxMinSolver::Fill()
         }
         for (uint32_t r : m_saturated)
         {
+            // Two passes, the same freezes in the same order: the first keeps the classes of
+            // the list not frozen yet, without a branch (three in four are, at random, and a
+            // branch on it mispredicts); the second freezes them, fetching a fixed number of
+            // freezes ahead rather than of list entries most of which are passed over.
             const std::vector<uint32_t>& list = m_res[r].classes;
-            for (std::size_t i = 0; i < list.size(); ++i)
+            m_todo.resize(std::max(m_todo.size(), list.size()));
+            std::size_t n = 0;
+            for (uint32_t c : list)
             {
-                PrefetchAhead(list, i, m_frozen, char{1}, m_classes, m_pool);
-                if (!m_frozen[list[i]])
+                m_todo[n] = c;
+                n += m_frozen[c] ? 0 : 1;
+            }
+            for (std::size_t i = 0; i < n; ++i)
+            {
+                PrefetchAhead(m_todo, n, i, m_classes, m_pool);
+                uint32_t c = m_todo[i];
+                if (!m_frozen[c]) // listed twice (a flow using the resource twice): frozen once
                 {
-                    freeze(list[i], level);
+                    freeze(c, level);
                     ++frozen;
                 }
             }

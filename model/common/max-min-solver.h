@@ -260,6 +260,9 @@ class MaxMinSolver
     std::vector<char> m_frozen;        //!< per class
     std::vector<uint32_t> m_stack;     //!< BFS stack of CollectComponent
     std::vector<uint32_t> m_saturated; //!< resources saturating in the current round
+    /// classes of one resource's list still to visit: not frozen yet (Fill), not reached yet
+    /// (CollectComponent)
+    std::vector<uint32_t> m_todo;
     std::vector<std::pair<double, uint32_t>> m_capHeap; //!< (cap, class), min-heap
 
     /** A resource's fill level when queued (a lower bound of its current level) */
