@@ -524,7 +524,7 @@ ClusterBuilder::NewSample()
     }
     ComponentSample next = m_series.empty() ? ComponentSample() : m_series.back();
     next.time = now;
-    m_series.push_back(next);
+    m_series.push_back(std::move(next));
     return m_series.back();
 }
 
