@@ -33,6 +33,17 @@ namespace ns3
  * the ACK share, 62/(MTU+62), of that growth). The allocation decomposes over connected components
  * of the flow-resource graph, so when a flow starts or ends only its component is refilled.
  */
+/**
+ * \brief A flow as the max-min tests give it to both solvers: its usages, its priority usages
+ * (ACKs) and its cap (MaxMinSolver::AddFlow's arguments).
+ */
+struct MaxMinFlowSpec
+{
+    std::vector<std::pair<uint32_t, double>> usage;    //!< (resource, weight)
+    std::vector<std::pair<uint32_t, double>> priority; //!< (resource, weight), strict priority
+    double cap;                                        //!< the flow's own rate cap
+};
+
 class MaxMinReferenceSolver
 {
   public:

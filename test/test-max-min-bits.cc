@@ -24,13 +24,7 @@ using namespace ns3;
 namespace
 {
 
-/// A flow's description, given to both solvers.
-struct Spec
-{
-    std::vector<MaxMinSolver::Usage> usage;
-    std::vector<MaxMinSolver::Usage> priority;
-    double cap;
-};
+using Spec = MaxMinFlowSpec;
 
 /**
  * A random flow as the rate fabric makes them: a path of 2 to 8 resources at weight 1 (now and

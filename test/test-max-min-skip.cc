@@ -9,6 +9,8 @@
 // bit for bit; demands and the overloaded count follow flows as they come and go; the loads
 // computed in one pass equal weight x rate summed flow by flow.
 
+#include "max-min-reference-solver.h"
+
 #include "ns3/max-min-solver.h"
 
 #include <catch2/catch.hpp>
@@ -19,13 +21,7 @@ using namespace ns3;
 namespace
 {
 
-/// A flow's description, kept to recompute sums from the live flows.
-struct Spec
-{
-    std::vector<MaxMinSolver::Usage> usage;
-    std::vector<MaxMinSolver::Usage> priority;
-    double cap;
-};
+using Spec = MaxMinFlowSpec;
 
 /// A random flow over caps.size() resources; caps are low enough that some instances fit.
 Spec
