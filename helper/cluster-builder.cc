@@ -522,9 +522,15 @@ ClusterBuilder::NewSample()
     {
         return m_series.back();
     }
-    ComponentSample next = m_series.empty() ? ComponentSample() : m_series.back();
-    next.time = now;
-    m_series.push_back(std::move(next));
+    if (m_series.empty())
+    {
+        m_series.emplace_back();
+    }
+    else
+    {
+        m_series.push_back(m_series.back()); // a deque's elements stay where they are
+    }
+    m_series.back().time = now;
     return m_series.back();
 }
 
