@@ -121,6 +121,28 @@ PrefetchAhead(const std::vector<uint32_t>& list,
     }
 }
 
+/**
+ * Copies the classes of list that done() does not hold into todo, in list order, without a
+ * branch per entry: in a full all-to-all three in four are done, at random, and a branch on it
+ * mispredicts. Both walks over a resource's class list (the component search, the fill's
+ * freezes) keep the classes to visit so, then visit them with PrefetchAhead.
+ * \param list a resource's class list \param todo the kept classes (grown, never shrunk)
+ * \param done whether a class is passed over \return how many classes were kept
+ */
+template <typename Done>
+std::size_t
+KeepNotDone(const std::vector<uint32_t>& list, std::vector<uint32_t>& todo, Done done)
+{
+    todo.resize(std::max(todo.size(), list.size()));
+    std::size_t n = 0;
+    for (uint32_t c : list)
+    {
+        todo[n] = c;
+        n += done(c) ? 0 : 1;
+    }
+    return n;
+}
+
 } // namespace
 
 MaxMinSolver::MaxMinSolver(std::vector<double> capacities)
@@ -560,17 +582,13 @@ MaxMinSolver::CollectComponent()
         m_stack.pop_back();
         for (int kind = 0; kind < 2 && !everything; ++kind)
         {
-            // As the fill's freezes (see there): the classes not reached yet, kept without a
-            // branch, then visited in list order with their records and usages fetched ahead.
+            // The classes not reached yet (KeepNotDone), visited in list order with their
+            // records and usages fetched ahead.
             const std::vector<uint32_t>& list =
                 kind == 0 ? m_res[r].classes : m_res[r].priorityClasses;
-            m_todo.resize(std::max(m_todo.size(), list.size()));
-            std::size_t n = 0;
-            for (uint32_t c : list)
-            {
-                m_todo[n] = c;
-                n += m_classStamp[c] == m_stamp ? 0 : 1;
-            }
+            std::size_t n = KeepNotDone(list, m_todo, [this](uint32_t c) {
+                return m_classStamp[c] == m_stamp;
+            });
             for (std::size_t i = 0; i < n; ++i)
             {
                 PrefetchAhead(m_todo, n, i, m_classes, m_pool);
@@ -787,17 +805,11 @@ MaxMinSolver::Fill()
         for (uint32_t r : m_saturated)
         {
             // Two passes, the same freezes in the same order: the first keeps the classes of
-            // the list not frozen yet, without a branch (three in four are, at random, and a
-            // branch on it mispredicts); the second freezes them, fetching a fixed number of
-            // freezes ahead rather than of list entries most of which are passed over.
+            // the list not frozen yet (KeepNotDone); the second freezes them, fetching a fixed
+            // number of freezes ahead rather than of list entries most of which are passed over.
             const std::vector<uint32_t>& list = m_res[r].classes;
-            m_todo.resize(std::max(m_todo.size(), list.size()));
-            std::size_t n = 0;
-            for (uint32_t c : list)
-            {
-                m_todo[n] = c;
-                n += m_frozen[c] ? 0 : 1;
-            }
+            std::size_t n =
+                KeepNotDone(list, m_todo, [this](uint32_t c) { return m_frozen[c] != 0; });
             for (std::size_t i = 0; i < n; ++i)
             {
                 PrefetchAhead(m_todo, n, i, m_classes, m_pool);
