@@ -334,3 +334,54 @@ TEST_CASE("provisioning: a loader that does not read through the pool is built i
         CHECK(zero->GetNPoolNodeZeroBuilds() == 0);
     }
 }
+
+TEST_CASE("provisioning: the kept usages are swept by their bytes, and a swept usage is built "
+          "again the same",
+          "[provisioning]")
+{
+    // Alluxio's usages list every peer node's resources: a table swept only when its count
+    // doubled past 4096 held 354 MB on Philly (#13). With a small UsageCacheSweepBytes the
+    // table stays near it, entries are built again after a sweep, and every described flow
+    // is the one of a model that keeps everything.
+    TwinCase c{"alluxio", "Spread", "DominantShare", true, 3};
+    Ptr<ProvisioningModel> keep = Model(c, true);
+    Ptr<ProvisioningModel> swept = Model(c, true);
+    const uint64_t budget = 16 << 10;
+    swept->SetAttribute("UsageCacheSweepBytes", UintegerValue(budget));
+    uint64_t keepMost = 0;
+    uint64_t sweptMost = 0;
+    for (uint32_t seed = 1; seed <= 8; ++seed)
+    {
+        auto passes = RandomPasses(seed);
+        for (size_t p = 0; p < passes.size(); ++p)
+        {
+            std::vector<CachePlan> plans = keep->PlanCaches(passes[p]);
+            std::vector<uint32_t> used(6, 0);
+            for (size_t k = 0; k < passes[p].size(); ++k)
+            {
+                const ProvisioningJob& job = passes[p][k];
+                std::vector<uint32_t> firstGpu = FirstGpus(job, used);
+                std::vector<ProvisioningModel::LevelFlow> want;
+                std::vector<ProvisioningModel::LevelFlow> got;
+                INFO("seed " << seed << ", pass " << p << ", job " << job.name);
+                REQUIRE(keep->DescribeJob(job, plans[k], firstGpu, want) ==
+                        swept->DescribeJob(job, plans[k], firstGpu, got));
+                REQUIRE(got.size() == want.size());
+                for (size_t f = 0; f < want.size(); ++f)
+                {
+                    CHECK(got[f].usage == want[f].usage);
+                    CHECK(got[f].unit == want[f].unit);
+                    CHECK(got[f].cap == want[f].cap);
+                }
+                keepMost = std::max(keepMost, keep->GetUsageCacheBytes());
+                sweptMost = std::max(sweptMost, swept->GetUsageCacheBytes());
+            }
+        }
+    }
+    INFO("most bytes kept: " << keepMost << " unswept, " << sweptMost << " swept at " << budget);
+    CHECK(keepMost > 4 * budget); // the case needs sweeping
+    // a sweep keeps what was used since the one before (here more than the budget): a
+    // fraction of the unswept table
+    CHECK(4 * sweptMost < keepMost);
+    CHECK(swept->GetNUsagesBuilt() > keep->GetNUsagesBuilt()); // swept entries came back
+}

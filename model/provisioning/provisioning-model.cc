@@ -214,6 +214,15 @@ ProvisioningModel::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&ProvisioningModel::m_reuseUsages),
                           MakeBooleanChecker())
+            .AddAttribute("UsageCacheSweepBytes",
+                          "With ReuseUsages, the kept usages are swept of those not used since "
+                          "the last sweep once they hold this many bytes and have grown by half "
+                          "of it since (or doubled in number past 4096). An Alluxio flow lists "
+                          "every peer node's resources, some 50 KB on 352 nodes. Memory and "
+                          "rebuilding time only: a swept usage is built again the same [bytes].",
+                          UintegerValue(uint64_t{64} << 20),
+                          MakeUintegerAccessor(&ProvisioningModel::m_sweepBytes),
+                          MakeUintegerChecker<uint64_t>(1))
             .AddAttribute("MergePoolTwins",
                           "With ReuseUsages, when every flow uses the pool nodes alike (as "
                           "KSpeed's Spread does: the same weight on each node's cores, DRAM, "
@@ -315,7 +324,7 @@ ProvisioningModel::SetCluster(const RailClusterConfig& cluster, Ptr<StorageBacke
     m_railLinkOf.clear();
     m_staticBuilt = false;
     m_paths.clear();
-    m_usages.clear();
+    ForgetUsages();
     m_storage = storage;
     auto endpoint = CreateObject<RdmaEndpoint>();
     UintegerValue mtu;
@@ -327,7 +336,7 @@ void
 ProvisioningModel::SetLoader(Ptr<ProvisioningLoader> loader)
 {
     m_loader = loader;
-    m_usages.clear();
+    ForgetUsages();
     m_twinsRefused = false;
 }
 
@@ -359,7 +368,7 @@ ProvisioningModel::EnsureTopology()
         m_railLinkOf.clear();
         m_staticBuilt = false;
         m_paths.clear();
-        m_usages.clear();
+        ForgetUsages();
     }
 }
 
@@ -600,8 +609,7 @@ ProvisioningModel::BuildResources()
     }
     else
     {
-        m_usages.clear();
-        m_usagesSwept = 0;
+        ForgetUsages();
     }
 }
 
@@ -1574,6 +1582,7 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
     auto it = m_usages.find(key);
     if (it != m_usages.end() && it->second.fullDropped && !(m_compactPass && it->second.symmetric))
     {
+        m_usageBytes -= UsageBytes(it->second);
         m_usages.erase(it); // its full usage is needed: built again (no flow of this pass has it)
         it = m_usages.end();
     }
@@ -1612,6 +1621,8 @@ ProvisioningModel::ReusedUsage(const ProvisioningJob& job,
         }
         c.lastUse = m_usageStamp;
         const CachedUsage& stored = m_usages.emplace(key, std::move(c)).first->second;
+        m_usageBytes += UsageBytes(stored);
+        ++m_nUsagesBuilt;
         m_flowCached.push_back(&stored);
         if (m_compactPass && !stored.symmetric)
         {
@@ -1692,17 +1703,49 @@ ProvisioningModel::SweepUsages()
     // Called before a pass looks entries up. Entries of jobs long gone would pile up (their
     // keys name a placement and a cache plan): when the table has doubled since the last
     // sweep, those not used since that sweep go. Only what is rebuilt changes, never a result.
+    // The table has doubled in entries, or grown in bytes (UsageCacheSweepBytes): an Alluxio
+    // usage lists every peer node's resources (some 50 KB on 352 nodes), so a count alone let
+    // thousands stay, and sweeps at doublings of the bytes kept ever longer periods' worth
+    // (Philly: 264 MB kept at the last of four sweeps; now about 70 MB).
     ++m_usageStamp;
-    if (m_usages.size() < std::max<size_t>(4096, 2 * m_usagesSwept))
+    if (m_usages.size() < std::max<size_t>(kSweepEntries, 2 * m_usagesSwept) &&
+        m_usageBytes < std::max<uint64_t>(m_sweepBytes, m_usageBytesSwept + m_sweepBytes / 2))
     {
         return;
     }
     for (auto it = m_usages.begin(); it != m_usages.end();)
     {
-        it = it->second.lastUse < m_sweepStamp ? m_usages.erase(it) : std::next(it);
+        if (it->second.lastUse < m_sweepStamp)
+        {
+            m_usageBytes -= UsageBytes(it->second);
+            it = m_usages.erase(it);
+        }
+        else
+        {
+            ++it;
+        }
     }
     m_sweepStamp = m_usageStamp;
     m_usagesSwept = m_usages.size();
+    m_usageBytesSwept = m_usageBytes;
+}
+
+void
+ProvisioningModel::ForgetUsages()
+{
+    m_usages.clear();
+    m_usageBytes = 0;
+    m_usagesSwept = 0;
+    m_usageBytesSwept = 0;
+}
+
+size_t
+ProvisioningModel::UsageBytes(const CachedUsage& c)
+{
+    auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+    return sizeof(UsageKey) + sizeof(CachedUsage) + bytes(c.usage) + bytes(c.clientCall) +
+           bytes(c.calls) + bytes(c.clientEntries) + bytes(c.compact) + bytes(c.compactClientCall) +
+           bytes(c.compactClients) + bytes(c.compactCalls);
 }
 
 void
@@ -1799,10 +1842,20 @@ ProvisioningModel::CompactUsage(CachedUsage& c) const
             return;
         }
     }
+    // Sized before filling: an entry is kept for the run (with every peer node's resources,
+    // an Alluxio usage is thousands of entries), and a list grown by doubling would keep up
+    // to twice its size.
+    size_t kept = 0;
+    for (size_t e = 0; e < c.usage.size(); ++e)
+    {
+        kept += poolOf(e) > 0 ? 0 : 1;
+    }
     c.compact.clear();
     c.compactClientCall.clear();
     c.compactClients.clear();
     c.compactCalls.clear();
+    c.compact.reserve(kept);
+    c.compactClientCall.reserve(kept);
     for (uint32_t i = 0; i < c.calls.size(); ++i)
     {
         if (poolOfCall(i) <= 0)

@@ -334,6 +334,18 @@ class ProvisioningModel : public Object
         return m_nPoolZeroBuilds;
     }
 
+    /** \return bytes the kept usages hold now (ReuseUsages; UsageCacheSweepBytes) */
+    uint64_t GetUsageCacheBytes() const
+    {
+        return m_usageBytes;
+    }
+
+    /** \return kept usages built since the model was created (ReuseUsages: the misses) */
+    uint64_t GetNUsagesBuilt() const
+    {
+        return m_nUsagesBuilt;
+    }
+
     /**
      * Add a raw read from backend storage into a training node's host memory (aggregate,
      * the job's storage client on that node, the node's storage NIC, its memory DMA port and
@@ -606,6 +618,7 @@ eturn per job result; empty optional when the compact usages cannot give the ful
     /// a path of body(0) is not known to be every pool node's alike: built in full
     mutable bool m_poolZeroRefused{false};
     uint64_t m_nPoolZeroBuilds{0}; //!< usages built from pool node 0's part
+    uint64_t m_nUsagesBuilt{0};    //!< entries of m_usages built (GetNUsagesBuilt)
     /// resource id -> the solver's id (kUnused: no flow uses it); the solver holds only the
     /// resources some flow uses, in ascending id order, so its size follows the running jobs
     /// rather than the cluster
@@ -785,11 +798,20 @@ eturn true if every flow gets its cap (results may be computed without a solver)
     void StaticShare(CachedUsage& c, uint32_t count) const;
     /** Start a pass's look-ups in m_usages; drop entries long unused when it grew large. */
     void SweepUsages();
+    /** Drop every entry of m_usages (the cluster, loader or capacities changed). */
+    void ForgetUsages();
+    /** \param c an entry of m_usages \return the bytes it holds, its lists' capacities */
+    static size_t UsageBytes(const CachedUsage& c);
     /// bumped when the static capacities change but the kept usages stay (rail reserve)
     uint64_t m_capsEpoch{0};
-    uint64_t m_usageStamp{0}; //!< passes (Solve or DescribeJob) so far
-    uint64_t m_sweepStamp{0}; //!< m_usageStamp at the last sweep
-    size_t m_usagesSwept{0};  //!< entries kept by the last sweep
+    uint64_t m_usageStamp{0};      //!< passes (Solve or DescribeJob) so far
+    uint64_t m_sweepStamp{0};      //!< m_usageStamp at the last sweep
+    size_t m_usagesSwept{0};       //!< entries kept by the last sweep
+    uint64_t m_usageBytes{0};      //!< UsageBytes of every entry of m_usages
+    uint64_t m_usageBytesSwept{0}; //!< m_usageBytes after the last sweep
+    uint64_t m_sweepBytes;         //!< UsageCacheSweepBytes [bytes]
+    /// SweepUsages sweeps no table below this many entries (and UsageCacheSweepBytes)
+    static constexpr size_t kSweepEntries = 4096;
     /// CompactUsage's scratch, per static resource: the stamp of the call that set its entry
     mutable std::vector<uint32_t> m_compactStampOf;
     mutable std::vector<uint32_t> m_compactEntryOf;   //!< per static resource: its entry
