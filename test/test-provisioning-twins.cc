@@ -23,6 +23,7 @@
 #include "ns3/workload-catalog.h"
 
 #include <catch2/catch.hpp>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -158,6 +159,53 @@ FirstGpus(const ProvisioningJob& job, std::vector<uint32_t>& used)
         used[node] += g;
     }
     return firstGpu;
+}
+
+/**
+ * Describe every job of the random passes of seeds 1..seeds with both models (DescribeJob,
+ * plans from want) and require the same flows, to the bit.
+ * \param want the reference model \param got the model under test \param seeds how many
+ * \param after called after each job's descriptions \return the jobs described
+ */
+uint32_t
+CheckSameDescriptions(Ptr<ProvisioningModel> want,
+                      Ptr<ProvisioningModel> got,
+                      uint32_t seeds,
+                      const std::function<void()>& after = {})
+{
+    uint32_t described = 0;
+    for (uint32_t seed = 1; seed <= seeds; ++seed)
+    {
+        auto passes = RandomPasses(seed);
+        for (size_t p = 0; p < passes.size(); ++p)
+        {
+            std::vector<CachePlan> plans = want->PlanCaches(passes[p]);
+            std::vector<uint32_t> used(6, 0);
+            for (size_t k = 0; k < passes[p].size(); ++k)
+            {
+                const ProvisioningJob& job = passes[p][k];
+                std::vector<uint32_t> firstGpu = FirstGpus(job, used);
+                std::vector<ProvisioningModel::LevelFlow> wanted;
+                std::vector<ProvisioningModel::LevelFlow> gotten;
+                INFO("seed " << seed << ", pass " << p << ", job " << job.name);
+                REQUIRE(want->DescribeJob(job, plans[k], firstGpu, wanted) ==
+                        got->DescribeJob(job, plans[k], firstGpu, gotten));
+                REQUIRE(gotten.size() == wanted.size());
+                for (size_t f = 0; f < wanted.size(); ++f)
+                {
+                    CHECK(gotten[f].usage == wanted[f].usage);
+                    CHECK(gotten[f].unit == wanted[f].unit);
+                    CHECK(gotten[f].cap == wanted[f].cap);
+                }
+                ++described;
+                if (after)
+                {
+                    after();
+                }
+            }
+        }
+    }
+    return described;
 }
 
 } // namespace
@@ -301,35 +349,8 @@ TEST_CASE("provisioning: a loader that does not read through the pool is built i
             slow->SetLoader(CreateObject<DppSayingNoPool>());
             zero->SetLoader(CreateObject<DppSayingNoPool>());
         }
-        uint32_t described = 0;
-        for (uint32_t seed = 1; seed <= 3; ++seed)
-        {
-            auto passes = RandomPasses(seed);
-            for (size_t p = 0; p < passes.size(); ++p)
-            {
-                std::vector<CachePlan> plans = slow->PlanCaches(passes[p]);
-                std::vector<uint32_t> used(6, 0);
-                for (size_t k = 0; k < passes[p].size(); ++k)
-                {
-                    const ProvisioningJob& job = passes[p][k];
-                    std::vector<uint32_t> firstGpu = FirstGpus(job, used);
-                    std::vector<ProvisioningModel::LevelFlow> want;
-                    std::vector<ProvisioningModel::LevelFlow> got;
-                    INFO(name << ": seed " << seed << ", pass " << p << ", job " << job.name);
-                    REQUIRE(slow->DescribeJob(job, plans[k], firstGpu, want) ==
-                            zero->DescribeJob(job, plans[k], firstGpu, got));
-                    REQUIRE(got.size() == want.size());
-                    for (size_t f = 0; f < want.size(); ++f)
-                    {
-                        CHECK(got[f].usage == want[f].usage);
-                        CHECK(got[f].unit == want[f].unit);
-                        CHECK(got[f].cap == want[f].cap);
-                    }
-                    ++described;
-                }
-            }
-        }
         INFO(name);
+        uint32_t described = CheckSameDescriptions(slow, zero, 3);
         CHECK(described > 20);
         CHECK(zero->GetNPoolNodeZeroBuilds() == 0);
     }
@@ -350,34 +371,10 @@ TEST_CASE("provisioning: the kept usages are swept by their bytes, and a swept u
     swept->SetAttribute("UsageCacheSweepBytes", UintegerValue(budget));
     uint64_t keepMost = 0;
     uint64_t sweptMost = 0;
-    for (uint32_t seed = 1; seed <= 8; ++seed)
-    {
-        auto passes = RandomPasses(seed);
-        for (size_t p = 0; p < passes.size(); ++p)
-        {
-            std::vector<CachePlan> plans = keep->PlanCaches(passes[p]);
-            std::vector<uint32_t> used(6, 0);
-            for (size_t k = 0; k < passes[p].size(); ++k)
-            {
-                const ProvisioningJob& job = passes[p][k];
-                std::vector<uint32_t> firstGpu = FirstGpus(job, used);
-                std::vector<ProvisioningModel::LevelFlow> want;
-                std::vector<ProvisioningModel::LevelFlow> got;
-                INFO("seed " << seed << ", pass " << p << ", job " << job.name);
-                REQUIRE(keep->DescribeJob(job, plans[k], firstGpu, want) ==
-                        swept->DescribeJob(job, plans[k], firstGpu, got));
-                REQUIRE(got.size() == want.size());
-                for (size_t f = 0; f < want.size(); ++f)
-                {
-                    CHECK(got[f].usage == want[f].usage);
-                    CHECK(got[f].unit == want[f].unit);
-                    CHECK(got[f].cap == want[f].cap);
-                }
-                keepMost = std::max(keepMost, keep->GetUsageCacheBytes());
-                sweptMost = std::max(sweptMost, swept->GetUsageCacheBytes());
-            }
-        }
-    }
+    CheckSameDescriptions(keep, swept, 8, [&]() {
+        keepMost = std::max(keepMost, keep->GetUsageCacheBytes());
+        sweptMost = std::max(sweptMost, swept->GetUsageCacheBytes());
+    });
     INFO("most bytes kept: " << keepMost << " unswept, " << sweptMost << " swept at " << budget);
     CHECK(keepMost > 4 * budget); // the case needs sweeping
     // a sweep keeps what was used since the one before (here more than the budget): a
