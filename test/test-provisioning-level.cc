@@ -565,6 +565,52 @@ TEST_CASE("provisioning level: the busiest shares kept incrementally are those o
     CHECK(infinitePasses > 100);
 }
 
+TEST_CASE("provisioning level: a refresh that moves a sum's last bits moves its busiest share",
+          "[provisioning]")
+{
+    // Resource 1's demand sum is kept in event order: 0.1 + 0.2 + 0.3 - 0.2 is not the 0.1 +
+    // 0.3 of a refresh's fixed order. Filler updates on resource 2 (same class, less loaded)
+    // bring the refresh, a query after each (few moves per query: the share trees answer, not
+    // a scan); resource 1 itself is not touched by them, so only the refresh can tell the
+    // trees that its sum moved (L is infinite: the busiest share is the demand tree's root).
+    const uint32_t resources = 64;
+    std::vector<double> caps(resources, 1.0);
+    caps[0] = 1e9;
+    std::vector<uint8_t> classOf(resources, 1);
+    classOf[0] = 0;
+    ProvisioningLevel level;
+    level.Reset(caps, 0);
+    level.SetClasses(classOf, 2);
+    auto flowOn = [](uint32_t r, double demand) {
+        ProvisioningLevel::Flow flow;
+        flow.unit = 1.0;
+        flow.cap = demand;
+        flow.usage.emplace_back(r, 1.0);
+        return std::vector<ProvisioningLevel::Flow>{flow};
+    };
+    level.Add(1, flowOn(1, 0.1));
+    level.Add(2, flowOn(1, 0.2));
+    level.Add(3, flowOn(1, 0.3));
+    level.Remove(2);
+    const double running = 0.1 + 0.2 + 0.3 - 0.2;
+    const double fresh = 0.1 + 0.3;
+    REQUIRE(running != fresh); // the case needs a sum whose bits a refresh moves
+    std::vector<double> busiest;
+    uint64_t filler = 100;
+    uint32_t refreshedAt = 0;
+    for (uint32_t k = 0; k < 2 * ProvisioningLevel::RefreshEvery(); ++k)
+    {
+        level.Add(filler, flowOn(2, 0.05));
+        level.Remove(filler++);
+        REQUIRE(std::isinf(level.Level()));
+        level.BusiestShares(busiest);
+        INFO("filler " << k);
+        REQUIRE(busiest[1] == ScannedShares(level, caps, classOf, 2)[1]);
+        refreshedAt = refreshedAt == 0 && level.LoadOf(1) == fresh ? k + 1 : refreshedAt;
+    }
+    CHECK(refreshedAt > 0);
+}
+
 TEST_CASE("provisioning level: busiest shares over resources whose sums tie bit for bit (twins) "
           "are those of a pass over every used resource",
           "[provisioning]")

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace ns3
@@ -20,6 +21,14 @@ NS_LOG_COMPONENT_DEFINE("ProvisioningLevel");
 
 namespace
 {
+
+/** \return true if a and b hold the same bits (a sum's -0 and +0 differ, NaNs may match) */
+bool
+SameBits(const std::array<double, 3>& a, const std::array<double, 3>& b)
+{
+    return std::memcmp(a.data(), b.data(), sizeof(a)) == 0;
+}
+
 constexpr double kInf = std::numeric_limits<double>::infinity();
 } // namespace
 
@@ -148,11 +157,14 @@ ProvisioningLevel::Capped(const Entry& e) const
 }
 
 void
-ProvisioningLevel::AddLoad(const Flow& flow, bool capped, double sign)
+ProvisioningLevel::AddLoad(const Flow& flow, bool capped, double sign, bool mark)
 {
     for (const auto& [r, w] : flow.usage)
     {
-        m_atLevel.Mark(r);
+        if (mark)
+        {
+            m_atLevel.Mark(r);
+        }
         if (capped)
         {
             m_capped[r] += sign * w * flow.unit * flow.cap;
@@ -339,11 +351,12 @@ ProvisioningLevel::Refresh()
 {
     NS_LOG_FUNCTION(this);
     m_updates = 0;
+    m_sumsBefore.clear();
     for (uint32_t r : m_used)
     {
+        m_sumsBefore.push_back({m_capped[r], m_rising[r], m_demand[r]});
         m_capped[r] = m_rising[r] = m_demand[r] = 0.0;
     }
-    m_atLevel.allDirty = m_atDemand.allDirty = true; // every sum recomputed
     // in a fixed order (by job id, then flow), so that a refresh gives the same bits whatever
     // the history of the sums
     for (const auto& [id, j] : m_jobs)
@@ -351,11 +364,22 @@ ProvisioningLevel::Refresh()
         for (size_t i = 0; i < j.flows.size(); ++i)
         {
             const Flow& f = j.flows[i];
-            AddLoad(f, !j.entries[i].flow || Capped(j.entries[i]), +1);
+            AddLoad(f, !j.entries[i].flow || Capped(j.entries[i]), +1, false);
             for (const auto& [r, w] : f.usage)
             {
                 m_demand[r] += w * f.unit * f.cap;
             }
+        }
+    }
+    // Only the sums whose bits moved go to the share trees (about 1% of the used ones on
+    // Philly with DPP or local loading): marking all of them rebuilt both trees at every
+    // refresh.
+    for (size_t u = 0; u < m_used.size(); ++u)
+    {
+        uint32_t r = m_used[u];
+        if (!SameBits(m_sumsBefore[u], {m_capped[r], m_rising[r], m_demand[r]}))
+        {
+            MarkBoth(r);
         }
     }
     m_over.clear();

@@ -10,6 +10,7 @@
 
 #include "provisioning-model.h"
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -264,9 +265,10 @@ class ProvisioningLevel
     bool Capped(const Entry& e) const;
     /**
      * \param flow a flow \param capped on the capped side (else rising) \param sign +1 to add
-     * its load, -1 to take it away
+     * its load, -1 to take it away \param mark mark its resources in m_atLevel (Refresh
+     * marks only the sums it moved)
      */
-    void AddLoad(const Flow& flow, bool capped, double sign);
+    void AddLoad(const Flow& flow, bool capped, double sign, bool mark = true);
     /**
      * \brief Count a flow (enter) or take away what was counted (leave): its demand, its load
      *        on one side of the split and, if it is on the level's resource, its resources'
@@ -306,12 +308,14 @@ class ProvisioningLevel
 
     std::vector<double> m_caps;
     uint32_t m_level{ProvisioningModel::kNoResource};
-    std::map<uint64_t, Job> m_jobs;     //!< by id: refreshed sums in a fixed order
-    std::set<Entry> m_byCap;            //!< flows on the level's resource, by cap
-    std::set<Entry>::iterator m_split;  //!< first entry on the rising side (cap > L)
-    std::vector<double> m_capped;       //!< per resource: sum of weight x cap, capped flows
-    std::vector<double> m_rising;       //!< per resource: sum of weight per unit of L, rising
-    std::vector<double> m_demand;       //!< per resource: sum of weight x cap, every flow
+    std::map<uint64_t, Job> m_jobs;    //!< by id: refreshed sums in a fixed order
+    std::set<Entry> m_byCap;           //!< flows on the level's resource, by cap
+    std::set<Entry>::iterator m_split; //!< first entry on the rising side (cap > L)
+    std::vector<double> m_capped;      //!< per resource: sum of weight x cap, capped flows
+    std::vector<double> m_rising;      //!< per resource: sum of weight per unit of L, rising
+    std::vector<double> m_demand;      //!< per resource: sum of weight x cap, every flow
+    /// Refresh's scratch: per used resource, its sums (capped, rising, demand) before
+    std::vector<std::array<double, 3>> m_sumsBefore;
     std::vector<uint32_t> m_users;      //!< per resource: flows using it
     std::vector<uint32_t> m_levelUsers; //!< per resource: flows on the level's using it
     std::vector<uint32_t> m_used;       //!< resources with users, unordered
