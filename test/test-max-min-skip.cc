@@ -7,7 +7,8 @@
  */
 // MaxMinSolver's shortcuts: the solve skipped when every demand fits equals the full fill
 // bit for bit; demands and the overloaded count follow flows as they come and go; the loads
-// computed in one pass equal weight x rate summed flow by flow.
+// computed in one pass equal weight x rate summed flow by flow; IsFull, read from the fill's
+// leftovers, answers as the loads do.
 
 #include "max-min-reference-solver.h"
 
@@ -166,6 +167,56 @@ TEST_CASE("max-min: demands, overloaded resources and one-pass loads follow the 
             REQUIRE(s.GetNOverloaded() == overloaded);
         }
     }
+}
+
+TEST_CASE("max-min: IsFull answers as the loads do after fills, skipped fills and changes",
+          "[rdma]")
+{
+    // IsFull reads the leftover of the last fill where it is current: the answers must equal
+    // GetLoad's comparison through fills, skipped fills (growth, then a drain until every
+    // demand fits) and flows added or removed since the last solve.
+    uint32_t full = 0;
+    uint32_t notFull = 0;
+    for (uint32_t seed = 1; seed <= 6; ++seed)
+    {
+        std::mt19937 rng(200 + seed);
+        std::vector<double> caps(5 + rng() % 15);
+        for (auto& c : caps)
+        {
+            c = 10 + rng() % 90;
+        }
+        MaxMinSolver s(caps);
+        std::vector<uint32_t> live;
+        for (int step = 0; step < 300; ++step)
+        {
+            bool grow = (step / 50) % 2 == 0;
+            if (live.empty() || (grow ? rng() % 4 != 0 : rng() % 4 == 0))
+            {
+                Spec spec = RandomSpec(rng, caps.size());
+                live.push_back(s.AddFlow(spec.usage, spec.cap, spec.priority));
+            }
+            else
+            {
+                std::size_t i = rng() % live.size();
+                s.RemoveFlow(live[i]);
+                live.erase(live.begin() + i);
+            }
+            if (rng() % 3 != 0)
+            {
+                s.Solve();
+            }
+            for (uint32_t r = 0; r < caps.size(); ++r)
+            {
+                INFO("seed " << seed << " step " << step << " resource " << r);
+                bool loaded = s.GetLoad(r) >= caps[r] * (1 - 1e-6);
+                REQUIRE(s.IsFull(r, 1e-6) == loaded);
+                full += loaded ? 1 : 0;
+                notFull += loaded ? 0 : 1;
+            }
+        }
+    }
+    CHECK(full > 1000); // both answers were given many times
+    CHECK(notFull > 1000);
 }
 
 TEST_CASE("max-min: a solver Reset and refilled equals a new one bit for bit", "[rdma]")

@@ -150,6 +150,7 @@ MaxMinSolver::MaxMinSolver(std::vector<double> capacities)
     m_res.resize(capacities.size());
     m_resStamp.assign(capacities.size(), 0);
     m_left.assign(capacities.size(), 0.0);
+    m_leftCurrent.assign(capacities.size(), 0);
     m_weight.assign(capacities.size(), 0.0);
     m_prioWeight.assign(capacities.size(), 0.0);
     for (std::size_t r = 0; r < capacities.size(); ++r)
@@ -212,6 +213,7 @@ MaxMinSolver::Reset(const std::vector<double>& capacities)
     m_loadsValid = false;
     m_nonEmptyRes = 0;
     m_left.assign(capacities.size(), 0.0);
+    m_leftCurrent.assign(capacities.size(), 0);
     m_weight.assign(capacities.size(), 0.0);
     m_prioWeight.assign(capacities.size(), 0.0);
     m_frozen.clear();
@@ -410,6 +412,7 @@ MaxMinSolver::MarkDirty(uint32_t c)
         {
             res.dirty = true;
             m_dirty.push_back(m_pool[j].res);
+            m_leftCurrent[m_pool[j].res] = 0; // its load changes
         }
     }
 }
@@ -520,6 +523,14 @@ MaxMinSolver::GetLoad(uint32_t resource) const
         ComputeLoads();
     }
     return m_loads[resource];
+}
+
+bool
+MaxMinSolver::IsFull(uint32_t resource, double relTol) const
+{
+    double cap = m_res.at(resource).cap;
+    return m_leftCurrent[resource] ? m_left[resource] <= cap * relTol
+                                   : GetLoad(resource) >= cap * (1 - relTol);
 }
 
 void
@@ -832,6 +843,12 @@ MaxMinSolver::Fill()
             }
         }
     }
+    // Every class frozen: each leftover is the capacity less the load (IsFull reads it).
+    char current = frozen == m_componentClass.size() ? 1 : 0;
+    for (uint32_t r : m_componentRes)
+    {
+        m_leftCurrent[r] = current;
+    }
 }
 
 void
@@ -850,6 +867,10 @@ MaxMinSolver::Solve()
         for (uint32_t c : m_componentClass)
         {
             m_classes[c].rate = m_classes[c].cap;
+        }
+        for (uint32_t r : m_componentRes)
+        {
+            m_leftCurrent[r] = 0; // no leftover computed: IsFull asks the loads
         }
         ++m_skippedFills;
         return;

@@ -87,6 +87,20 @@ class MaxMinSolver
     double GetLoad(uint32_t resource) const;
 
     /**
+     * Whether a resource is loaded to its capacity, less a relative margin: the answer of
+     * GetLoad(resource) >= GetCapacity(resource) x (1 - relTol), without the pass over every
+     * class's usages GetLoad's first call after a solve makes. Where the last fill covered the
+     * resource and nothing changed on it since, it reads the capacity that fill left over;
+     * elsewhere (a skipped fill, flows added or removed since) it asks GetLoad. The leftover
+     * subtracts the same products the load adds, in another order, so the two can answer
+     * differently only for a load within rounding (~1e-13 relative) of the threshold.
+     * \param resource id
+     * \param relTol margin, relative to the capacity
+     * \return whether the load is at least capacity x (1 - relTol)
+     */
+    bool IsFull(uint32_t resource, double relTol) const;
+
+    /**
      * \param resource id
      * \return sum of weight x cap of its flows (constrained and priority usages): the load
      *         if every flow got its cap, kept up to date as flows come and go
@@ -264,6 +278,9 @@ class MaxMinSolver
     /// (CollectComponent)
     std::vector<uint32_t> m_todo;
     std::vector<std::pair<double, uint32_t>> m_capHeap; //!< (cap, class), min-heap
+    /// per resource: m_left is its capacity less its current load (a fill that froze every
+    /// class covered it and nothing changed on it since), which IsFull reads
+    std::vector<char> m_leftCurrent;
 
     /** A resource's fill level when queued (a lower bound of its current level) */
     struct HeapEntry

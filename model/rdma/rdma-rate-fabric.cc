@@ -399,7 +399,7 @@ RdmaRateFabric::DcqcnFactor(uint32_t sid) const
         {
             if (m_saturated[d] < 0)
             {
-                m_saturated[d] = m_solver->GetLoad(d) >= links[d / 2].bytesPerSec * (1 - 1e-6);
+                m_saturated[d] = m_solver->IsFull(d, 1e-6);
             }
             if (m_saturated[d] == 1)
             {
