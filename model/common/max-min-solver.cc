@@ -162,6 +162,7 @@ MaxMinSolver::MaxMinSolver(std::vector<double> capacities)
         }
         m_res[r].cap = capacities[r];
     }
+    RestartSets();
 }
 
 void
@@ -221,6 +222,7 @@ MaxMinSolver::Reset(const std::vector<double>& capacities)
     m_saturated.clear();
     m_capHeap.clear();
     m_heap.clear();
+    RestartSets();
 }
 
 void
@@ -372,6 +374,10 @@ MaxMinSolver::FindOrCreateClass(const std::vector<Usage>& usage,
         m_byKey.emplace(key, c);
     }
     ++m_liveClasses;
+    if (m_setsTracked)
+    {
+        JoinSets(c);
+    }
     return c;
 }
 
@@ -483,6 +489,12 @@ MaxMinSolver::ReleaseClass(uint32_t c)
     k.nPrio = 0;
     m_freeClasses.push_back(c);
     --m_liveClasses;
+    // Its component may split: no longer tracked, until no class is left.
+    m_setsTracked = false;
+    if (m_liveClasses == 0)
+    {
+        RestartSets();
+    }
     if (m_poolDead > 4096 && 2 * m_poolDead > m_pool.size())
     {
         CompactPool();
@@ -560,11 +572,84 @@ MaxMinSolver::ComputeLoads() const
 }
 
 void
+MaxMinSolver::RestartSets()
+{
+    m_setParent.resize(m_res.size());
+    for (uint32_t r = 0; r < m_res.size(); ++r)
+    {
+        m_setParent[r] = r;
+    }
+    m_setClasses.assign(m_res.size(), 0);
+    m_setsTracked = true;
+}
+
+uint32_t
+MaxMinSolver::FindSet(uint32_t r)
+{
+    while (m_setParent[r] != r)
+    {
+        m_setParent[r] = m_setParent[m_setParent[r]];
+        r = m_setParent[r];
+    }
+    return r;
+}
+
+void
+MaxMinSolver::JoinSets(uint32_t c)
+{
+    const Class& k = m_classes[c];
+    uint32_t root = FindSet(m_pool[k.pool].res);
+    for (uint64_t j = k.pool + 1; j < k.pool + k.nUse + k.nPrio; ++j)
+    {
+        uint32_t other = FindSet(m_pool[j].res);
+        if (other != root)
+        {
+            // the larger set (in classes) stays the root: shorter paths for the others
+            if (m_setClasses[other] > m_setClasses[root])
+            {
+                std::swap(root, other);
+            }
+            m_setParent[other] = root;
+            m_setClasses[root] += m_setClasses[other];
+        }
+    }
+    ++m_setClasses[root];
+}
+
+uint32_t
+MaxMinSolver::DirtyComponentClasses()
+{
+    if (!m_setsTracked)
+    {
+        return 0;
+    }
+    std::vector<uint32_t>& roots = m_stack; // free until the walk starts
+    roots.clear();
+    for (uint32_t r : m_dirty)
+    {
+        roots.push_back(FindSet(r));
+    }
+    std::sort(roots.begin(), roots.end());
+    roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+    uint32_t classes = 0;
+    for (uint32_t root : roots)
+    {
+        classes += m_setClasses[root];
+    }
+    roots.clear();
+    return classes;
+}
+
+void
 MaxMinSolver::CollectComponent()
 {
     // Depth-first over the bipartite class-resource graph from the touched resources. Once
     // every used resource is reached (or a quarter of the classes) the refill takes everything:
     // all classes and flows in id order (sequential scans) instead of the remaining edges.
+    // The walk below ends in everything exactly when the components of the changed resources
+    // hold more than a quarter of the classes (it reaches every used resource only when they
+    // hold all of them): where the components are tracked, that is known without the walk.
+    bool everything = 4 * uint64_t{DirtyComponentClasses()} > m_liveClasses;
     ++m_stamp;
     m_component.clear();
     m_componentClass.clear();
@@ -586,7 +671,6 @@ MaxMinSolver::CollectComponent()
         reach(r);
     }
     m_dirty.clear();
-    bool everything = false;
     while (!m_stack.empty() && !everything)
     {
         uint32_t r = m_stack.back();

@@ -228,6 +228,17 @@ class MaxMinSolver
     void AddDemand(uint32_t c, double sign);
     void MarkRated(uint32_t f);
     void ComputeLoads() const;
+    /** Every resource its own component again (no classes, or after Reset) */
+    void RestartSets();
+    /** \param r resource \return the root of its component (union-find, path halving) */
+    uint32_t FindSet(uint32_t r);
+    /** \param c a new class: joins the components of its resources and counts it there */
+    void JoinSets(uint32_t c);
+    /**
+     * \return the live classes of the components the changed (dirty) resources belong to, if
+     *         the components are tracked (no class released since RestartSets), else 0
+     */
+    uint32_t DirtyComponentClasses();
     void CollectComponent();
     void Fill();
 
@@ -266,6 +277,13 @@ class MaxMinSolver
     mutable bool m_loadsValid{false};
 
     uint32_t m_nonEmptyRes{0}; //!< resources some class uses
+
+    // The connected components of the resources while classes are only added (they merge,
+    // never split): CollectComponent learns from them, without walking, that the changed
+    // components hold more than a quarter of the classes and the refill takes everything.
+    std::vector<uint32_t> m_setParent;  //!< union-find parent of each resource
+    std::vector<uint32_t> m_setClasses; //!< at a root: live classes of its component
+    bool m_setsTracked{true};           //!< no class released since RestartSets
 
     // Fill state, indexed by resource or class id (only the component's entries are set).
     std::vector<double> m_left;        //!< capacity not yet allocated
