@@ -180,6 +180,7 @@ MaxMinSolver::Reset(const std::vector<double>& capacities)
     m_flows.clear();
     m_freeFlows.clear();
     m_classes.clear();
+    m_classInfo.clear();
     m_classStamp.clear();
     m_freeClasses.clear();
     m_byKey.clear();
@@ -253,18 +254,18 @@ MaxMinSolver::AddFlow(const std::vector<Usage>& usage,
         f = static_cast<uint32_t>(m_flows.size());
         m_flows.emplace_back();
     }
-    Class& cls = m_classes[c];
+    uint32_t& head = m_classInfo[c].head;
     FlowRec& flow = m_flows[f];
     flow = FlowRec{};
     flow.cls = c;
     flow.active = true;
-    flow.next = cls.head;
-    if (cls.head != kNone)
+    flow.next = head;
+    if (head != kNone)
     {
-        m_flows[cls.head].prev = f;
+        m_flows[head].prev = f;
     }
-    cls.head = f;
-    ++cls.mult;
+    head = f;
+    ++m_classes[c].mult;
     MarkDirty(c);
     AddDemand(c, 1.0);
     ++m_active;
@@ -280,7 +281,7 @@ MaxMinSolver::AddDemand(uint32_t c, double sign)
     for (uint64_t j = k.pool; j < k.pool + k.nUse + k.nPrio; ++j)
     {
         Resource& res = m_res[m_pool[j].res];
-        res.demand += sign * (m_weights[m_pool[j].weight] * k.cap);
+        res.demand += sign * (m_weights[m_pool[j].weight] * m_classInfo[c].cap);
         bool over = IsOver(res.demand, res.cap);
         m_overloaded += over && !res.over ? 1 : 0;
         m_overloaded -= !over && res.over ? 1 : 0;
@@ -325,8 +326,8 @@ MaxMinSolver::FindOrCreateClass(const std::vector<Usage>& usage,
                 return u.first == e.res && u.second == m_weights[e.weight];
             };
             auto at = m_pool.begin() + k.pool;
-            if (k.cap == cap && k.nUse == usage.size() && k.nPrio == priority.size() &&
-                std::equal(usage.begin(), usage.end(), at, same) &&
+            if (m_classInfo[it->second].cap == cap && k.nUse == usage.size() &&
+                k.nPrio == priority.size() && std::equal(usage.begin(), usage.end(), at, same) &&
                 std::equal(priority.begin(), priority.end(), at + k.nUse, same))
             {
                 return it->second;
@@ -343,6 +344,7 @@ MaxMinSolver::FindOrCreateClass(const std::vector<Usage>& usage,
     {
         c = static_cast<uint32_t>(m_classes.size());
         m_classes.emplace_back();
+        m_classInfo.emplace_back();
         m_classStamp.push_back(0);
         m_frozen.push_back(0);
     }
@@ -351,8 +353,9 @@ MaxMinSolver::FindOrCreateClass(const std::vector<Usage>& usage,
     k.pool = m_pool.size();
     k.nUse = static_cast<uint32_t>(usage.size());
     k.nPrio = static_cast<uint32_t>(priority.size());
-    k.key = key;
-    k.cap = cap;
+    m_classInfo[c] = ClassInfo{};
+    m_classInfo[c].key = key;
+    m_classInfo[c].cap = cap;
     for (const auto* list : {&usage, &priority})
     {
         for (const auto& [r, w] : *list)
@@ -434,7 +437,7 @@ MaxMinSolver::RemoveFlow(uint32_t f)
     }
     uint32_t c = flow.cls;
     Class& k = m_classes[c];
-    (flow.prev != kNone ? m_flows[flow.prev].next : k.head) = flow.next;
+    (flow.prev != kNone ? m_flows[flow.prev].next : m_classInfo[c].head) = flow.next;
     if (flow.next != kNone)
     {
         m_flows[flow.next].prev = flow.prev;
@@ -474,7 +477,7 @@ MaxMinSolver::ReleaseClass(uint32_t c)
     }
     if (m_merge)
     {
-        auto [lo, hi] = m_byKey.equal_range(k.key);
+        auto [lo, hi] = m_byKey.equal_range(m_classInfo[c].key);
         for (auto it = lo; it != hi; ++it)
         {
             if (it->second == c)
@@ -743,7 +746,7 @@ MaxMinSolver::CollectComponent()
     }
     for (uint32_t c : m_componentClass)
     {
-        for (uint32_t f = m_classes[c].head; f != kNone; f = m_flows[f].next)
+        for (uint32_t f = m_classInfo[c].head; f != kNone; f = m_flows[f].next)
         {
             m_component.push_back(f);
             MarkRated(f);
@@ -767,7 +770,7 @@ MaxMinSolver::Fill()
     {
         const Class& k = m_classes[c];
         m_frozen[c] = 0;
-        lowestCap = std::min(lowestCap, k.cap);
+        lowestCap = std::min(lowestCap, m_classInfo[c].cap);
         for (uint64_t j = k.pool; j < k.pool + k.nUse; ++j)
         {
             m_weight[m_pool[j].res] += m_weights[m_pool[j].weight] * k.mult;
@@ -860,7 +863,7 @@ MaxMinSolver::Fill()
             {
                 if (!m_frozen[c])
                 {
-                    m_capHeap.emplace_back(m_classes[c].cap, c);
+                    m_capHeap.emplace_back(m_classInfo[c].cap, c);
                 }
             }
             std::make_heap(m_capHeap.begin(), m_capHeap.end(), std::greater<>());
@@ -950,7 +953,7 @@ MaxMinSolver::Solve()
         // Every demand fits: progressive filling would freeze each class at its cap.
         for (uint32_t c : m_componentClass)
         {
-            m_classes[c].rate = m_classes[c].cap;
+            m_classes[c].rate = m_classInfo[c].cap;
         }
         for (uint32_t r : m_componentRes)
         {
