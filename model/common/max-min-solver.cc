@@ -70,10 +70,10 @@ EraseOne(std::vector<uint32_t>& list, uint32_t value)
 }
 
 /**
- * Fetches every 64-byte line of [first, end): records and usage lists are not line-aligned, so
- * a record may straddle two lines and n usages of 8 bytes span up to n / 8 + 1 (fetching n / 8
- * lines from the first left the last one, often the priority usages, to a miss). Always inlined
- * for the reason PrefetchAhead gives.
+ * Fetches every 64-byte line of [first, end): usage lists are not line-aligned, so n usages of
+ * 8 bytes span up to n / 8 + 1 lines (fetching n / 8 lines from the first left the last one,
+ * often the priority usages, to a miss); a class record (32 bytes, aligned) is one line. Always
+ * inlined for the reason PrefetchAhead gives.
  */
 __attribute__((always_inline)) inline void
 PrefetchLines(const void* first, const void* end)
