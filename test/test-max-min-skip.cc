@@ -45,6 +45,18 @@ RandomSpec(std::mt19937& rng, std::size_t resources)
     return s;
 }
 
+/// 5 to 19 resources of capacities 10 to 99, in whole units
+std::vector<double>
+RandomCaps(std::mt19937& rng)
+{
+    std::vector<double> caps(5 + rng() % 15);
+    for (auto& c : caps)
+    {
+        c = 10 + rng() % 90;
+    }
+    return caps;
+}
+
 } // namespace
 
 TEST_CASE("max-min: a solve skipped when every demand fits equals the full fill", "[rdma]")
@@ -123,11 +135,7 @@ TEST_CASE("max-min: demands, overloaded resources and one-pass loads follow the 
     for (uint32_t seed = 1; seed <= 6; ++seed)
     {
         std::mt19937 rng(100 + seed);
-        std::vector<double> caps(5 + rng() % 15);
-        for (auto& c : caps)
-        {
-            c = 10 + rng() % 90;
-        }
+        std::vector<double> caps = RandomCaps(rng);
         MaxMinSolver s(caps);
         std::vector<std::pair<uint32_t, Spec>> live;
         for (int step = 0; step < 300; ++step)
@@ -184,11 +192,7 @@ TEST_CASE("max-min: IsFull answers as the loads do after fills, skipped fills an
     for (uint32_t seed = 1; seed <= 6; ++seed)
     {
         std::mt19937 rng(200 + seed);
-        std::vector<double> caps(5 + rng() % 15);
-        for (auto& c : caps)
-        {
-            c = 10 + rng() % 90;
-        }
+        std::vector<double> caps = RandomCaps(rng);
         MaxMinSolver s(caps);
         std::vector<uint32_t> live;
         for (int step = 0; step < 300; ++step)
