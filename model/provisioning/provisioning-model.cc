@@ -1701,12 +1701,12 @@ void
 ProvisioningModel::SweepUsages()
 {
     // Called before a pass looks entries up. Entries of jobs long gone would pile up (their
-    // keys name a placement and a cache plan): when the table has doubled since the last
-    // sweep, those not used since that sweep go. Only what is rebuilt changes, never a result.
-    // The table has doubled in entries, or grown in bytes (UsageCacheSweepBytes): an Alluxio
-    // usage lists every peer node's resources (some 50 KB on 352 nodes), so a count alone let
-    // thousands stay, and sweeps at doublings of the bytes kept ever longer periods' worth
-    // (Philly: 264 MB kept at the last of four sweeps; now about 70 MB).
+    // keys name a placement and a cache plan): when the table has doubled in entries since the
+    // last sweep, or grown in bytes by half of UsageCacheSweepBytes past it, those not used
+    // since that sweep go. Only what is rebuilt changes, never a result. The byte rule is for
+    // Alluxio, whose usages list every peer node's resources (some 50 KB on 352 nodes): the
+    // count alone let thousands stay, and a doubling of the bytes kept ever longer periods'
+    // worth (Philly: 264 MB kept at the last of four sweeps; now about 70 MB).
     ++m_usageStamp;
     if (m_usages.size() < std::max<size_t>(kSweepEntries, 2 * m_usagesSwept) &&
         m_usageBytes < std::max<uint64_t>(m_sweepBytes, m_usageBytesSwept + m_sweepBytes / 2))

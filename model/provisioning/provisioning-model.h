@@ -804,10 +804,12 @@ eturn true if every flow gets its cap (results may be computed without a solver)
     static size_t UsageBytes(const CachedUsage& c);
     /// bumped when the static capacities change but the kept usages stay (rail reserve)
     uint64_t m_capsEpoch{0};
-    uint64_t m_usageStamp{0};      //!< passes (Solve or DescribeJob) so far
-    uint64_t m_sweepStamp{0};      //!< m_usageStamp at the last sweep
-    size_t m_usagesSwept{0};       //!< entries kept by the last sweep
-    uint64_t m_usageBytes{0};      //!< UsageBytes of every entry of m_usages
+    uint64_t m_usageStamp{0}; //!< passes (Solve or DescribeJob) so far
+    uint64_t m_sweepStamp{0}; //!< m_usageStamp at the last sweep
+    size_t m_usagesSwept{0};  //!< entries kept by the last sweep
+    /// UsageBytes of every entry of m_usages, counted at insertion and erasure (an entry's
+    /// lists do not change while it is kept)
+    uint64_t m_usageBytes{0};
     uint64_t m_usageBytesSwept{0}; //!< m_usageBytes after the last sweep
     uint64_t m_sweepBytes;         //!< UsageCacheSweepBytes [bytes]
     /// SweepUsages sweeps no table below this many entries (and UsageCacheSweepBytes)
