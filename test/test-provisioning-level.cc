@@ -715,13 +715,27 @@ TEST_CASE("provisioning model: usages kept across a move of the rail reserve des
     std::vector<std::vector<ProvisioningLevel::Flow>> before;
     describe(kept, before); // the usages cached with the full rails
     uint32_t moved = 0;
-    for (double reserve : {0.0, 200e9, 390e9, 100e9})
+    // A rail of every node left with a small share (the data's dominant resource), then
+    // moves of a few nodes' reserves only, which the kept model applies to their rails alone.
+    const std::vector<std::vector<double>> reserves = {std::vector<double>(6, 0.0),
+                                                       std::vector<double>(6, 200e9),
+                                                       {200e9, 200e9, 390e9, 200e9, 200e9, 200e9},
+                                                       {390e9, 200e9, 390e9, 200e9, 0.0, 200e9},
+                                                       std::vector<double>(6, 390e9),
+                                                       std::vector<double>(6, 100e9)};
+    for (const std::vector<double>& r : reserves)
     {
-        // a rail of every node left with a small share: the data's dominant resource
-        std::vector<double> r(6, reserve);
+        const double reserve = r[0];
         kept->SetRailReserve(r);
         Ptr<ProvisioningModel> fresh = Model(c);
         fresh->SetRailReserve(r);
+        uint32_t statics = kept->StaticCount();
+        REQUIRE(fresh->StaticCount() == statics);
+        for (uint32_t k = 0; k < statics; ++k)
+        {
+            INFO("reserve " << r[0] << " " << r[2] << " " << r[4] << ", resource " << k);
+            REQUIRE(kept->Capacities()[k] == fresh->Capacities()[k]);
+        }
         std::vector<std::vector<ProvisioningLevel::Flow>> a;
         std::vector<std::vector<ProvisioningLevel::Flow>> b;
         describe(kept, a);

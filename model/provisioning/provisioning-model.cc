@@ -534,6 +534,11 @@ ProvisioningModel::BuildResources()
         m_kinds.resize(m_staticCount);
         return;
     }
+    if (sameScalars && m_staticKey.size() == nScalars + m_railReserve.size() && m_reserveLinksValid)
+    {
+        UpdateReserveCaps(m_staticKey.data() + nScalars);
+        return;
+    }
     // Only the rail reserve moved (gradient sync started or stopped somewhere): the same
     // resources with other capacities on training nodes' rails. The kept usages stay valid
     // if the pool twins do; their dominant shares are computed again when next used.
@@ -549,6 +554,7 @@ ProvisioningModel::BuildResources()
     m_caps.clear();
     m_kinds.clear();
     const RailTopology& t = Topology();
+    std::vector<std::pair<uint32_t, uint32_t>> reserveLinks; // (node, link) where it applies
     for (uint32_t l = 0; l < t.GetLinks().size(); ++l)
     {
         const auto& link = t.GetLinks()[l];
@@ -572,19 +578,26 @@ ProvisioningModel::BuildResources()
         if (!link.inNode && !m_railReserve.empty())
         {
             // A node's rail link gives other traffic (gradient sync) its share of the reserve.
+            int32_t node = -1;
             for (uint32_t end : {link.a, link.b})
             {
                 const auto& v = t.GetVertex(end);
                 if (v.kind == RailVertexKind::NIC && v.node >= 0 &&
                     static_cast<uint32_t>(v.node) < m_railReserve.size())
                 {
-                    reserve = m_railReserve[v.node] / m_cluster.node.nics;
+                    node = v.node;
                 }
+            }
+            if (node >= 0)
+            {
+                reserve = ReservedOnLink(static_cast<uint32_t>(node));
+                reserveLinks.emplace_back(static_cast<uint32_t>(node), l);
             }
         }
         AddResource(link.bytesPerSec - reserve, kind);
         AddResource(link.bytesPerSec - reserve, kind);
     }
+    IndexReserveLinks(reserveLinks);
     uint32_t n = m_cluster.nodes;
     m_res = Resources{};
     for (uint32_t i = 0; i < n + PoolNodes(); ++i)
@@ -611,6 +624,65 @@ ProvisioningModel::BuildResources()
     {
         ForgetUsages();
     }
+}
+
+double
+ProvisioningModel::ReservedOnLink(uint32_t node) const
+{
+    return m_railReserve[node] / m_cluster.node.nics;
+}
+
+void
+ProvisioningModel::IndexReserveLinks(std::vector<std::pair<uint32_t, uint32_t>> links)
+{
+    std::stable_sort(links.begin(), links.end(), [](const auto& x, const auto& y) {
+        return x.first < y.first;
+    });
+    m_reserveLinkOf.assign(m_railReserve.size() + 1, 0);
+    m_reserveLinks.clear();
+    // UpdateReserveCaps leaves the pool twins as they are: valid only while no reserved link
+    // touches a pool node (whose resources BuildPoolTwins compares). Rails end at switches.
+    m_reserveLinksValid = true;
+    const RailTopology& t = Topology();
+    auto inPool = [&](uint32_t v) {
+        int32_t node = t.GetVertex(v).node;
+        return node >= static_cast<int32_t>(m_cluster.nodes);
+    };
+    for (const auto& [node, l] : links)
+    {
+        ++m_reserveLinkOf[node + 1];
+        m_reserveLinks.push_back(l);
+        const auto& link = t.GetLinks()[l];
+        m_reserveLinksValid = m_reserveLinksValid && !inPool(link.a) && !inPool(link.b);
+    }
+    std::partial_sum(m_reserveLinkOf.begin(), m_reserveLinkOf.end(), m_reserveLinkOf.begin());
+}
+
+void
+ProvisioningModel::UpdateReserveCaps(const double* before)
+{
+    // The caps BuildResources would give, computed the same way, for the nodes whose reserve
+    // changed (an event-driven replay moves a few per pass; a rebuild visits every link).
+    m_caps.resize(m_staticCount);
+    m_kinds.resize(m_staticCount);
+    const RailTopology& t = Topology();
+    for (uint32_t node = 0; node < m_railReserve.size(); ++node)
+    {
+        if (m_railReserve[node] == before[node])
+        {
+            continue;
+        }
+        for (uint32_t i = m_reserveLinkOf[node]; i < m_reserveLinkOf[node + 1]; ++i)
+        {
+            uint32_t l = m_reserveLinks[i];
+            double cap =
+                Finite(std::max(t.GetLinks()[l].bytesPerSec - ReservedOnLink(node), 1e-12));
+            m_caps[2 * l] = cap;
+            m_caps[2 * l + 1] = cap;
+        }
+    }
+    std::copy(m_railReserve.begin(), m_railReserve.end(), m_staticKey.end() - m_railReserve.size());
+    ++m_capsEpoch; // as a rebuild with the same pool twins: kept usages, shares computed again
 }
 
 void

@@ -528,6 +528,19 @@ class ProvisioningModel : public Object
     static const std::string& KindName(uint8_t kind);
 
     void BuildResources();
+    /** \param node a training node \return its rail reserve's share on each of its rails */
+    double ReservedOnLink(uint32_t node) const;
+    /**
+     * Keep, per node, the rail links its reserve applies to (m_reserveLinks), for
+     * UpdateReserveCaps. \param links (node, link) pairs, in link order
+     */
+    void IndexReserveLinks(std::vector<std::pair<uint32_t, uint32_t>> links);
+    /**
+     * The static resources' caps after only the rail reserve moved: the links of the nodes
+     * whose reserve changed get what a rebuild would give them.
+     * \param before the reserve the caps were built with, per node
+     */
+    void UpdateReserveCaps(const double* before);
     /**
      * Map every resource of pool nodes 1..P-1 (cores, storage NIC, DRAM, the node's links) to
      * the same resource of pool node 0, when the pool nodes are alike (m_twinRep); see
@@ -579,9 +592,12 @@ eturn per job result; empty optional when the compact usages cannot give the ful
 
     // Kept from one Solve to the next, since a replay solves at every scheduling pass:
     static constexpr uint32_t kUnused = 0xffffffffu;
-    std::vector<double> m_staticKey; //!< inputs of the resources before the clients
-    uint32_t m_staticCount{0};       //!< resources before the storage clients
-    bool m_staticBuilt{false};       //!< m_staticKey describes the current topology
+    std::vector<double> m_staticKey;       //!< inputs of the resources before the clients
+    uint32_t m_staticCount{0};             //!< resources before the storage clients
+    bool m_staticBuilt{false};             //!< m_staticKey describes the current topology
+    std::vector<uint32_t> m_reserveLinkOf; //!< node -> first of its m_reserveLinks
+    std::vector<uint32_t> m_reserveLinks;  //!< the links a node's rail reserve applies to
+    bool m_reserveLinksValid{false};       //!< UpdateReserveCaps may replace a rebuild
     /// per static resource: the same resource of pool node 0 when it belongs to pool node
     /// q > 0 and the pool nodes are alike, else itself (BuildPoolTwins)
     std::vector<uint32_t> m_twinRep;
