@@ -358,16 +358,25 @@ ProvisioningLevel::Refresh()
         m_capped[r] = m_rising[r] = m_demand[r] = 0.0;
     }
     // in a fixed order (by job id, then flow), so that a refresh gives the same bits whatever
-    // the history of the sums
+    // the history of the sums. One pass per flow: each sum gets the additions AddLoad and
+    // AddDemand would give it, in the same order (sums of different resources do not mix).
+    double* capped = m_capped.data();
+    double* rising = m_rising.data();
+    double* demand = m_demand.data();
     for (const auto& [id, j] : m_jobs)
     {
         for (size_t i = 0; i < j.flows.size(); ++i)
         {
             const Flow& f = j.flows[i];
-            AddLoad(f, !j.entries[i].flow || Capped(j.entries[i]), +1, false);
+            const bool atCap = !j.entries[i].flow || Capped(j.entries[i]);
+            const double unit = f.unit;
+            const double cap = f.cap;
             for (const auto& [r, w] : f.usage)
             {
-                m_demand[r] += w * f.unit * f.cap;
+                double perUnit = w * unit;
+                double load = perUnit * cap;
+                atCap ? capped[r] += load : rising[r] += perUnit;
+                demand[r] += load;
             }
         }
     }
