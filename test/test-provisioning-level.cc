@@ -30,6 +30,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <random>
 #include <string>
@@ -682,6 +683,64 @@ TEST_CASE("provisioning level: busiest shares over resources whose sums tie bit 
         }
     }
     CHECK(levelPasses > 1000);
+}
+
+TEST_CASE("provisioning level: a node's rail loads summed at once are LoadOf's sums, bit for bit",
+          "[provisioning]")
+{
+    // Random flows on 64 resources, the level binding or not (L finite or infinite); each
+    // "node" is a random list of uplinks, whose reverses (id ^ 1) are summed as well.
+    const uint32_t resources = 64;
+    uint32_t finite = 0;
+    uint32_t infinite = 0;
+    for (uint32_t seed = 1; seed <= 4; ++seed)
+    {
+        std::mt19937 rng(seed);
+        std::uniform_real_distribution<double> unif(0.0, 1.0);
+        std::vector<double> caps(resources);
+        for (double& cap : caps)
+        {
+            cap = 0.5 + unif(rng) * 10;
+        }
+        ProvisioningLevel level;
+        level.Reset(caps, 0);
+        for (uint64_t job = 0; job < 200; ++job)
+        {
+            ProvisioningLevel::Flow flow;
+            flow.unit = 0.5 + unif(rng);
+            flow.cap = 0.01 + unif(rng) * 2;
+            flow.usage.emplace_back(0, 0.1 + unif(rng));
+            for (uint32_t u = 1 + rng() % 6; u > 0; --u)
+            {
+                flow.usage.emplace_back(1 + rng() % (resources - 1), 0.05 + unif(rng));
+            }
+            level.Add(job, {flow});
+            caps[0] = 0.5 + unif(rng) * (rng() % 3 == 0 ? 400 : 10);
+            level.SetCapacities(caps);
+            const double levelNow = level.Level();
+            std::isinf(levelNow) ? ++infinite : ++finite;
+            std::vector<uint32_t> uplinks(rng() % 9);
+            for (uint32_t& l : uplinks)
+            {
+                l = static_cast<uint32_t>(rng() % resources);
+            }
+            double out = -1;
+            double in = -1;
+            level.UplinkLoads(uplinks.data(), uplinks.data() + uplinks.size(), out, in);
+            double sumOut = 0.0;
+            double sumIn = 0.0;
+            for (uint32_t l : uplinks)
+            {
+                sumOut += level.LoadOf(l);
+                sumIn += level.LoadOf(l ^ 1u);
+            }
+            INFO("seed " << seed << ", job " << job << ", L " << levelNow);
+            REQUIRE(std::memcmp(&out, &sumOut, sizeof out) == 0);
+            REQUIRE(std::memcmp(&in, &sumIn, sizeof in) == 0);
+        }
+    }
+    CHECK(finite > 50);
+    CHECK(infinite > 50);
 }
 
 TEST_CASE("provisioning model: usages kept across a move of the rail reserve describe jobs as "

@@ -125,17 +125,32 @@ LinkShare::SyncReserve(const std::vector<Ptr<const ClusterJob>>& running) const
 }
 
 void
-LinkShare::SetDataLoad(const std::vector<double>& out, const std::vector<double>& in)
+LinkShare::SetDataLoad(std::vector<double> out, std::vector<double> in)
 {
     NS_LOG_FUNCTION(this);
-    m_dataOut = out;
-    m_dataIn = in;
+    m_dataOut = std::move(out);
+    m_dataIn = std::move(in);
     m_dataOut.resize(m_topology.numNodes, 0.0);
     m_dataIn.resize(m_topology.numNodes, 0.0);
-    for (size_t n = 0; n < m_dataOut.size(); ++n)
+    if (m_capacity > 0)
     {
-        m_figures.peakDataShare = std::max(
-            {m_figures.peakDataShare, m_dataOut[n] / m_capacity, m_dataIn[n] / m_capacity});
+        // Division by a positive capacity keeps the order of the loads (its rounding is
+        // monotone), so the largest load gives the largest share: one division, not two per
+        // node. std::max as below: a NaN load is passed over.
+        double most = 0.0; // the shares start from 0 too (an empty or idle cluster)
+        for (size_t n = 0; n < m_dataOut.size(); ++n)
+        {
+            most = std::max({most, m_dataOut[n], m_dataIn[n]});
+        }
+        m_figures.peakDataShare = std::max(m_figures.peakDataShare, most / m_capacity);
+    }
+    else
+    {
+        for (size_t n = 0; n < m_dataOut.size(); ++n)
+        {
+            m_figures.peakDataShare = std::max(
+                {m_figures.peakDataShare, m_dataOut[n] / m_capacity, m_dataIn[n] / m_capacity});
+        }
     }
     if (!m_used.empty() && !m_checkPending)
     {

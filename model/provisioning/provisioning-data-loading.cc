@@ -660,21 +660,23 @@ ProvisioningDataLoading::ShareRailLoads(LinkShare& links)
         // every node's rail load at the level: its uplinks out, their reverses in
         out.assign(m_onNode.size(), 0.0);
         in.assign(m_onNode.size(), 0.0);
+        const ProvisioningModel::RailUplinks uplinks = m_model->GetRailUplinks();
+        if (m_onNode.size() > uplinks.nodes)
+        {
+            throw std::logic_error("ProvisioningDataLoading: the links' topology has more "
+                                   "nodes than the provisioning model's");
+        }
         for (uint32_t n = 0; n < m_onNode.size(); ++n)
         {
             if (m_onNode[n].empty())
             {
                 continue; // no flow reaches its GPUs
             }
-            m_model->NodeRailUplinks(n, m_uplinks);
-            for (uint32_t l : m_uplinks)
-            {
-                out[n] += m_level.LoadOf(l);
-                in[n] += m_level.LoadOf(l ^ 1u);
-            }
+            auto [first, last] = uplinks.Of(n);
+            m_level.UplinkLoads(first, last, out[n], in[n]);
         }
     }
-    links.SetDataLoad(out, in);
+    links.SetDataLoad(std::move(out), std::move(in));
 }
 
 double
@@ -751,7 +753,7 @@ ProvisioningDataLoading::EvaluateAll(const std::vector<Ptr<const ClusterJob>>& r
         std::vector<double> out;
         std::vector<double> in;
         m_model->RailLoads(out, in);
-        links->SetDataLoad(out, in);
+        links->SetDataLoad(std::move(out), std::move(in));
     }
     for (size_t k = 0; k < running.size(); ++k)
     {

@@ -182,8 +182,7 @@ class ProvisioningDataLoading : public ReportingTermModel
     uint32_t m_paceGroup{0};               //!< the engine's pace group id for the level's jobs
     std::map<uint64_t, Running> m_running; //!< kept jobs by id (the engine's order)
     std::map<uint64_t, Ptr<const ClusterJob>> m_syncJobs; //!< kept jobs on two nodes or more
-    std::vector<double> m_reserve;   //!< per node: rail bytes/s gradient sync keeps (LinkShare)
-    std::vector<uint32_t> m_uplinks; //!< scratch of ShareRailLoads
+    std::vector<double> m_reserve; //!< per node: rail bytes/s gradient sync keeps (LinkShare)
     /// per node: the kept jobs with GPUs there, by id, and their GPUs (a Solve gives a job
     /// the GPU indices after those of the jobs before it)
     std::vector<std::map<uint64_t, uint32_t>> m_onNode;

@@ -530,6 +530,35 @@ ProvisioningLevel::LoadOf(uint32_t r) const
     return LoadAt(r, m_lastLevel);
 }
 
+void
+ProvisioningLevel::UplinkLoads(const uint32_t* first,
+                               const uint32_t* last,
+                               double& out,
+                               double& in) const
+{
+    double o = 0.0;
+    double i = 0.0;
+    if (std::isinf(m_lastLevel))
+    {
+        for (const uint32_t* l = first; l != last; ++l)
+        {
+            o += m_demand[*l];
+            i += m_demand[*l ^ 1u];
+        }
+    }
+    else
+    {
+        const double level = m_lastLevel;
+        for (const uint32_t* l = first; l != last; ++l)
+        {
+            o += m_capped[*l] + level * m_rising[*l];
+            i += m_capped[*l ^ 1u] + level * m_rising[*l ^ 1u];
+        }
+    }
+    out = o;
+    in = i;
+}
+
 double
 ProvisioningLevel::LoadAt(uint32_t r, double level) const
 {

@@ -107,6 +107,14 @@ class ProvisioningLevel
     /** \param r a resource \return its load at the level Level() gave last */
     double LoadOf(uint32_t r) const;
     /**
+     * The LoadOf() sums of a node's rails, for a pass over every node: the level is read
+     * once, and the sums get the same additions in the same order as LoadOf's would.
+     * \param first first of the node's directed uplinks \param last one past its last
+     * \param out set to 0 + each uplink's load, in order
+     * \param in set to 0 + each uplink's reverse (id ^ 1) load, in order
+     */
+    void UplinkLoads(const uint32_t* first, const uint32_t* last, double& out, double& in) const;
+    /**
      * \brief Group the resources in classes for BusiestShares (after Reset, which forgets
      *        them).
      * \param classOf per resource (as many as Reset's capacities): its class, below classes

@@ -1988,12 +1988,11 @@ ProvisioningModel::EnsureRailLinks() const
     }
 }
 
-void
-ProvisioningModel::NodeRailUplinks(uint32_t node, std::vector<uint32_t>& uplinks) const
+ProvisioningModel::RailUplinks
+ProvisioningModel::GetRailUplinks() const
 {
     EnsureRailLinks();
-    uplinks.assign(m_railLinks.begin() + m_railLinkOf.at(node),
-                   m_railLinks.begin() + m_railLinkOf.at(node + 1));
+    return {m_railLinks.data(), m_railLinkOf.data(), m_cluster.nodes};
 }
 
 void

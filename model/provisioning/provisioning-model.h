@@ -231,12 +231,27 @@ class ProvisioningModel : public Object
      * \param in per training node, bytes/s received over its rails (output)
      */
     void RailLoads(std::vector<double>& out, std::vector<double>& in) const;
+
     /**
-     * \param node a training node
-     * \param uplinks set to its directed rail uplinks (NIC to switch), in the order RailLoads
-     *        adds them; each one's reverse (id ^ 1) is the downlink
+     * Every training node's directed rail uplinks (NIC to switch), in the order RailLoads
+     * adds them; each one's reverse (id ^ 1) is the downlink. Valid until the topology
+     * changes.
      */
-    void NodeRailUplinks(uint32_t node, std::vector<uint32_t>& uplinks) const;
+    struct RailUplinks
+    {
+        const uint32_t* links;   //!< every node's, one node after the other
+        const uint32_t* offsets; //!< node -> its first in links (one more entry at the end)
+        uint32_t nodes;          //!< training nodes (offsets has one entry more)
+
+        /** \param node a training node \return its uplinks, [first, last) */
+        std::pair<const uint32_t*, const uint32_t*> Of(uint32_t node) const
+        {
+            return {links + offsets[node], links + offsets[node + 1]};
+        }
+    };
+
+    /** \return the training nodes' rail uplinks (RailUplinks) */
+    RailUplinks GetRailUplinks() const;
 
     // ---- what loaders use -------------------------------------------------------------
     /** \return the topology (after SetCluster) */
