@@ -527,8 +527,13 @@ ProvisioningModel::BuildResources()
     // compared in place (DescribeJob asks at every (re)description of a job)
     bool sameScalars = m_staticBuilt && m_staticKey.size() >= nScalars &&
                        std::equal(scalars, scalars + nScalars, m_staticKey.begin());
+    // The reserve is compared only if SetRailReserve moved it since the last build: a pass
+    // describes many jobs, each asking here, and the reserve is as long as the cluster.
+    const bool reserveMoved = m_reserveMoved;
+    m_reserveMoved = false;
     if (sameScalars && m_staticKey.size() == nScalars + m_railReserve.size() &&
-        std::equal(m_railReserve.begin(), m_railReserve.end(), m_staticKey.begin() + nScalars))
+        (!reserveMoved ||
+         std::equal(m_railReserve.begin(), m_railReserve.end(), m_staticKey.begin() + nScalars)))
     {
         m_caps.resize(m_staticCount);
         m_kinds.resize(m_staticCount);
@@ -1954,6 +1959,7 @@ ProvisioningModel::CompactUsage(CachedUsage& c) const
 void
 ProvisioningModel::SetRailReserve(std::vector<double> reserve)
 {
+    m_reserveMoved = m_reserveMoved || reserve != m_railReserve;
     m_railReserve = std::move(reserve);
 }
 

@@ -613,6 +613,9 @@ eturn per job result; empty optional when the compact usages cannot give the ful
     std::vector<uint32_t> m_reserveLinkOf; //!< node -> first of its m_reserveLinks
     std::vector<uint32_t> m_reserveLinks;  //!< the links a node's rail reserve applies to
     bool m_reserveLinksValid{false};       //!< UpdateReserveCaps may replace a rebuild
+    /// SetRailReserve changed the reserve since the last BuildResources (which compares it
+    /// with m_staticKey's only then)
+    bool m_reserveMoved{true};
     /// per static resource: the same resource of pool node 0 when it belongs to pool node
     /// q > 0 and the pool nodes are alike, else itself (BuildPoolTwins)
     std::vector<uint32_t> m_twinRep;
