@@ -98,7 +98,7 @@ class LinkShare : public Object
      * \param out per training node, bytes/s the data traffic sends out of it over its rails
      * \param in per training node, bytes/s it receives over its rails
      */
-    void SetDataLoad(std::vector<double> out, std::vector<double> in);
+    void SetDataLoad(const std::vector<double>& out, const std::vector<double>& in);
 
     /**
      * \brief The fraction of its own peak rate a job's sync gets on the links it crosses now

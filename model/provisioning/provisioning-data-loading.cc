@@ -676,7 +676,7 @@ ProvisioningDataLoading::ShareRailLoads(LinkShare& links)
             m_level.UplinkLoads(first, last, out[n], in[n]);
         }
     }
-    links.SetDataLoad(std::move(out), std::move(in));
+    links.SetDataLoad(out, in);
 }
 
 double
@@ -753,7 +753,7 @@ ProvisioningDataLoading::EvaluateAll(const std::vector<Ptr<const ClusterJob>>& r
         std::vector<double> out;
         std::vector<double> in;
         m_model->RailLoads(out, in);
-        links->SetDataLoad(std::move(out), std::move(in));
+        links->SetDataLoad(out, in);
     }
     for (size_t k = 0; k < running.size(); ++k)
     {
