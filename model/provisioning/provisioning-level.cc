@@ -157,14 +157,11 @@ ProvisioningLevel::Capped(const Entry& e) const
 }
 
 void
-ProvisioningLevel::AddLoad(const Flow& flow, bool capped, double sign, bool mark)
+ProvisioningLevel::AddLoad(const Flow& flow, bool capped, double sign)
 {
     for (const auto& [r, w] : flow.usage)
     {
-        if (mark)
-        {
-            m_atLevel.Mark(r);
-        }
+        m_atLevel.Mark(r);
         if (capped)
         {
             m_capped[r] += sign * w * flow.unit * flow.cap;
@@ -358,8 +355,8 @@ ProvisioningLevel::Refresh()
         m_capped[r] = m_rising[r] = m_demand[r] = 0.0;
     }
     // in a fixed order (by job id, then flow), so that a refresh gives the same bits whatever
-    // the history of the sums. One pass per flow: each sum gets the additions AddLoad and
-    // AddDemand would give it, in the same order (sums of different resources do not mix).
+    // the history of the sums. One pass per flow: each sum gets the additions of AddLoad and
+    // of the demand sums, in the same order (sums of different resources do not mix).
     double* capped = m_capped.data();
     double* rising = m_rising.data();
     double* demand = m_demand.data();

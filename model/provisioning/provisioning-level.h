@@ -273,10 +273,9 @@ class ProvisioningLevel
     bool Capped(const Entry& e) const;
     /**
      * \param flow a flow \param capped on the capped side (else rising) \param sign +1 to add
-     * its load, -1 to take it away \param mark mark its resources in m_atLevel (Refresh
-     * marks only the sums it moved)
+     * its load, -1 to take it away; its resources are marked in m_atLevel
      */
-    void AddLoad(const Flow& flow, bool capped, double sign, bool mark = true);
+    void AddLoad(const Flow& flow, bool capped, double sign);
     /**
      * \brief Count a flow (enter) or take away what was counted (leave): its demand, its load
      *        on one side of the split and, if it is on the level's resource, its resources'
