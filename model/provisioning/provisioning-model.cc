@@ -39,6 +39,13 @@ Finite(double x)
     return std::isfinite(x) ? std::min(x, kUnbounded) : kUnbounded;
 }
 
+/// \param x a capacity as computed \return the solver's: positive and finite
+double
+SolverCapacity(double x)
+{
+    return Finite(std::max(x, 1e-12));
+}
+
 /// \param d a number \return its bits
 uint64_t
 Bits(double d)
@@ -416,7 +423,7 @@ ProvisioningModel::KindName(uint8_t kind)
 uint32_t
 ProvisioningModel::AddResource(double capacity, Kind kind) const
 {
-    m_caps.push_back(Finite(std::max(capacity, 1e-12)));
+    m_caps.push_back(SolverCapacity(capacity));
     m_kinds.push_back(kind);
     return static_cast<uint32_t>(m_caps.size() - 1);
 }
@@ -501,7 +508,7 @@ ProvisioningModel::SizeClients()
         double outstanding = m_prefetchDepth * std::max(1u, p.localBatch) * c.inFlight;
         double cap = m_storage->ClientThroughput(p.rawBytesPerSample,
                                                  static_cast<uint32_t>(std::ceil(outstanding)));
-        m_caps[c.res] = Finite(std::max(cap, 1e-12));
+        m_caps[c.res] = SolverCapacity(cap);
     }
 }
 
@@ -680,8 +687,7 @@ ProvisioningModel::UpdateReserveCaps(const double* before)
         for (uint32_t i = m_reserveLinkOf[node]; i < m_reserveLinkOf[node + 1]; ++i)
         {
             uint32_t l = m_reserveLinks[i];
-            double cap =
-                Finite(std::max(t.GetLinks()[l].bytesPerSec - ReservedOnLink(node), 1e-12));
+            double cap = SolverCapacity(t.GetLinks()[l].bytesPerSec - ReservedOnLink(node));
             m_caps[2 * l] = cap;
             m_caps[2 * l + 1] = cap;
         }
