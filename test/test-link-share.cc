@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <random>
 
 using namespace ns3;
 
@@ -213,4 +214,39 @@ TEST_CASE("shared links: the builder installs them only with sync and a loader b
         engine->Dispose();
         Simulator::Destroy();
     }
+}
+
+TEST_CASE("shared links: the peak data share is the largest per-node share, bit for bit", "[links]")
+{
+    // SetDataLoad divides the largest load once: it must give the maximum of every node's
+    // out and in shares, to the bit, over random loads (some 0, some equal, some NaN).
+    ClusterTopology topology;
+    topology.numNodes = 40;
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> unif(0.0, 1.0);
+    for (double rate : {12.5e9, 3.0e9 / 7, 1e-3})
+    {
+        auto links = CreateObject<LinkShare>();
+        links->SetLinks(topology, rate, 3);
+        double expected = 0;
+        for (uint32_t pass = 0; pass < 200; ++pass)
+        {
+            std::vector<double> out(topology.numNodes);
+            std::vector<double> in(topology.numNodes);
+            for (uint32_t n = 0; n < topology.numNodes; ++n)
+            {
+                uint32_t kind = rng() % 8;
+                out[n] = kind == 0 ? 0.0 : unif(rng) * rate * 4 * (pass + 1) / 200;
+                in[n] = kind == 1 ? std::nan("") : kind == 2 ? out[n] : unif(rng) * rate * 3;
+                for (double load : {out[n], in[n]})
+                {
+                    expected = std::max(expected, load / (rate * 3));
+                }
+            }
+            links->SetDataLoad(out, in);
+            INFO("rate " << rate << ", pass " << pass);
+            REQUIRE(links->GetFigures().peakDataShare == expected);
+        }
+    }
+    Simulator::Destroy();
 }

@@ -134,26 +134,15 @@ LinkShare::SetDataLoad(const std::vector<double>& out, const std::vector<double>
     m_dataIn = in;
     m_dataOut.resize(m_topology.numNodes, 0.0);
     m_dataIn.resize(m_topology.numNodes, 0.0);
-    if (m_capacity > 0)
+    // The largest load gives the largest share: one division, not two per node. Division by
+    // the capacity (> 0 once SetLinks gave nodes) keeps the order of the loads, its rounding
+    // being monotone; std::max passes over NaN loads as it passed over their NaN shares.
+    double most = 0.0; // the shares start from 0 too (an empty or idle cluster)
+    for (size_t n = 0; n < m_dataOut.size(); ++n)
     {
-        // Division by a positive capacity keeps the order of the loads (its rounding is
-        // monotone), so the largest load gives the largest share: one division, not two per
-        // node. std::max as below: a NaN load is passed over.
-        double most = 0.0; // the shares start from 0 too (an empty or idle cluster)
-        for (size_t n = 0; n < m_dataOut.size(); ++n)
-        {
-            most = std::max({most, m_dataOut[n], m_dataIn[n]});
-        }
-        m_figures.peakDataShare = std::max(m_figures.peakDataShare, most / m_capacity);
+        most = std::max({most, m_dataOut[n], m_dataIn[n]});
     }
-    else
-    {
-        for (size_t n = 0; n < m_dataOut.size(); ++n)
-        {
-            m_figures.peakDataShare = std::max(
-                {m_figures.peakDataShare, m_dataOut[n] / m_capacity, m_dataIn[n] / m_capacity});
-        }
-    }
+    m_figures.peakDataShare = std::max(m_figures.peakDataShare, most / m_capacity);
     if (!m_used.empty() && !m_checkPending)
     {
         // After this scheduling pass: the sync model may have re-evaluated its jobs in it.
