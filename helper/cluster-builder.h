@@ -185,7 +185,7 @@ class ClusterBuilder : public Object
         double storageBandwidth{0};           //!< remote bandwidth bought [bytes/s]
         double storageCache{0};               //!< cache reserved [bytes]
         double storageCostRate{0};            //!< IO cost rate [$/s]
-        ProvisioningUtilization provisioning; //!< busiest share of each resource class
+        ProvisioningUtilization provisioning; //!< busiest shares (those kSeriesShares lists)
         std::vector<double> pools; //!< INA: aggregators held per ToR (by rack), then spine
     };
 

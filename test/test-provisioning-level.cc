@@ -227,7 +227,28 @@ struct Replayed
     std::vector<double> finish;           //!< per job
     std::pair<uint64_t, uint64_t> passes; //!< GetPassCounts()
     uint64_t slowedSyncs{0};              //!< LinkShare: sync evaluations the data slowed
+    uint32_t utilChecks{0};               //!< Solved traces at which GetUtilization was asked
+    uint32_t utilMismatches{0}; //!< of those, where two fields asked alone were not the full one's
+    uint32_t cpuIdle{0};        //!< of those, where the busiest CPU share was 0
 };
+
+/**
+ * At a Solved trace: GetUtilization asked for the CPU and rail shares alone, then for every
+ * share, must give those two as the full call does, bit for bit, and 0 for the others.
+ */
+void
+CheckSomeUtilization(Replayed* out, Ptr<ProvisioningDataLoading> dl)
+{
+    ProvisioningUtilization some =
+        dl->GetUtilization({&ProvisioningUtilization::cpu, &ProvisioningUtilization::rail});
+    ProvisioningUtilization all = dl->GetUtilization();
+    out->cpuIdle += !(all.cpu > 0);
+    ProvisioningUtilization expected;
+    expected.cpu = all.cpu;
+    expected.rail = all.rail;
+    ++out->utilChecks;
+    out->utilMismatches += std::memcmp(&some, &expected, sizeof(some)) != 0;
+}
 
 /**
  * A replay on 4 nodes x 8 GPUs (by default KSpeed with a small pool: the cores bind): jobs
@@ -290,8 +311,16 @@ Replay(bool paced,
         dl->SetLinkShare(links);
         engine->SetGradientSyncModel(ring);
     }
-    engine->Run();
     Replayed out;
+    dl->TraceConnectWithoutContext(
+        "Solved",
+        MakeBoundCallback(
+            +[](Replayed* out,
+                Ptr<ProvisioningDataLoading> dl,
+                const std::vector<ProvisioningJobResult>&) { CheckSomeUtilization(out, dl); },
+            &out,
+            dl));
+    engine->Run();
     for (const auto& j : engine->Jobs())
     {
         out.finish.push_back(j->finishTime);
@@ -439,6 +468,29 @@ TEST_CASE("provisioning engine: paced jobs share the rails with ring all-reduce 
     }
 }
 
+TEST_CASE("provisioning engine: the busiest shares asked for alone are the full utilisation's, "
+          "and the others 0",
+          "[provisioning]")
+{
+    // At every Solved trace (CheckSomeUtilization): on the level (paced) and solved in full,
+    // with the KSpeed pool, the local loader on a short backend, and the rails shared.
+    for (bool paced : {true, false})
+    {
+        for (uint32_t seed : {1u, 3u})
+        {
+            INFO("paced " << paced << ", seed " << seed);
+            for (const Replayed& r : {Replay(paced, seed, "2Gbps", false, 2e10),
+                                      Replay(paced, seed, "2Gbps", false, 0, "local"),
+                                      Replay(paced, seed, "8000Gbps", true)})
+            {
+                CHECK(r.utilChecks > 10);
+                CHECK(r.utilMismatches == 0);
+                CHECK(r.cpuIdle == 0); // every trace has a job loading: computed, not left 0
+            }
+        }
+    }
+}
+
 namespace
 {
 
@@ -491,6 +543,7 @@ TEST_CASE("provisioning level: the busiest shares kept incrementally are those o
         std::vector<ProvisioningLevel::Flow> pattern; // flows to copy
         std::map<uint64_t, bool> jobs;
         uint64_t next = 0;
+        std::mt19937 askRng(seed + 100); // which classes a pass asks for: a stream of its own
         for (uint32_t pass = 0; pass < 1000; ++pass)
         {
             INFO("seed " << seed << ", pass " << pass);
@@ -552,13 +605,17 @@ TEST_CASE("provisioning level: the busiest shares kept incrementally are those o
             double l = level.Level();
             std::isinf(l) ? ++infinitePasses : ++levelPasses;
             std::vector<double> busiest;
-            level.BusiestShares(busiest);
+            // a third of the passes ask for some classes only (a series that records a few)
+            uint64_t asked =
+                askRng() % 3 == 0 ? askRng() % (1u << classes) : ProvisioningLevel::kAllClasses;
+            level.BusiestShares(busiest, asked);
             std::vector<double> scanned = ScannedShares(level, caps, classOf, classes);
             REQUIRE(busiest.size() == classes);
             for (uint32_t c = 0; c < classes; ++c)
             {
-                INFO("class " << c << ", L " << l);
-                REQUIRE(busiest[c] == scanned[c]); // the same number, not close to it
+                INFO("class " << c << ", L " << l << ", asked " << asked);
+                // the same number, not close to it; 0 for a class not asked for
+                REQUIRE(busiest[c] == ((asked >> c) & 1 ? scanned[c] : 0.0));
             }
         }
     }

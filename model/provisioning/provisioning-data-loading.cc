@@ -540,7 +540,8 @@ ProvisioningDataLoading::LevelPass(bool all, const std::vector<uint64_t>& moved,
         }
     }
     m_levelValid = true;
-    m_utilValid = false;
+    m_util = ProvisioningUtilization{}; // computed when asked (GetUtilization)
+    m_utilClasses = 0;
     ++m_levelPasses;
 }
 
@@ -711,24 +712,51 @@ ProvisioningDataLoading::TakePaceChanges(std::vector<PaceChange>& changes)
     m_paceChanges.clear();
 }
 
-const ProvisioningUtilization&
-ProvisioningDataLoading::GetUtilization() const
+ProvisioningUtilization
+ProvisioningDataLoading::GetUtilization(const std::vector<UtilizationField>& fields) const
 {
     if (!ReportsChanges() || !m_levelValid)
     {
-        return m_model->GetUtilization();
+        return OnlyFields(m_model->GetUtilization(), fields);
     }
-    if (!m_utilValid)
+    uint64_t asked = fields.empty() ? ProvisioningLevel::kAllClasses : 0;
+    for (size_t c = 0; c < m_classSlots.size(); ++c)
     {
-        m_level.BusiestShares(m_busiest);
-        m_util = ProvisioningUtilization{};
+        if (std::find(fields.begin(), fields.end(), m_classSlots[c]) != fields.end())
+        {
+            asked |= uint64_t(1) << c;
+        }
+    }
+    uint64_t missing = asked & ~m_utilClasses;
+    if (missing != 0)
+    {
+        m_level.BusiestShares(m_busiest, missing);
         for (size_t c = 0; c < m_classSlots.size(); ++c)
         {
-            m_util.*m_classSlots[c] = m_busiest[c];
+            if ((missing >> c) & 1)
+            {
+                m_util.*m_classSlots[c] = m_busiest[c];
+            }
         }
-        m_utilValid = true;
+        m_utilClasses |= missing;
     }
-    return m_util;
+    return OnlyFields(m_util, fields);
+}
+
+ProvisioningUtilization
+ProvisioningDataLoading::OnlyFields(const ProvisioningUtilization& util,
+                                    const std::vector<UtilizationField>& fields)
+{
+    if (fields.empty())
+    {
+        return util;
+    }
+    ProvisioningUtilization only;
+    for (UtilizationField f : fields)
+    {
+        only.*f = util.*f;
+    }
+    return only;
 }
 
 void

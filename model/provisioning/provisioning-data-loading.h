@@ -90,8 +90,13 @@ class ProvisioningDataLoading : public ReportingTermModel
      * \return the share of its samples its cache plan reads from storage (1 if not kept)
      */
     double MissOf(uint64_t id) const;
-    /** \return the busiest share of each resource class at the last evaluation */
-    const ProvisioningUtilization& GetUtilization() const;
+    /**
+     * \param fields the figures to compute, every one if empty; the others are 0 (a
+     *        whole-cluster series that records a few classes need not walk the thousands
+     *        of PCIe device links at every pass)
+     * \return the busiest share of each resource class at the last evaluation
+     */
+    ProvisioningUtilization GetUtilization(const std::vector<UtilizationField>& fields = {}) const;
 
     /** \return passes that used the level (PaceGroups), and passes solved in full */
     std::pair<uint64_t, uint64_t> GetPassCounts() const
@@ -204,9 +209,15 @@ class ProvisioningDataLoading : public ReportingTermModel
     std::vector<TermChange> m_changes;
     std::vector<PaceChange> m_paceChanges;
     mutable ProvisioningUtilization m_util; //!< of the last level pass (computed when asked)
-    mutable bool m_utilValid{false};
-    std::vector<double ProvisioningUtilization::*> m_classSlots; //!< per class: its member
-    mutable std::vector<double> m_busiest; //!< scratch of GetUtilization, per class
+    mutable uint64_t m_utilClasses{0};      //!< the classes m_util holds (a bit each)
+    /**
+     * \param util every figure \param fields those to keep, all if empty
+     * \return util with the figures not in fields set to 0
+     */
+    static ProvisioningUtilization OnlyFields(const ProvisioningUtilization& util,
+                                              const std::vector<UtilizationField>& fields);
+    std::vector<UtilizationField> m_classSlots; //!< per class: its member
+    mutable std::vector<double> m_busiest;      //!< scratch of GetUtilization, per class
 };
 
 } // namespace ns3

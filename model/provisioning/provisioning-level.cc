@@ -74,6 +74,11 @@ ProvisioningLevel::SetClasses(const std::vector<uint8_t>& classOf, uint32_t clas
             "ProvisioningLevel::SetClasses: " + std::to_string(classOf.size()) + " classes for " +
             std::to_string(m_caps.size()) + " resources");
     }
+    if (classes > 64)
+    {
+        throw std::invalid_argument("ProvisioningLevel::SetClasses: " + std::to_string(classes) +
+                                    " classes; at most 64 (a bit each in BusiestShares)");
+    }
     std::vector<uint32_t> count(classes, 0);
     for (uint8_t c : classOf)
     {
@@ -567,7 +572,7 @@ ProvisioningLevel::LoadAt(uint32_t r, double level) const
 }
 
 void
-ProvisioningLevel::BusiestSharesScanned(std::vector<double>& busiest) const
+ProvisioningLevel::BusiestSharesScanned(std::vector<double>& busiest, uint64_t classes) const
 {
     if (m_classOf.size() != m_caps.size())
     {
@@ -577,13 +582,16 @@ ProvisioningLevel::BusiestSharesScanned(std::vector<double>& busiest) const
     // one pass over the used resources, as the loads are kept: two numbers each
     for (uint32_t r : m_used)
     {
-        double& slot = busiest[m_classOf[r]];
-        slot = std::max(slot, LoadOf(r) / m_caps[r]);
+        if (Asked(classes, m_classOf[r]))
+        {
+            double& slot = busiest[m_classOf[r]];
+            slot = std::max(slot, LoadOf(r) / m_caps[r]);
+        }
     }
 }
 
 void
-ProvisioningLevel::BusiestShares(std::vector<double>& busiest) const
+ProvisioningLevel::BusiestShares(std::vector<double>& busiest, uint64_t classes) const
 {
     if (m_classOf.size() != m_caps.size())
     {
@@ -598,7 +606,7 @@ ProvisioningLevel::BusiestShares(std::vector<double>& busiest) const
         // node's resources): one pass over the used resources costs less than rebuilding the
         // tree, and gives the same shares. The tree is rebuilt after two quiet calls, when
         // the next ones are likely to move few of its leaves.
-        BusiestSharesScanned(busiest);
+        BusiestSharesScanned(busiest, classes);
         tree.movedBefore = tree.moved;
         tree.moved = 0;
         return;
@@ -613,23 +621,23 @@ ProvisioningLevel::BusiestShares(std::vector<double>& busiest) const
         {
             // the root holds the largest share of its class (0 if none is above 0); an
             // infinite one may stand for a NaN share, which the scan skips: walk then
-            double root = m_atDemand.nodes[m_shareBase[c] + 1].a;
+            double root = Asked(classes, c) ? m_atDemand.nodes[m_shareBase[c] + 1].a : 0.0;
             exact = std::isfinite(root);
             busiest[c] = root;
         }
         if (!exact)
         {
-            Query(m_atDemand, 0.0, busiest);
+            Query(m_atDemand, 0.0, busiest, classes);
         }
     }
     else if (std::isfinite(m_lastLevel) && m_lastLevel >= 0)
     {
         Flush(m_atLevel, false);
-        Query(m_atLevel, m_lastLevel, busiest);
+        Query(m_atLevel, m_lastLevel, busiest, classes);
     }
     else
     {
-        BusiestSharesScanned(busiest); // not a level the bounds are made for
+        BusiestSharesScanned(busiest, classes); // not a level the bounds are made for
     }
 }
 
@@ -766,13 +774,20 @@ ProvisioningLevel::Flush(ShareTree& tree, bool demand) const
 }
 
 void
-ProvisioningLevel::Query(const ShareTree& tree, double level, std::vector<double>& busiest) const
+ProvisioningLevel::Query(const ShareTree& tree,
+                         double level,
+                         std::vector<double>& busiest,
+                         uint64_t classes) const
 {
     busiest.assign(m_classes, 0.0);
     // A small absolute margin for shares so small that their roundings are not relative.
     constexpr double kTiny = 1e-300;
     for (uint32_t c = 0; c < m_classes; ++c)
     {
+        if (!Asked(classes, c))
+        {
+            continue;
+        }
         const ShareTree::Bound* node = tree.nodes.data() + m_shareBase[c];
         const uint32_t* twin = tree.twin.data() + m_shareBase[c];
         const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;

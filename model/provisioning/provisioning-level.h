@@ -135,14 +135,20 @@ class ProvisioningLevel
      * than a rebuild of the tree is worth (an Alluxio flow lists every node's resources), the
      * call is that pass, and the tree is rebuilt at a later call after fewer moves.
      * \param busiest per class: the largest share, 0 if none is above 0 (output)
+     * \param classes the classes to compute, a bit each (bit c: class c); the others are 0
+     *        (a whole-cluster series that records a few classes need not walk the
+     *        thousands of PCIe device links)
      */
-    void BusiestShares(std::vector<double>& busiest) const;
+    void BusiestShares(std::vector<double>& busiest, uint64_t classes = kAllClasses) const;
     /**
      * \brief BusiestShares computed from scratch: one pass over every used resource (the
      *        reference of the tests, and the answer when L is not a finite number >= 0).
      * \param busiest per class: the largest share, 0 if none is above 0 (output)
+     * \param classes the classes to compute, a bit each; the others are 0
      */
-    void BusiestSharesScanned(std::vector<double>& busiest) const;
+    void BusiestSharesScanned(std::vector<double>& busiest, uint64_t classes = kAllClasses) const;
+    /** Every class (BusiestShares); SetClasses allows at most 64 */
+    static constexpr uint64_t kAllClasses = ~uint64_t(0);
 
     /** \return the resources some kept flow uses (unordered) */
     const std::vector<uint32_t>& Used() const
@@ -255,12 +261,23 @@ class ProvisioningLevel
      * \param demand true for m_atDemand
      */
     void Flush(ShareTree& tree, bool demand) const;
+
+    /** \return whether bit c of classes is set (BusiestShares) */
+    static bool Asked(uint64_t classes, uint32_t c)
+    {
+        return (classes >> c) & 1;
+    }
+
     /**
      * \param tree an up-to-date share tree
      * \param level L for its bounds (0 for m_atDemand, whose bounds have b = 0)
-     * \param busiest per class: the largest share (output)
+     * \param busiest per class: the largest share, 0 for a class not asked for (output)
+     * \param classes the classes to compute, a bit each
      */
-    void Query(const ShareTree& tree, double level, std::vector<double>& busiest) const;
+    void Query(const ShareTree& tree,
+               double level,
+               std::vector<double>& busiest,
+               uint64_t classes) const;
 
     /** \param r a resource whose demand or capacity moved (and so maybe all its sums) */
     void MarkBoth(uint32_t r) const

@@ -2121,7 +2121,7 @@ ProvisioningModel::FoldUtilization(ProvisioningUtilization& util,
     slot = std::max(slot, share);
 }
 
-double ProvisioningUtilization::*
+UtilizationField
 ProvisioningModel::UtilizationSlot(uint32_t resource) const
 {
     switch (m_kinds[resource])

@@ -76,6 +76,9 @@ struct ProvisioningUtilization
     double frontend{0};      //!< most loaded storage NIC
 };
 
+/** One figure of ProvisioningUtilization: the busiest share of one resource class */
+using UtilizationField = double ProvisioningUtilization::*;
+
 /**
  * \ingroup aicluster
  * \brief Rate-level data provisioning: steady-state samples/s per GPU of every job as a
@@ -214,7 +217,7 @@ class ProvisioningModel : public Object
      */
     void FoldUtilization(ProvisioningUtilization& util, uint32_t resource, double share) const;
     /** \param resource a resource id \return the member of ProvisioningUtilization of its class */
-    double ProvisioningUtilization::*UtilizationSlot(uint32_t resource) const;
+    UtilizationField UtilizationSlot(uint32_t resource) const;
     /** No resource (LevelResource without a loader) */
     static constexpr uint32_t kNoResource = 0xffffffffu;
 
