@@ -57,7 +57,7 @@ ProvisioningLevel::Reset(std::vector<double> caps, uint32_t level)
     for (ShareTree* tree : {&m_atLevel, &m_atDemand})
     {
         tree->nodes.clear();
-        tree->twin.clear();
+        tree->top.clear();
         tree->dirty.clear();
         tree->isDirty.assign(m_caps.size(), 0);
         tree->allDirty = true;
@@ -115,7 +115,7 @@ ProvisioningLevel::SetClasses(const std::vector<uint8_t>& classOf, uint32_t clas
     for (ShareTree* tree : {&m_atLevel, &m_atDemand})
     {
         tree->nodes.assign(nodes, ShareTree::Bound{0, 0});
-        tree->twin.assign(nodes, kNoTwin);
+        tree->top.assign(nodes, kNoTop);
         tree->Clear(true);
     }
 }
@@ -688,32 +688,42 @@ ProvisioningLevel::LeafBound(bool demand, uint32_t r) const
 }
 
 uint32_t
-ProvisioningLevel::LeafTwin(uint32_t r, const ShareTree::Bound& bound)
+ProvisioningLevel::LeafTop(uint32_t r, const ShareTree::Bound& bound)
 {
     if (bound.a == 0 && bound.b == 0)
     {
-        return kNoTwin; // never looked at (Query's open())
+        return kNoTop; // never looked at (Query's open())
     }
     // an infinite bound may stand for a NaN share, which equal sums do not make equal
     return std::isfinite(bound.a) && std::isfinite(bound.b) ? r : kMixed;
 }
 
 uint32_t
-ProvisioningLevel::JoinTwins(bool demand, uint32_t x, uint32_t y) const
+ProvisioningLevel::JoinTops(bool demand, uint32_t x, uint32_t y) const
 {
-    if (x == kNoTwin || y == kNoTwin)
+    if (x == kNoTop || y == kNoTop)
     {
-        return x == kNoTwin ? y : x;
+        return x == kNoTop ? y : x;
     }
     if (x == kMixed || y == kMixed)
     {
         return kMixed;
     }
-    // the same sums and capacity: LoadOf(r) / capacity is the same number for both
-    bool same = m_caps[x] == m_caps[y] &&
-                (demand ? m_demand[x] == m_demand[y]
-                        : m_capped[x] == m_capped[y] && m_rising[x] == m_rising[y]);
-    return same ? x : kMixed;
+    if (m_caps[x] != m_caps[y])
+    {
+        return kMixed;
+    }
+    // At one capacity the larger sums give the larger share, LoadOf(r) / capacity, at every
+    // L >= 0 (or the same number when they are equal): the other need not be computed.
+    auto atLeast = [this, demand](uint32_t p, uint32_t q) {
+        return demand ? m_demand[p] >= m_demand[q]
+                      : m_capped[p] >= m_capped[q] && m_rising[p] >= m_rising[q];
+    };
+    if (atLeast(x, y))
+    {
+        return x;
+    }
+    return atLeast(y, x) ? y : kMixed;
 }
 
 void
@@ -727,7 +737,7 @@ ProvisioningLevel::Flush(ShareTree& tree, bool demand) const
         for (uint32_t c = 0; c < m_classes; ++c)
         {
             ShareTree::Bound* node = tree.nodes.data() + m_shareBase[c];
-            uint32_t* twin = tree.twin.data() + m_shareBase[c];
+            uint32_t* tops = tree.top.data() + m_shareBase[c];
             const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;
             uint32_t width = m_shareWidth[c];
             for (uint32_t i = 0; i < width; ++i)
@@ -735,12 +745,12 @@ ProvisioningLevel::Flush(ShareTree& tree, bool demand) const
                 uint32_t r = leafRes[i];
                 node[width + i] = r == ProvisioningModel::kNoResource ? ShareTree::Bound{0, 0}
                                                                       : LeafBound(demand, r);
-                twin[width + i] = LeafTwin(r, node[width + i]);
+                tops[width + i] = LeafTop(r, node[width + i]);
             }
             for (uint32_t k = width - 1; k >= 1; --k)
             {
                 node[k] = join(node[2 * k], node[2 * k + 1]);
-                twin[k] = JoinTwins(demand, twin[2 * k], twin[2 * k + 1]);
+                tops[k] = JoinTops(demand, tops[2 * k], tops[2 * k + 1]);
             }
         }
         tree.Clear(false);
@@ -750,24 +760,24 @@ ProvisioningLevel::Flush(ShareTree& tree, bool demand) const
     {
         uint8_t c = m_classOf[r];
         ShareTree::Bound* node = tree.nodes.data() + m_shareBase[c];
-        uint32_t* twin = tree.twin.data() + m_shareBase[c];
+        uint32_t* tops = tree.top.data() + m_shareBase[c];
         uint32_t k = m_shareWidth[c] + m_slotOf[r];
         node[k] = LeafBound(demand, r);
-        twin[k] = LeafTwin(r, node[k]);
-        // Up to the root, or to the first node whose bounds stay and whose twin stays none
-        // or mixed (those above stay too). A node whose twin is a resource depends on that
+        tops[k] = LeafTop(r, node[k]);
+        // Up to the root, or to the first node whose bounds stay and whose top stays none
+        // or mixed (those above stay too). A node whose top is a resource depends on that
         // resource's sums, which may have moved though its index stays: go on above it.
         for (k /= 2; k >= 1; k /= 2)
         {
             ShareTree::Bound b = join(node[2 * k], node[2 * k + 1]);
-            uint32_t t = JoinTwins(demand, twin[2 * k], twin[2 * k + 1]);
-            if (b.a == node[k].a && b.b == node[k].b && t == twin[k] &&
-                (t == kNoTwin || t == kMixed))
+            uint32_t t = JoinTops(demand, tops[2 * k], tops[2 * k + 1]);
+            if (b.a == node[k].a && b.b == node[k].b && t == tops[k] &&
+                (t == kNoTop || t == kMixed))
             {
                 break;
             }
             node[k] = b;
-            twin[k] = t;
+            tops[k] = t;
         }
     }
     tree.Clear(false);
@@ -789,7 +799,7 @@ ProvisioningLevel::Query(const ShareTree& tree,
             continue;
         }
         const ShareTree::Bound* node = tree.nodes.data() + m_shareBase[c];
-        const uint32_t* twin = tree.twin.data() + m_shareBase[c];
+        const uint32_t* tops = tree.top.data() + m_shareBase[c];
         const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;
         const uint32_t width = m_shareWidth[c];
         double best = 0.0;
@@ -809,10 +819,10 @@ ProvisioningLevel::Query(const ShareTree& tree,
             {
                 continue;
             }
-            if (k >= width || twin[k] != kMixed)
+            if (k >= width || tops[k] != kMixed)
             {
                 // a leaf, or leaves whose shares are all this one's: as BusiestSharesScanned
-                uint32_t r = k >= width ? leafRes[k - width] : twin[k];
+                uint32_t r = k >= width ? leafRes[k - width] : tops[k];
                 best = std::max(best, LoadOf(r) / m_caps[r]);
                 continue;
             }

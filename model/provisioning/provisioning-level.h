@@ -203,10 +203,12 @@ class ProvisioningLevel
         };
 
         std::vector<Bound> nodes; //!< every class's tree
-        /// Per node: kNoTwin (no leaf below is above 0), kMixed, or a resource whose sums
-        /// (and capacity) every leaf above 0 below it has too: their shares are one number,
-        /// so a query computes that one (identical nodes tie by the hundred: issue #13).
-        std::vector<uint32_t> twin;
+        /// Per node: kNoTop (no leaf below is above 0), kMixed, or a resource whose share is
+        /// the largest below it at every L >= 0, bit for bit: every leaf above 0 below it has
+        /// its capacity and sums at most its sums (JoinTops). A query computes that one share
+        /// for the subtree: identical nodes tie by the hundred, and busy nodes tie with each
+        /// other across idler ones between them (issue #13).
+        std::vector<uint32_t> top;
         std::vector<uint32_t> dirty;  //!< resources whose sums moved since the last Flush
         std::vector<uint8_t> isDirty; //!< per resource: in dirty
         bool allDirty{true};          //!< every leaf to recompute (dirty no longer kept)
@@ -240,21 +242,23 @@ class ProvisioningLevel
      * \return bounds on its share
      */
     ShareTree::Bound LeafBound(bool demand, uint32_t r) const;
-    /** No leaf below a node is above 0 (ShareTree::twin). */
-    static constexpr uint32_t kNoTwin = ProvisioningModel::kNoResource;
-    /** The leaves above 0 below a node differ (ShareTree::twin). */
+    /** No leaf below a node is above 0 (ShareTree::top). */
+    static constexpr uint32_t kNoTop = ProvisioningModel::kNoResource;
+    /** No leaf below a node has the largest share at every L (ShareTree::top). */
     static constexpr uint32_t kMixed = ProvisioningModel::kNoResource - 1;
     /**
      * \param r a resource \param bound its LeafBound
-     * \return its ShareTree::twin as a leaf
+     * \return its ShareTree::top as a leaf
      */
-    static uint32_t LeafTwin(uint32_t r, const ShareTree::Bound& bound);
+    static uint32_t LeafTop(uint32_t r, const ShareTree::Bound& bound);
     /**
      * \param demand the loads at full demand (else capped + L x rising)
-     * \param x a node's twin \param y its sibling's
-     * \return their parent's twin: one resource if both stand for the same sums
+     * \param x a node's top \param y its sibling's
+     * \return their parent's top: the one whose sums are at least the other's, both ways
+     *         (then its share is at least the other's at any L >= 0, rounding included:
+     *         L x b, a + m and m / capacity round monotonically), at the same capacity
      */
-    uint32_t JoinTwins(bool demand, uint32_t x, uint32_t y) const;
+    uint32_t JoinTops(bool demand, uint32_t x, uint32_t y) const;
     /**
      * \brief Bring a share tree's nodes up to date with the sums.
      * \param tree m_atLevel or m_atDemand
