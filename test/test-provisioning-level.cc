@@ -751,6 +751,57 @@ TEST_CASE("provisioning level: busiest shares over resources whose sums tie bit 
     CHECK(levelPasses > 2000);
 }
 
+TEST_CASE("provisioning level: a subtree's top whose sums drop by an ulp, its bounds rounding "
+          "alike, gives way to the leaf now above it",
+          "[provisioning]")
+{
+    // Resources 1 and 1024 (of 1024 in one class, capacity 3) sit in the two halves of their
+    // tree and carry one rising flow each, of the same weight y: the root's top is resource
+    // 1 (few sums move per pass, so the tree is walked, not scanned or rebuilt). Then
+    // resource 1's flow is replaced by one of weight y less an ulp. Its bound, y / 3 rounded,
+    // is often the same number, so its half of the tree keeps its bounds and its top: the
+    // walk up must still go on (resource 1 is dirty), or the root keeps naming resource 1
+    // while resource 3's share is the larger. Whether the shares differ at L depends on L
+    // and y: random ones, counted.
+    const uint32_t last = 1024;
+    std::vector<uint8_t> classOf(last + 1, 1);
+    classOf[0] = 0;
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> unif(0.0, 1.0);
+    uint32_t sensitive = 0;
+    for (uint32_t trial = 0; trial < 400; ++trial)
+    {
+        std::vector<double> caps(last + 1, 3.0);
+        caps[0] = 0.3 + 2 * unif(rng);
+        const double y = 0.75 + 0.25 * unif(rng);
+        auto rising = [](uint32_t r, double weight) {
+            ProvisioningLevel::Flow flow;
+            flow.unit = 1.0;
+            flow.cap = 1e9; // never capped: the flow rises with L
+            flow.usage = {{0, 1.0}, {r, weight}};
+            return std::vector<ProvisioningLevel::Flow>{flow};
+        };
+        ProvisioningLevel level;
+        level.Reset(caps, 0);
+        level.SetClasses(classOf, 2);
+        level.Add(1, rising(1, y));
+        level.Add(last, rising(last, y));
+        std::vector<double> busiest;
+        level.Level();
+        level.BusiestShares(busiest);
+        level.Remove(1);
+        level.Add(1, rising(1, std::nextafter(y, 0.0)));
+        double l = level.Level();
+        level.BusiestShares(busiest);
+        std::vector<double> scanned = ScannedShares(level, caps, classOf, 2);
+        INFO("trial " << trial << ", y " << y << ", L " << l);
+        REQUIRE(std::isfinite(l));
+        REQUIRE(busiest[1] == scanned[1]); // the same number, not close to it
+        sensitive += level.LoadOf(1) / caps[1] != level.LoadOf(last) / caps[last];
+    }
+    CHECK(sensitive > 50);
+}
+
 TEST_CASE("provisioning level: a node's rail loads summed at once are LoadOf's sums, bit for bit",
           "[provisioning]")
 {

@@ -764,15 +764,16 @@ ProvisioningLevel::Flush(ShareTree& tree, bool demand) const
         uint32_t k = m_shareWidth[c] + m_slotOf[r];
         node[k] = LeafBound(demand, r);
         tops[k] = LeafTop(r, node[k]);
-        // Up to the root, or to the first node whose bounds stay and whose top stays none
-        // or mixed (those above stay too). A node whose top is a resource depends on that
-        // resource's sums, which may have moved though its index stays: go on above it.
+        // Up to the root, or to the first node whose bounds and top stay (those above stay
+        // too). A node whose top is a resource depends on that resource's sums, which may
+        // have moved though its index stays (its bounds can round alike): unless it is not
+        // dirty, go on above it.
         for (k /= 2; k >= 1; k /= 2)
         {
             ShareTree::Bound b = join(node[2 * k], node[2 * k + 1]);
             uint32_t t = JoinTops(demand, tops[2 * k], tops[2 * k + 1]);
             if (b.a == node[k].a && b.b == node[k].b && t == tops[k] &&
-                (t == kNoTop || t == kMixed))
+                (t == kNoTop || t == kMixed || !tree.isDirty[t]))
             {
                 break;
             }
