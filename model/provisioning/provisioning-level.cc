@@ -58,6 +58,7 @@ ProvisioningLevel::Reset(std::vector<double> caps, uint32_t level)
     {
         tree->nodes.clear();
         tree->top.clear();
+        tree->stale.clear();
         tree->dirty.clear();
         tree->isDirty.assign(m_caps.size(), 0);
         tree->allDirty = true;
@@ -116,6 +117,7 @@ ProvisioningLevel::SetClasses(const std::vector<uint8_t>& classOf, uint32_t clas
     {
         tree->nodes.assign(nodes, ShareTree::Bound{0, 0});
         tree->top.assign(nodes, kNoTop);
+        tree->stale.assign(classes, 1);
         tree->Clear(true);
     }
 }
@@ -614,7 +616,7 @@ ProvisioningLevel::BusiestShares(std::vector<double>& busiest, uint64_t classes)
     tree.movedBefore = tree.moved;
     if (infinite)
     {
-        Flush(m_atDemand, true); // LoadOf: every flow at its cap
+        Flush(m_atDemand, true, classes); // LoadOf: every flow at its cap
         busiest.assign(m_classes, 0.0);
         bool exact = true;
         for (uint32_t c = 0; c < m_classes && exact; ++c)
@@ -632,7 +634,7 @@ ProvisioningLevel::BusiestShares(std::vector<double>& busiest, uint64_t classes)
     }
     else if (std::isfinite(m_lastLevel) && m_lastLevel >= 0)
     {
-        Flush(m_atLevel, false);
+        Flush(m_atLevel, false, classes);
         Query(m_atLevel, m_lastLevel, busiest, classes);
     }
     else
@@ -727,38 +729,55 @@ ProvisioningLevel::JoinTops(bool demand, uint32_t x, uint32_t y) const
 }
 
 void
-ProvisioningLevel::Flush(ShareTree& tree, bool demand) const
+ProvisioningLevel::Rebuild(ShareTree& tree, bool demand, uint32_t c) const
 {
-    auto join = [](const ShareTree::Bound& l, const ShareTree::Bound& r) {
-        return ShareTree::Bound{std::max(l.a, r.a), std::max(l.b, r.b)};
-    };
+    ShareTree::Bound* node = tree.nodes.data() + m_shareBase[c];
+    uint32_t* tops = tree.top.data() + m_shareBase[c];
+    const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;
+    uint32_t width = m_shareWidth[c];
+    for (uint32_t i = 0; i < width; ++i)
+    {
+        uint32_t r = leafRes[i];
+        node[width + i] =
+            r == ProvisioningModel::kNoResource ? ShareTree::Bound{0, 0} : LeafBound(demand, r);
+        tops[width + i] = LeafTop(r, node[width + i]);
+    }
+    for (uint32_t k = width - 1; k >= 1; --k)
+    {
+        node[k] = JoinBounds(node[2 * k], node[2 * k + 1]);
+        tops[k] = JoinTops(demand, tops[2 * k], tops[2 * k + 1]);
+    }
+    tree.stale[c] = 0;
+}
+
+void
+ProvisioningLevel::Flush(ShareTree& tree, bool demand, uint64_t classes) const
+{
+    // A class not asked for is not rebuilt now but marked stale: rebuilt when it is asked for,
+    // its moved sums meanwhile dropped (a rebuild reads them all).
+    for (uint32_t c = 0; c < m_classes; ++c)
+    {
+        if (tree.allDirty)
+        {
+            tree.stale[c] = 1;
+        }
+        if (tree.stale[c] && Asked(classes, c))
+        {
+            Rebuild(tree, demand, c);
+        }
+    }
     if (tree.allDirty)
     {
-        for (uint32_t c = 0; c < m_classes; ++c)
-        {
-            ShareTree::Bound* node = tree.nodes.data() + m_shareBase[c];
-            uint32_t* tops = tree.top.data() + m_shareBase[c];
-            const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;
-            uint32_t width = m_shareWidth[c];
-            for (uint32_t i = 0; i < width; ++i)
-            {
-                uint32_t r = leafRes[i];
-                node[width + i] = r == ProvisioningModel::kNoResource ? ShareTree::Bound{0, 0}
-                                                                      : LeafBound(demand, r);
-                tops[width + i] = LeafTop(r, node[width + i]);
-            }
-            for (uint32_t k = width - 1; k >= 1; --k)
-            {
-                node[k] = join(node[2 * k], node[2 * k + 1]);
-                tops[k] = JoinTops(demand, tops[2 * k], tops[2 * k + 1]);
-            }
-        }
         tree.Clear(false);
         return;
     }
     for (uint32_t r : tree.dirty)
     {
         uint8_t c = m_classOf[r];
+        if (tree.stale[c])
+        {
+            continue;
+        }
         ShareTree::Bound* node = tree.nodes.data() + m_shareBase[c];
         uint32_t* tops = tree.top.data() + m_shareBase[c];
         uint32_t k = m_shareWidth[c] + m_slotOf[r];
@@ -770,7 +789,7 @@ ProvisioningLevel::Flush(ShareTree& tree, bool demand) const
         // dirty, go on above it.
         for (k /= 2; k >= 1; k /= 2)
         {
-            ShareTree::Bound b = join(node[2 * k], node[2 * k + 1]);
+            ShareTree::Bound b = JoinBounds(node[2 * k], node[2 * k + 1]);
             uint32_t t = JoinTops(demand, tops[2 * k], tops[2 * k + 1]);
             if (b.a == node[k].a && b.b == node[k].b && t == tops[k] &&
                 (t == kNoTop || t == kMixed || !tree.isDirty[t]))

@@ -212,6 +212,8 @@ class ProvisioningLevel
         std::vector<uint32_t> dirty;  //!< resources whose sums moved since the last Flush
         std::vector<uint8_t> isDirty; //!< per resource: in dirty
         bool allDirty{true};          //!< every leaf to recompute (dirty no longer kept)
+        /// per class: its tree to rebuild before it is read (Flush did not ask for it)
+        std::vector<uint8_t> stale;
         /// marks since the tree was last used or rebuilt (a sum moved several times counts
         /// several times): many, and BusiestShares scans rather than rebuilds it
         uint64_t moved{0};
@@ -260,11 +262,24 @@ class ProvisioningLevel
      */
     uint32_t JoinTops(bool demand, uint32_t x, uint32_t y) const;
     /**
-     * \brief Bring a share tree's nodes up to date with the sums.
+     * \brief Bring a share tree's nodes up to date with the sums, in the classes asked for
+     *        (the others are brought up to date when they are asked for).
      * \param tree m_atLevel or m_atDemand
      * \param demand true for m_atDemand
+     * \param classes the classes about to be read, a bit each
      */
-    void Flush(ShareTree& tree, bool demand) const;
+    void Flush(ShareTree& tree, bool demand, uint64_t classes) const;
+    /**
+     * \brief Recompute one class's tree from its leaves up.
+     * \param tree m_atLevel or m_atDemand \param demand true for m_atDemand \param c a class
+     */
+    void Rebuild(ShareTree& tree, bool demand, uint32_t c) const;
+
+    /** \param l a node's bounds \param r its sibling's \return their parent's */
+    static ShareTree::Bound JoinBounds(const ShareTree::Bound& l, const ShareTree::Bound& r)
+    {
+        return {std::max(l.a, r.a), std::max(l.b, r.b)};
+    }
 
     /** \return whether bit c of classes is set (BusiestShares) */
     static bool Asked(uint64_t classes, uint32_t c)
