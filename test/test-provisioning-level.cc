@@ -237,7 +237,7 @@ struct Replayed
  * share, must give those two as the full call does, bit for bit, and 0 for the others.
  */
 void
-CheckSomeUtilization(Replayed* out, Ptr<ProvisioningDataLoading> dl)
+CheckSomeUtilization(Replayed* out, const ProvisioningDataLoading* dl)
 {
     ProvisioningUtilization some =
         dl->GetUtilization({&ProvisioningUtilization::cpu, &ProvisioningUtilization::rail});
@@ -312,14 +312,16 @@ Replay(bool paced,
         engine->SetGradientSyncModel(ring);
     }
     Replayed out;
+    // a plain pointer: a Ptr bound into the model's own trace would keep it alive (a cycle);
+    // the bound values of exactly the function's types, which ns-3's Bind casts to
     dl->TraceConnectWithoutContext(
         "Solved",
         MakeBoundCallback(
             +[](Replayed* out,
-                Ptr<ProvisioningDataLoading> dl,
+                const ProvisioningDataLoading* dl,
                 const std::vector<ProvisioningJobResult>&) { CheckSomeUtilization(out, dl); },
             &out,
-            dl));
+            static_cast<const ProvisioningDataLoading*>(PeekPointer(dl))));
     engine->Run();
     for (const auto& j : engine->Jobs())
     {
