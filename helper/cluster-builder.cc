@@ -8,6 +8,7 @@
 #include "cluster-builder.h"
 
 #include "ns3/boolean.h"
+#include "ns3/csv-column-text.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -23,7 +24,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -707,17 +707,20 @@ ClusterBuilder::WriteComponentSeries(const std::string& dir) const
     out << (m_ina ? ",ina_spine_aggregators\n" : "\n");
     // One row per scheduling pass: numbers as a stream with precision 12 writes them ("%.12g",
     // which std::to_chars in general form with precision 12 is), gathered a megabyte at a time.
+    // Each column keeps its last value's text: most repeat from row to row (CsvColumnText).
+    std::vector<CsvColumnText> columns(4 + kSeriesShares.size() + (m_ina ? racks + 1 : 0));
     std::string buffer;
-    auto number = [&buffer](double value, char before) {
-        char chars[40];
-        chars[0] = before;
-        char* end =
-            std::to_chars(chars + 1, chars + sizeof(chars), value, std::chars_format::general, 12)
-                .ptr;
-        buffer.append(chars + (before ? 0 : 1), end);
+    size_t column = 0;
+    auto number = [&](double value, char before) {
+        if (before)
+        {
+            buffer += before;
+        }
+        columns[column++].Append(buffer, value);
     };
     for (const auto& s : m_series)
     {
+        column = 0;
         number(s.time, 0);
         number(s.storageBandwidth, ',');
         number(s.storageCache, ',');

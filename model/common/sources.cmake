@@ -3,7 +3,8 @@
 # single-resource case in closed form for storage (water-fill), the one
 # table of short component names (esa, kspeed, cba, fifo, ...), the one progress reporter,
 # the one 64-bit mix (split-mix.h), the one huge-page hint for large arrays (huge-pages.h)
-# and the replays' event queue (lazy-removal-scheduler.h).
+# the replays' event queue (lazy-removal-scheduler.h) and the series' number text
+# (csv-column-text.h).
 list(APPEND AICLUSTER_SOURCES
   model/common/max-min-solver.cc
   model/common/component-registry.cc
@@ -11,6 +12,7 @@ list(APPEND AICLUSTER_SOURCES
   model/common/progress-reporter.cc
   model/common/huge-pages.cc
   model/common/lazy-removal-scheduler.cc
+  model/common/csv-column-text.cc
 )
 list(APPEND AICLUSTER_HEADERS
   model/common/max-min-solver.h
@@ -20,4 +22,5 @@ list(APPEND AICLUSTER_HEADERS
   model/common/split-mix.h
   model/common/huge-pages.h
   model/common/lazy-removal-scheduler.h
+  model/common/csv-column-text.h
 )
