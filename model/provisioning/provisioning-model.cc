@@ -2206,8 +2206,13 @@ ProvisioningModel::DescribeJob(const ProvisioningJob& job,
                                "ReuseUsages and a first GPU per node of the job");
     }
     out.clear();
-    std::vector<ProvisioningJob> one{job}; // Client() knows a job by its place in m_jobs
-    StaticCount();                         // the static resources, no clients yet
+    // Client() knows a job by its place in m_jobs: the job is copied into a kept one-job
+    // list (its strings and vectors reuse their storage; a replay describes a job at every
+    // start and resume)
+    std::vector<ProvisioningJob>& one = m_describedJob;
+    one.resize(1);
+    one[0] = job;
+    StaticCount(); // the static resources, no clients yet
     m_jobs = &one;
     m_compactPass = m_twinsValid; // one pool node's resources for all, when they are alike
     m_compactBroken = false;
@@ -2230,7 +2235,8 @@ ProvisioningModel::DescribeJob(const ProvisioningJob& job,
     bool ok = !m_compactBroken;
     double demand = job.GpuDemand();
     // its storage clients are its own: their load at its demand must fit (else they bind)
-    std::vector<double> clientLoad(m_caps.size() - m_staticCount, 0.0);
+    std::vector<double>& clientLoad = m_describedClientLoad;
+    clientLoad.assign(m_caps.size() - m_staticCount, 0.0);
     for (size_t i = 0; ok && i < usages.size(); ++i)
     {
         LevelFlow f;

@@ -885,6 +885,8 @@ eturn true if every flow gets its cap (results may be computed without a solver)
     mutable bool m_utilValid{false};
     std::vector<ProvisioningFlow> m_flows;
     std::vector<double> m_railReserve; //!< per training node, kept for other traffic [bytes/s]
+    std::vector<ProvisioningJob> m_describedJob; //!< DescribeJob's job (its m_jobs), kept
+    std::vector<double> m_describedClientLoad;   //!< DescribeJob's client loads, kept
 };
 
 } // namespace ns3
