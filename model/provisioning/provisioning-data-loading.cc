@@ -182,6 +182,11 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
     bool rebuilt = EnsureCluster(topology);
     if (!ReportsChanges())
     {
+        if (rebuilt)
+        {
+            m_gpuIndices.Reset(topology.numNodes, topology.gpusPerNode);
+            m_held.clear();
+        }
         EvaluateAll(running, seconds);
         return;
     }
@@ -206,6 +211,7 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
         }
         m_level.SetClasses(classOf, uint32_t(m_classSlots.size()));
         m_onNode.assign(topology.numNodes, {});
+        m_gpuIndices.Reset(topology.numNodes, topology.gpusPerNode);
         std::vector<Ptr<const ClusterJob>> kept;
         for (const auto& [id, r] : m_running)
         {
@@ -309,22 +315,27 @@ ProvisioningDataLoading::Admit(Ptr<const ClusterJob> job)
     {
         m_syncJobs.emplace(job->record.id, job); // its sync may cross the rails
     }
-    MarkNodeFollowers(job->record.id);
+    TakeGpus(job->record.id, r.spec);
     m_marked.insert(job->record.id);
     m_plansStale = CountProfile(r.spec.profile, job->record.id, +1) || m_plansStale;
 }
 
 void
-ProvisioningDataLoading::MarkNodeFollowers(uint64_t id)
+ProvisioningDataLoading::TakeGpus(uint64_t id, ProvisioningJob& spec)
 {
-    // A Solve numbers a node's GPUs job after job in id order: the jobs after this one on
-    // its nodes get other GPU indices (other rails) when it comes or goes.
-    for (const auto& [node, g] : m_running.at(id).spec.gpusOnNode)
+    // The job keeps these GPUs (so rails and PCIe switches) while it runs. Others move only
+    // where its node's free GPUs were split: they are described again.
+    std::vector<uint64_t>& moved = m_gpusMoved;
+    moved.clear();
+    m_gpuIndices.Take(id, spec.gpusOnNode, moved);
+    spec.firstGpu = m_gpuIndices.FirstGpus(id);
+    for (uint64_t other : moved)
     {
-        const auto& jobs = m_onNode[node];
-        for (auto it = jobs.upper_bound(id); it != jobs.end(); ++it)
+        auto it = m_running.find(other);
+        if (it != m_running.end())
         {
-            m_marked.insert(it->first);
+            it->second.spec.firstGpu = m_gpuIndices.FirstGpus(other);
+            m_marked.insert(other);
         }
     }
 }
@@ -426,7 +437,6 @@ void
 ProvisioningDataLoading::DescribeMarked()
 {
     std::vector<ProvisioningLevel::Flow> flows;
-    std::vector<uint32_t> firstGpu;
     for (uint64_t id : m_marked)
     {
         auto it = m_running.find(id);
@@ -436,24 +446,13 @@ ProvisioningDataLoading::DescribeMarked()
         }
         Running& r = it->second;
         r.plan = m_planOf.at(r.spec.profile);
-        firstGpu.clear();
-        for (const auto& [node, g] : r.spec.gpusOnNode)
-        {
-            uint32_t before = 0;
-            const auto& jobs = m_onNode[node];
-            for (auto j = jobs.begin(); j != jobs.end() && j->first < id; ++j)
-            {
-                before += j->second;
-            }
-            firstGpu.push_back(before);
-        }
         if (r.described && !r.levelable)
         {
             --m_notLevelable;
         }
         m_level.Remove(id);
         m_byThreshold.erase({r.threshold, id});
-        r.levelable = m_model->DescribeJob(r.spec, r.plan, firstGpu, flows);
+        r.levelable = m_model->DescribeJob(r.spec, r.plan, r.spec.firstGpu, flows);
         r.described = true;
         r.work = 0;
         r.threshold = 0;
@@ -594,7 +593,7 @@ ProvisioningDataLoading::JobStopped(const ClusterJob& job)
         return;
     }
     Running& r = it->second;
-    MarkNodeFollowers(job.record.id);
+    m_gpuIndices.Release(job.record.id); // no one else's GPUs move
     for (const auto& [node, g] : r.spec.gpusOnNode)
     {
         m_onNode[node].erase(job.record.id);
@@ -769,6 +768,7 @@ ProvisioningDataLoading::EvaluateAll(const std::vector<Ptr<const ClusterJob>>& r
     {
         Describe(*running[k], jobs[k]);
     }
+    HoldGpus(running, jobs);
     Ptr<LinkShare> links = GetLinkShare();
     if (links)
     {
@@ -794,6 +794,50 @@ ProvisioningDataLoading::EvaluateAll(const std::vector<Ptr<const ClusterJob>>& r
     ++m_evaluations;
     m_solved(results);
     m_lastResults = std::move(results);
+}
+
+void
+ProvisioningDataLoading::HoldGpus(const std::vector<Ptr<const ClusterJob>>& running,
+                                  std::vector<ProvisioningJob>& jobs)
+{
+    // As the kept jobs hold theirs: the departed free their GPUs first, then the newcomers
+    // take theirs in the engine's order (a job re-placed counts as both).
+    std::set<uint64_t> now;
+    for (size_t k = 0; k < running.size(); ++k)
+    {
+        uint64_t id = running[k]->record.id;
+        now.insert(id);
+        if (m_held.count(id) && m_held[id] != jobs[k].gpusOnNode)
+        {
+            m_gpuIndices.Release(id);
+        }
+    }
+    for (auto it = m_held.begin(); it != m_held.end();)
+    {
+        if (!now.count(it->first) || !m_gpuIndices.Holds(it->first))
+        {
+            m_gpuIndices.Release(it->first);
+            it = m_held.erase(it);
+        }
+        else
+        {
+            ++it;
+        }
+    }
+    for (size_t k = 0; k < running.size(); ++k)
+    {
+        uint64_t id = running[k]->record.id;
+        if (!m_gpuIndices.Holds(id))
+        {
+            m_gpusMoved.clear(); // the moved are solved with the others
+            m_gpuIndices.Take(id, jobs[k].gpusOnNode, m_gpusMoved);
+            m_held[id] = jobs[k].gpusOnNode;
+        }
+    }
+    for (size_t k = 0; k < running.size(); ++k)
+    {
+        jobs[k].firstGpu = m_gpuIndices.FirstGpus(running[k]->record.id);
+    }
 }
 
 std::string

@@ -8,6 +8,7 @@
 #ifndef AICLUSTER_PROVISIONING_DATA_LOADING_H
 #define AICLUSTER_PROVISIONING_DATA_LOADING_H
 
+#include "gpu-index-allocator.h"
 #include "provisioning-level.h"
 #include "provisioning-model.h"
 
@@ -131,10 +132,19 @@ class ProvisioningDataLoading : public ReportingTermModel
     /** The plain evaluation: solve every given job (PaceGroups off). */
     void EvaluateAll(const std::vector<Ptr<const ClusterJob>>& running,
                      std::vector<double>& seconds);
+    /**
+     * \brief EvaluateAll's GPUs: the running jobs hold theirs from one evaluation to the next.
+     * \param running the running jobs \param jobs their model views, given their first GPUs
+     */
+    void HoldGpus(const std::vector<Ptr<const ClusterJob>>& running,
+                  std::vector<ProvisioningJob>& jobs);
     /** \param job a job now running: keep it, mark what its start moves */
     void Admit(Ptr<const ClusterJob> job);
-    /** \param id a kept job: mark the jobs after it on its nodes (their GPU indices move) */
-    void MarkNodeFollowers(uint64_t id);
+    /**
+     * \brief Give a job its GPUs' indices (m_gpuIndices); mark the jobs whose indices moved.
+     * \param id the job \param spec its model view, given its first GPUs
+     */
+    void TakeGpus(uint64_t id, ProvisioningJob& spec);
     /** \param profile a running job's profile: count it; true if the plans may move */
     bool CountProfile(const WorkloadProfile* profile, uint64_t id, int sign);
     /** Recompute the cache plans; mark the jobs whose plan moved. */
@@ -188,9 +198,12 @@ class ProvisioningDataLoading : public ReportingTermModel
     std::map<uint64_t, Running> m_running; //!< kept jobs by id (the engine's order)
     std::map<uint64_t, Ptr<const ClusterJob>> m_syncJobs; //!< kept jobs on two nodes or more
     std::vector<double> m_reserve; //!< per node: rail bytes/s gradient sync keeps (LinkShare)
-    /// per node: the kept jobs with GPUs there, by id, and their GPUs (a Solve gives a job
-    /// the GPU indices after those of the jobs before it)
+    /// per node: the kept jobs with GPUs there, by id, and their GPUs
     std::vector<std::map<uint64_t, uint32_t>> m_onNode;
+    GpuIndexAllocator m_gpuIndices;    //!< the GPUs each job holds (kept jobs, or EvaluateAll's)
+    std::vector<uint64_t> m_gpusMoved; //!< scratch of TakeGpus
+    /// EvaluateAll's jobs holding GPUs, with the placement they hold them for
+    std::map<uint64_t, GpuIndexAllocator::Placement> m_held;
     std::map<std::string, std::map<uint64_t, const WorkloadProfile*>> m_readers; //!< by dataset
     std::map<const WorkloadProfile*, uint32_t> m_profiles; //!< running jobs per profile
     std::map<const WorkloadProfile*, CachePlan> m_planOf;  //!< the plans of the running profiles

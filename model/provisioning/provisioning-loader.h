@@ -40,6 +40,12 @@ struct ProvisioningJob
     const WorkloadProfile* profile{nullptr};               //!< catalog entry (must be set)
     std::vector<std::pair<uint32_t, uint32_t>> gpusOnNode; //!< (node, GPUs on it)
     /**
+     * Per entry of gpusOnNode, the index of its first GPU on that node (its GPUs are
+     * consecutive from it: they pick its rails and PCIe switches). Empty: after the GPUs of
+     * the jobs before it in the list solved. A list solved gives them for every job or none.
+     */
+    std::vector<uint32_t> firstGpu;
+    /**
      * Samples/s one GPU consumes; < 0: the catalog's compute rate SamplesPerSecond(g)/g;
      * +infinity: a pure loading benchmark (the loader's capacity).
      */

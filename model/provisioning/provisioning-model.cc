@@ -1098,6 +1098,22 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
             }
             used[node] += g;
         }
+        if (!j.firstGpu.empty() && j.firstGpu.size() != j.gpusOnNode.size())
+        {
+            throw std::invalid_argument("ProvisioningModel::Solve: job '" + j.name + "' gives " +
+                                        std::to_string(j.firstGpu.size()) + " first GPUs for " +
+                                        std::to_string(j.gpusOnNode.size()) + " nodes");
+        }
+        for (size_t e = 0; e < j.firstGpu.size(); ++e)
+        {
+            if (j.firstGpu[e] + j.gpusOnNode[e].second > m_cluster.node.gpus)
+            {
+                throw std::invalid_argument("ProvisioningModel::Solve: job '" + j.name +
+                                            "' has GPUs beyond index " +
+                                            std::to_string(m_cluster.node.gpus - 1) + " on node " +
+                                            std::to_string(j.gpusOnNode[e].first));
+            }
+        }
     }
     bool compact = m_mergePoolTwins && m_aggregate && m_reuseUsages;
     std::optional<std::vector<ProvisioningJobResult>> out = SolvePass(jobs, compact);
@@ -1152,15 +1168,19 @@ ProvisioningModel::SolvePass(const std::vector<ProvisioningJob>& jobs, bool comp
     {
         const auto& j = jobs[k];
         demand[k] = j.GpuDemand();
-        for (const auto& [node, count] : j.gpusOnNode)
+        for (size_t e = 0; e < j.gpusOnNode.size(); ++e)
         {
+            const auto& [node, count] = j.gpusOnNode[e];
+            // its GPUs' indices: as the caller holds them, or after the jobs' before it
+            uint32_t gpu = j.firstGpu.empty() ? used[node] : j.firstGpu[e];
+            used[node] += count;
             // aggregated: one flow carries the node's GPUs of the job (usages summed)
             uint32_t groups = m_aggregate ? 1 : count;
             uint32_t perGroup = m_aggregate ? count : 1;
             if (m_aggregate && m_reuseUsages)
             {
                 flowsOf[k].push_back(static_cast<uint32_t>(usageOf.size()));
-                ReusedUsage(j, plans[k], node, used[node], count, newUsage());
+                ReusedUsage(j, plans[k], node, gpu, count, newUsage());
                 if (m_compactBroken)
                 {
                     // A flow not alike on every pool node: this loader's flows are not
@@ -1169,7 +1189,6 @@ ProvisioningModel::SolvePass(const std::vector<ProvisioningJob>& jobs, bool comp
                     m_jobs = nullptr;
                     return std::nullopt;
                 }
-                used[node] += count;
                 jobOf.push_back(static_cast<uint32_t>(k));
                 groupSize.push_back(count);
                 continue;
@@ -1179,14 +1198,14 @@ ProvisioningModel::SolvePass(const std::vector<ProvisioningJob>& jobs, bool comp
                 UsageBuilder u;
                 for (uint32_t i = 0; i < perGroup; ++i)
                 {
-                    m_loader->AddSampleUsage(*this, j, plans[k], node, used[node]++, u);
+                    m_loader->AddSampleUsage(*this, j, plans[k], node, gpu++, u);
                 }
                 if (!m_aggregate)
                 {
                     ProvisioningFlow f;
                     f.job = static_cast<uint32_t>(k);
                     f.node = node;
-                    f.gpu = used[node] - 1;
+                    f.gpu = gpu - 1;
                     f.demand = demand[k];
                     f.transfers = u.Transfers();
                     m_flows.push_back(std::move(f));

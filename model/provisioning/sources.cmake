@@ -6,6 +6,7 @@ list(APPEND AICLUSTER_SOURCES
   model/provisioning/dpp-loader.cc
   model/provisioning/alluxio-loader.cc
   model/provisioning/kspeed-loader.cc
+  model/provisioning/gpu-index-allocator.cc
   model/provisioning/provisioning-level.cc
   model/provisioning/provisioning-model.cc
   model/provisioning/provisioning-data-loading.cc
@@ -18,6 +19,7 @@ list(APPEND AICLUSTER_HEADERS
   model/provisioning/dpp-loader.h
   model/provisioning/alluxio-loader.h
   model/provisioning/kspeed-loader.h
+  model/provisioning/gpu-index-allocator.h
   model/provisioning/provisioning-level.h
   model/provisioning/provisioning-model.h
   model/provisioning/provisioning-data-loading.h
