@@ -10,6 +10,7 @@
 
 #include "ns3/gpu-index-allocator.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <random>
@@ -58,6 +59,12 @@ TEST_CASE("gpu indices: a departure moves no one, a newcomer takes the lowest fr
     CHECK(!gpus.Holds(5));
     CHECK(Take(gpus, 7, {{0, 1}}, &moved) == std::vector<uint32_t>{0});
     CHECK(moved.empty());
+    CHECK(gpus.HeldPlacement(5) == nullptr);
+    REQUIRE(gpus.HeldPlacement(9) != nullptr);
+    CHECK(*gpus.HeldPlacement(9) == Placement{{0, 2}, {1, 8}});
+    std::vector<uint64_t> jobs = gpus.Jobs();
+    std::sort(jobs.begin(), jobs.end());
+    CHECK(jobs == std::vector<uint64_t>{3, 7, 9});
 }
 
 TEST_CASE("gpu indices: split free GPUs renumber the node in id order", "[provisioning]")

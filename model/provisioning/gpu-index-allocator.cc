@@ -129,6 +129,25 @@ GpuIndexAllocator::Holds(uint64_t id) const
     return m_held.count(id) > 0;
 }
 
+const GpuIndexAllocator::Placement*
+GpuIndexAllocator::HeldPlacement(uint64_t id) const
+{
+    auto it = m_held.find(id);
+    return it == m_held.end() ? nullptr : &it->second.placement;
+}
+
+std::vector<uint64_t>
+GpuIndexAllocator::Jobs() const
+{
+    std::vector<uint64_t> jobs;
+    jobs.reserve(m_held.size());
+    for (const auto& [id, held] : m_held)
+    {
+        jobs.push_back(id);
+    }
+    return jobs;
+}
+
 const std::vector<uint32_t>&
 GpuIndexAllocator::FirstGpus(uint64_t id) const
 {

@@ -57,6 +57,12 @@ class GpuIndexAllocator
     /** \param id a job \return whether it holds GPUs */
     bool Holds(uint64_t id) const;
 
+    /** \param id a job \return the placement it holds GPUs for, or null if it holds none */
+    const Placement* HeldPlacement(uint64_t id) const;
+
+    /** \return the jobs holding GPUs, in no particular order */
+    std::vector<uint64_t> Jobs() const;
+
     /**
      * \param id a job holding GPUs
      * \return per entry of its placement, the index of its first GPU on that node

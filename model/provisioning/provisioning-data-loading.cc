@@ -185,7 +185,6 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
         if (rebuilt)
         {
             m_gpuIndices.Reset(topology.numNodes, topology.gpusPerNode);
-            m_held.clear();
         }
         EvaluateAll(running, seconds);
         return;
@@ -807,21 +806,17 @@ ProvisioningDataLoading::HoldGpus(const std::vector<Ptr<const ClusterJob>>& runn
     {
         uint64_t id = running[k]->record.id;
         now.insert(id);
-        if (m_held.count(id) && m_held[id] != jobs[k].gpusOnNode)
+        const auto* held = m_gpuIndices.HeldPlacement(id);
+        if (held && *held != jobs[k].gpusOnNode)
         {
             m_gpuIndices.Release(id);
         }
     }
-    for (auto it = m_held.begin(); it != m_held.end();)
+    for (uint64_t id : m_gpuIndices.Jobs())
     {
-        if (!now.count(it->first) || !m_gpuIndices.Holds(it->first))
+        if (!now.count(id))
         {
-            m_gpuIndices.Release(it->first);
-            it = m_held.erase(it);
-        }
-        else
-        {
-            ++it;
+            m_gpuIndices.Release(id);
         }
     }
     for (size_t k = 0; k < running.size(); ++k)
@@ -831,7 +826,6 @@ ProvisioningDataLoading::HoldGpus(const std::vector<Ptr<const ClusterJob>>& runn
         {
             m_gpusMoved.clear(); // the moved are solved with the others
             m_gpuIndices.Take(id, jobs[k].gpusOnNode, m_gpusMoved);
-            m_held[id] = jobs[k].gpusOnNode;
         }
     }
     for (size_t k = 0; k < running.size(); ++k)

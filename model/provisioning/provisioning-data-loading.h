@@ -202,8 +202,6 @@ class ProvisioningDataLoading : public ReportingTermModel
     std::vector<std::map<uint64_t, uint32_t>> m_onNode;
     GpuIndexAllocator m_gpuIndices;    //!< the GPUs each job holds (kept jobs, or EvaluateAll's)
     std::vector<uint64_t> m_gpusMoved; //!< scratch of TakeGpus
-    /// EvaluateAll's jobs holding GPUs, with the placement they hold them for
-    std::map<uint64_t, GpuIndexAllocator::Placement> m_held;
     std::map<std::string, std::map<uint64_t, const WorkloadProfile*>> m_readers; //!< by dataset
     std::map<const WorkloadProfile*, uint32_t> m_profiles; //!< running jobs per profile
     std::map<const WorkloadProfile*, CachePlan> m_planOf;  //!< the plans of the running profiles
