@@ -19,34 +19,41 @@ GpuIndexAllocator::Reset(uint32_t nodes, uint32_t gpusPerNode)
 {
     m_gpus = gpusPerNode;
     m_runs.assign(nodes, {});
+    m_used.assign(size_t(nodes) * gpusPerNode, 0);
     m_held.clear();
 }
 
 int64_t
 GpuIndexAllocator::LowestFreeRun(uint32_t node, uint32_t count) const
 {
-    // The runs in index order; a node holds a few jobs, so this is short.
-    std::vector<std::pair<uint32_t, uint32_t>> taken;
-    for (const auto& [key, run] : m_runs[node])
+    if (count == 0)
     {
-        taken.emplace_back(run.first, run.count);
+        return 0;
     }
-    std::sort(taken.begin(), taken.end());
-    uint32_t from = 0;
-    for (const auto& [first, n] : taken)
+    const char* used = m_used.data() + size_t(node) * m_gpus;
+    uint32_t free = 0; // free GPUs in a row ending at g
+    for (uint32_t g = 0; g < m_gpus; ++g)
     {
-        if (first - from >= count)
+        free = used[g] ? 0 : free + 1;
+        if (free == count)
         {
-            return from;
+            return int64_t(g + 1 - count);
         }
-        from = std::max(from, first + n);
     }
-    return m_gpus - from >= count ? int64_t(from) : -1;
+    return -1;
+}
+
+void
+GpuIndexAllocator::Mark(uint32_t node, const Run& run, bool used)
+{
+    char* gpu = m_used.data() + size_t(node) * m_gpus;
+    std::fill(gpu + run.first, gpu + run.first + run.count, char(used));
 }
 
 void
 GpuIndexAllocator::Pack(uint32_t node, std::vector<uint64_t>& moved)
 {
+    std::fill_n(m_used.begin() + size_t(node) * m_gpus, m_gpus, char(0));
     uint32_t next = 0;
     for (auto& [key, run] : m_runs[node])
     {
@@ -56,6 +63,7 @@ GpuIndexAllocator::Pack(uint32_t node, std::vector<uint64_t>& moved)
             m_held[key.first].first[key.second] = next;
             moved.push_back(key.first);
         }
+        Mark(node, run, true);
         next += run.count;
     }
 }
@@ -78,24 +86,35 @@ GpuIndexAllocator::Take(uint64_t id, const Placement& placement, std::vector<uin
                                         ", beyond the cluster's " + std::to_string(m_runs.size()));
         }
         int64_t first = LowestFreeRun(node, count);
-        m_runs[node][{id, e}] = Run{first < 0 ? 0 : uint32_t(first), count};
-        held.first[e] = first < 0 ? 0 : uint32_t(first);
+        if (first < 0)
+        {
+            uint32_t used = 0;
+            for (const auto& [key, run] : m_runs[node])
+            {
+                used += run.count;
+            }
+            if (used + count > m_gpus)
+            {
+                Release(id);
+                throw std::invalid_argument("GpuIndexAllocator: job " + std::to_string(id) +
+                                            " takes " + std::to_string(count) + " GPUs on node " +
+                                            std::to_string(node) + ", which has " +
+                                            std::to_string(m_gpus - used) + " free");
+            }
+        }
+        Run run{first < 0 ? 0 : uint32_t(first), count};
+        NodeRuns& runs = m_runs[node];
+        RunKey key{id, e};
+        auto at =
+            std::lower_bound(runs.begin(), runs.end(), key, [](const auto& r, const RunKey& k) {
+                return r.first < k;
+            });
+        runs.insert(at, {key, run});
+        held.first[e] = run.first;
         if (first >= 0)
         {
+            Mark(node, run, true);
             continue;
-        }
-        uint32_t used = 0;
-        for (const auto& [key, run] : m_runs[node])
-        {
-            used += run.count;
-        }
-        if (used > m_gpus)
-        {
-            Release(id);
-            throw std::invalid_argument("GpuIndexAllocator: job " + std::to_string(id) + " takes " +
-                                        std::to_string(count) + " GPUs on node " +
-                                        std::to_string(node) + ", which has " +
-                                        std::to_string(m_gpus - (used - count)) + " free");
         }
         Pack(node, moved); // free GPUs split: the node's jobs numbered again
     }
@@ -115,9 +134,19 @@ GpuIndexAllocator::Release(uint64_t id)
     const Placement& placement = it->second.placement;
     for (uint32_t e = 0; e < placement.size(); ++e)
     {
-        if (placement[e].first < m_runs.size())
+        uint32_t node = placement[e].first;
+        if (node >= m_runs.size())
         {
-            m_runs[placement[e].first].erase({id, e});
+            continue;
+        }
+        NodeRuns& runs = m_runs[node];
+        auto run = std::find_if(runs.begin(), runs.end(), [&](const auto& r) {
+            return r.first == RunKey{id, e};
+        });
+        if (run != runs.end())
+        {
+            Mark(node, run->second, false);
+            runs.erase(run);
         }
     }
     m_held.erase(it);

@@ -9,7 +9,6 @@
 #define AICLUSTER_GPU_INDEX_ALLOCATOR_H
 
 #include <cstdint>
-#include <map>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -70,12 +69,18 @@ class GpuIndexAllocator
     const std::vector<uint32_t>& FirstGpus(uint64_t id) const;
 
   private:
-    /** A run of GPUs on a node: which job, which entry of its placement */
+    /** A run of GPUs on a node */
     struct Run
     {
         uint32_t first; //!< index of its first GPU
         uint32_t count; //!< its GPUs
     };
+
+    /** Which job's run, which entry of its placement: a node's runs are kept in this order */
+    using RunKey = std::pair<uint64_t, uint32_t>;
+
+    /** A node's runs by (job, entry), in a sorted vector: a node holds a few of them */
+    using NodeRuns = std::vector<std::pair<RunKey, Run>>;
 
     /** A job's runs: its placement and, per entry, its first GPU */
     struct Held
@@ -90,15 +95,19 @@ class GpuIndexAllocator
      */
     int64_t LowestFreeRun(uint32_t node, uint32_t count) const;
 
+    /** \brief Mark a run's GPUs on a node used or free. */
+    void Mark(uint32_t node, const Run& run, bool used);
+
     /**
      * \brief Number the runs of a node one after the other in (job, entry) order.
      * \param node the node \param moved the jobs whose first GPU there moved, appended
      */
     void Pack(uint32_t node, std::vector<uint64_t>& moved);
 
-    uint32_t m_gpus{0};                                               //!< GPUs per node
-    std::vector<std::map<std::pair<uint64_t, uint32_t>, Run>> m_runs; //!< per node, by (job, entry)
-    std::unordered_map<uint64_t, Held> m_held;                        //!< by job
+    uint32_t m_gpus{0};                        //!< GPUs per node
+    std::vector<NodeRuns> m_runs;              //!< per node, its runs by (job, entry)
+    std::vector<char> m_used;                  //!< per node and GPU (node * m_gpus + index)
+    std::unordered_map<uint64_t, Held> m_held; //!< by job
 };
 
 } // namespace ns3
