@@ -161,15 +161,14 @@ CompareOverPasses(const LevelCase& c, uint32_t seeds)
             bool describable = true;
             for (size_t k = 0; k < jobs.size(); ++k)
             {
-                std::vector<uint32_t> first;
+                ProvisioningJob described = jobs[k]; // its GPUs numbered in order
                 for (const auto& [node, g] : jobs[k].gpusOnNode)
                 {
-                    first.push_back(used[node]);
+                    described.firstGpu.push_back(used[node]);
                     used[node] += g;
                 }
                 std::vector<ProvisioningLevel::Flow> flows;
-                describable =
-                    describer->DescribeJob(jobs[k], plans[k], first, flows) && describable;
+                describable = describer->DescribeJob(described, plans[k], flows) && describable;
                 level.Add(std::stoull(jobs[k].name), flows);
             }
             kept = jobs;
@@ -921,13 +920,13 @@ TEST_CASE("provisioning model: usages kept across a move of the rail reserve des
         std::vector<uint32_t> used(6, 0);
         for (size_t k = 0; k < jobs.size(); ++k)
         {
-            std::vector<uint32_t> first;
+            ProvisioningJob described = jobs[k]; // its GPUs numbered in order
             for (const auto& [node, g] : jobs[k].gpusOnNode)
             {
-                first.push_back(used[node]);
+                described.firstGpu.push_back(used[node]);
                 used[node] += g;
             }
-            REQUIRE(m->DescribeJob(jobs[k], plans[k], first, out[k]));
+            REQUIRE(m->DescribeJob(described, plans[k], out[k]));
         }
     };
     std::vector<std::vector<ProvisioningLevel::Flow>> before;

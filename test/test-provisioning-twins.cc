@@ -147,18 +147,19 @@ CompareOverPasses(const TwinCase& c, uint32_t seeds, uint64_t* solves = nullptr)
     return twins->GetNCompactSolves();
 }
 
-/// Each job's first GPU on each of its nodes when a pass's jobs are packed in order: what the
-/// level pass hands DescribeJob. \param used GPUs already taken per node, advanced past the job
-std::vector<uint32_t>
-FirstGpus(const ProvisioningJob& job, std::vector<uint32_t>& used)
+/// A job with its first GPU on each of its nodes when a pass's jobs are packed in order: what
+/// the level pass hands DescribeJob. \param used GPUs already taken per node, advanced past it
+ProvisioningJob
+WithFirstGpus(const ProvisioningJob& job, std::vector<uint32_t>& used)
 {
-    std::vector<uint32_t> firstGpu;
+    ProvisioningJob numbered = job;
+    numbered.firstGpu.clear();
     for (const auto& [node, g] : job.gpusOnNode)
     {
-        firstGpu.push_back(used[node]);
+        numbered.firstGpu.push_back(used[node]);
         used[node] += g;
     }
-    return firstGpu;
+    return numbered;
 }
 
 /**
@@ -183,13 +184,12 @@ CheckSameDescriptions(Ptr<ProvisioningModel> want,
             std::vector<uint32_t> used(6, 0);
             for (size_t k = 0; k < passes[p].size(); ++k)
             {
-                const ProvisioningJob& job = passes[p][k];
-                std::vector<uint32_t> firstGpu = FirstGpus(job, used);
+                const ProvisioningJob job = WithFirstGpus(passes[p][k], used);
                 std::vector<ProvisioningModel::LevelFlow> wanted;
                 std::vector<ProvisioningModel::LevelFlow> gotten;
                 INFO("seed " << seed << ", pass " << p << ", job " << job.name);
-                REQUIRE(want->DescribeJob(job, plans[k], firstGpu, wanted) ==
-                        got->DescribeJob(job, plans[k], firstGpu, gotten));
+                REQUIRE(want->DescribeJob(job, plans[k], wanted) ==
+                        got->DescribeJob(job, plans[k], gotten));
                 REQUIRE(gotten.size() == wanted.size());
                 for (size_t f = 0; f < wanted.size(); ++f)
                 {
@@ -286,12 +286,11 @@ TEST_CASE("provisioning: a usage built from pool node 0 alone is the full build'
                     std::vector<uint32_t> used(cluster.nodes, 0);
                     for (size_t k = 0; k < passes[p].size(); ++k)
                     {
-                        const ProvisioningJob& job = passes[p][k];
-                        std::vector<uint32_t> firstGpu = FirstGpus(job, used);
+                        const ProvisioningJob job = WithFirstGpus(passes[p][k], used);
                         std::vector<ProvisioningModel::LevelFlow> want;
                         std::vector<ProvisioningModel::LevelFlow> got;
-                        bool wantOk = slow->DescribeJob(job, plans[k], firstGpu, want);
-                        bool gotOk = zero->DescribeJob(job, plans[k], firstGpu, got);
+                        bool wantOk = slow->DescribeJob(job, plans[k], want);
+                        bool gotOk = zero->DescribeJob(job, plans[k], got);
                         INFO("job " << job.name);
                         CHECK(gotOk == wantOk);
                         REQUIRE(got.size() == want.size());

@@ -451,7 +451,7 @@ ProvisioningDataLoading::DescribeMarked()
         }
         m_level.Remove(id);
         m_byThreshold.erase({r.threshold, id});
-        r.levelable = m_model->DescribeJob(r.spec, r.plan, r.spec.firstGpu, flows);
+        r.levelable = m_model->DescribeJob(r.spec, r.plan, flows);
         r.described = true;
         r.work = 0;
         r.threshold = 0;

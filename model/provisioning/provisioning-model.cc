@@ -2206,7 +2206,6 @@ ProvisioningModel::LevelResource()
 bool
 ProvisioningModel::DescribeJob(const ProvisioningJob& job,
                                const CachePlan& plan,
-                               const std::vector<uint32_t>& firstGpu,
                                std::vector<LevelFlow>& out)
 {
     NS_LOG_FUNCTION(this << job.name);
@@ -2219,6 +2218,7 @@ ProvisioningModel::DescribeJob(const ProvisioningJob& job,
         throw std::invalid_argument("ProvisioningModel::DescribeJob: job '" + job.name +
                                     "' has no workload profile");
     }
+    const std::vector<uint32_t>& firstGpu = job.firstGpu;
     if (!m_aggregate || !m_reuseUsages || firstGpu.size() != job.gpusOnNode.size())
     {
         throw std::logic_error("ProvisioningModel::DescribeJob needs AggregatePerNode, "

@@ -188,9 +188,9 @@ class ProvisioningModel : public Object
      *
      * The job's storage clients are its own: they are sized here and checked at full demand
      * rather than kept. The last Solve's results are no longer available afterwards.
-     * \param job the job (profile and gpuRate set)
+     * \param job the job (profile and gpuRate set; firstGpu given, one per entry of
+     *        gpusOnNode)
      * \param plan its cache plan (PlanCaches over the running jobs)
-     * \param firstGpu per entry of job.gpusOnNode: the index of its first GPU on that node
      * \param out its flows, one per entry of job.gpusOnNode (output)
      * \return false if the job's flows cannot be kept this way: a flow not alike on every
      *         pool node (with two or more), a usage the solver would refuse, or a storage
@@ -198,7 +198,6 @@ class ProvisioningModel : public Object
      */
     bool DescribeJob(const ProvisioningJob& job,
                      const CachePlan& plan,
-                     const std::vector<uint32_t>& firstGpu,
                      std::vector<LevelFlow>& out);
     /** \param jobs running jobs \return the loader's cache plan of each, in order */
     std::vector<CachePlan> PlanCaches(const std::vector<ProvisioningJob>& jobs);
