@@ -1003,7 +1003,8 @@ ClusterEngine::ApplyChanges(ReportingTermModel& model, bool isData)
     for (const auto& [named, seconds, group, work, floor] : m_changes)
     {
         // The engine owns every job; a model names one by the read-only pointer it was given.
-        Ptr<ClusterJob> job = ConstCast<ClusterJob>(named);
+        // A raw pointer: a Ptr would count a reference per change (tens of millions a run).
+        ClusterJob* job = const_cast<ClusterJob*>(PeekPointer(named));
         NS_ABORT_MSG_IF(!isData && group >= 0,
                         "a gradient-sync model reported a paced term: only data-loading "
                         "terms can share a pace (the sync term adds to compute)");

@@ -16,6 +16,7 @@
 #include "ns3/simple-ref-count.h"
 #include "ns3/workload-catalog.h"
 
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -67,6 +68,13 @@ class ClusterJob : public SimpleRefCount<ClusterJob>, public HugePagePooled<Clus
     uint32_t gpus{0};       //!< GPUs it runs on (requested, or a sizing policy's choice)
     JobPlacement placement; //!< GPUs held while RUNNING
 
+  private:
+    /// FinishQueue: its finish's index in the queue's heap, or FinishQueue::kNotQueued. Kept
+    /// in the job, whose fields a re-time reads anyway: a table by job id would be a cache
+    /// miss per re-time.
+    uint32_t finishPlace{std::numeric_limits<uint32_t>::max()};
+
+  public:
     double remainingIterations{0}; //!< iterations left at lastUpdate
     double lastUpdate{0};          //!< time [s] remainingIterations refers to
 
@@ -100,6 +108,7 @@ class ClusterJob : public SimpleRefCount<ClusterJob>, public HugePagePooled<Clus
   private:
     // Bookkeeping only the engine (and its pace groups) reads or writes.
     friend class ClusterEngine;
+    friend class FinishQueue;
     friend class PacedGroup;
     friend struct PacedGroupProbe; // test/test-paced-group.cc sets a member's work and threshold
 

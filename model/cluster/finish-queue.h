@@ -13,6 +13,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 
 namespace ns3
@@ -97,6 +98,9 @@ class FinishQueue
 
     /** \brief Take every job out and remove the event (the owner's DoDispose). */
     void Clear();
+
+    /// ClusterJob::finishPlace of a job whose finish is not queued
+    static constexpr uint32_t kNotQueued = std::numeric_limits<uint32_t>::max();
 
   private:
     class Heap;
