@@ -68,6 +68,28 @@ struct Fixture
     }
 };
 
+/**
+ * \param due per job, the time step its finish is due at, -1 if not queued
+ * \param order per job, the sequence number of its last Set
+ * \return the finishes that must fire, in (time step, last Set) order
+ */
+std::vector<Fired>
+SortedReference(const std::vector<int64_t>& due, const std::vector<uint64_t>& order)
+{
+    std::vector<Fired> expected;
+    for (size_t j = 0; j < due.size(); ++j)
+    {
+        if (due[j] >= 0)
+        {
+            expected.push_back({due[j], j});
+        }
+    }
+    std::sort(expected.begin(), expected.end(), [&](const Fired& a, const Fired& b) {
+        return a.at < b.at || (a.at == b.at && order[a.id] < order[b.id]);
+    });
+    return expected;
+}
+
 } // namespace
 
 TEST_CASE("finish queue fires in time order, ties by the last Set", "[engine]")
@@ -174,16 +196,7 @@ TEST_CASE("finish queue matches a sorted reference under random moves", "[engine
     Simulator::Run();
     // The reference: every finish that was queued and due, by (time, last Set), except the
     // ones touched at their own instant after firing (excluded above by due[j] > now).
-    for (size_t j = 0; j < n; ++j)
-    {
-        if (due[j] >= 0)
-        {
-            expected.push_back({due[j], j});
-        }
-    }
-    std::sort(expected.begin(), expected.end(), [&](const Fired& a, const Fired& b) {
-        return a.at < b.at || (a.at == b.at && order[a.id] < order[b.id]);
-    });
+    expected = SortedReference(due, order);
     REQUIRE(f.fired.size() == expected.size());
     for (size_t i = 0; i < expected.size(); ++i)
     {
@@ -218,17 +231,7 @@ TEST_CASE("finish queue matches a sorted reference under many sets and removes",
         order[j] = ++seq;
     }
     Simulator::Run();
-    std::vector<Fired> expected;
-    for (size_t j = 0; j < n; ++j)
-    {
-        if (due[j] >= 0)
-        {
-            expected.push_back({due[j], j});
-        }
-    }
-    std::sort(expected.begin(), expected.end(), [&](const Fired& a, const Fired& b) {
-        return a.at < b.at || (a.at == b.at && order[a.id] < order[b.id]);
-    });
+    std::vector<Fired> expected = SortedReference(due, order);
     REQUIRE(f.fired.size() == expected.size());
     size_t wrong = 0;
     for (size_t i = 0; i < expected.size(); ++i)
