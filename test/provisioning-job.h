@@ -39,6 +39,25 @@ ProvisioningJobOn(const std::string& name,
     return j;
 }
 
+/**
+ * \param job a job
+ * \param used GPUs already taken per node, advanced past the job
+ * \return the job with its first GPU on each of its nodes when a pass's jobs are packed in
+ *         order: what the level pass hands ProvisioningModel::DescribeJob
+ */
+inline ProvisioningJob
+WithFirstGpus(const ProvisioningJob& job, std::vector<uint32_t>& used)
+{
+    ProvisioningJob numbered = job;
+    numbered.firstGpu.clear();
+    for (const auto& [node, g] : job.gpusOnNode)
+    {
+        numbered.firstGpu.push_back(used[node]);
+        used[node] += g;
+    }
+    return numbered;
+}
+
 } // namespace ns3
 
 #endif

@@ -161,12 +161,7 @@ CompareOverPasses(const LevelCase& c, uint32_t seeds)
             bool describable = true;
             for (size_t k = 0; k < jobs.size(); ++k)
             {
-                ProvisioningJob described = jobs[k]; // its GPUs numbered in order
-                for (const auto& [node, g] : jobs[k].gpusOnNode)
-                {
-                    described.firstGpu.push_back(used[node]);
-                    used[node] += g;
-                }
+                ProvisioningJob described = WithFirstGpus(jobs[k], used);
                 std::vector<ProvisioningLevel::Flow> flows;
                 describable = describer->DescribeJob(described, plans[k], flows) && describable;
                 level.Add(std::stoull(jobs[k].name), flows);
@@ -920,13 +915,7 @@ TEST_CASE("provisioning model: usages kept across a move of the rail reserve des
         std::vector<uint32_t> used(6, 0);
         for (size_t k = 0; k < jobs.size(); ++k)
         {
-            ProvisioningJob described = jobs[k]; // its GPUs numbered in order
-            for (const auto& [node, g] : jobs[k].gpusOnNode)
-            {
-                described.firstGpu.push_back(used[node]);
-                used[node] += g;
-            }
-            REQUIRE(m->DescribeJob(described, plans[k], out[k]));
+            REQUIRE(m->DescribeJob(WithFirstGpus(jobs[k], used), plans[k], out[k]));
         }
     };
     std::vector<std::vector<ProvisioningLevel::Flow>> before;

@@ -147,21 +147,6 @@ CompareOverPasses(const TwinCase& c, uint32_t seeds, uint64_t* solves = nullptr)
     return twins->GetNCompactSolves();
 }
 
-/// A job with its first GPU on each of its nodes when a pass's jobs are packed in order: what
-/// the level pass hands DescribeJob. \param used GPUs already taken per node, advanced past it
-ProvisioningJob
-WithFirstGpus(const ProvisioningJob& job, std::vector<uint32_t>& used)
-{
-    ProvisioningJob numbered = job;
-    numbered.firstGpu.clear();
-    for (const auto& [node, g] : job.gpusOnNode)
-    {
-        numbered.firstGpu.push_back(used[node]);
-        used[node] += g;
-    }
-    return numbered;
-}
-
 /**
  * Describe every job of the random passes of seeds 1..seeds with both models (DescribeJob,
  * plans from want) and require the same flows, to the bit.
