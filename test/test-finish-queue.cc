@@ -112,6 +112,25 @@ TEST_CASE("finish queue fires in time order, ties by the last Set", "[engine]")
     CHECK_FALSE(f.queue.Contains(*f.jobs[0]));
 }
 
+TEST_CASE("finish queue: Clear takes every job out, and the queue serves them again", "[engine]")
+{
+    Fixture f(3);
+    f.queue.Set(*f.jobs[0], 2.0);
+    f.queue.Set(*f.jobs[1], 1.0);
+    f.queue.Set(*f.jobs[2], 3.0);
+    f.queue.Clear();
+    for (const auto& job : f.jobs)
+    {
+        CHECK_FALSE(f.queue.Contains(*job));
+    }
+    f.queue.Set(*f.jobs[2], 1.0);
+    f.queue.Set(*f.jobs[0], 2.0);
+    Simulator::Run();
+    REQUIRE(f.fired.size() == 2);
+    CHECK(f.fired[0].id == 2);
+    CHECK(f.fired[1].id == 0);
+}
+
 TEST_CASE("finish queue: a finish beyond the end of simulated time waits there, not earlier",
           "[engine]")
 {

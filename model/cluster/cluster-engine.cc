@@ -153,9 +153,9 @@ ClusterEngine::DoDispose()
         Simulator::Cancel(job->priorityEvent);
         job->priorityEvent = EventId();
     }
+    m_finishes.Clear(); // while the jobs it holds exist
     m_jobs.clear();
     m_startedThisPass.clear();
-    m_finishes.Clear();
     m_running.clear();
     m_coupled.clear();
     m_waitingByDemand.clear();

@@ -211,9 +211,13 @@ class FinishQueue::Heap
         earlier ? SiftUp(i) : SiftDown(i);
     }
 
-    /** \brief Take every finish out, without a look at the jobs (they may be gone). */
+    /** \brief Take every finish out (each job told it is out). */
     void Clear()
     {
+        for (const FinishEntry& entry : m_entries)
+        {
+            entry.job->finishPlace = kNotQueued;
+        }
         m_entries.clear();
     }
 
@@ -302,11 +306,11 @@ FinishQueue::Set(ClusterJob& job, double after)
 }
 
 void
-FinishQueue::Remove(const ClusterJob& job)
+FinishQueue::Remove(ClusterJob& job)
 {
     if (Contains(job))
     {
-        m_heap->Erase(const_cast<ClusterJob&>(job)); // its place is the queue's bookkeeping
+        m_heap->Erase(job);
         Arm();
     }
 }

@@ -85,18 +85,21 @@ class FinishQueue
 
     /**
      * \brief Set or move the job's finish.
-     * \param job a running job (its record.id indexes the queue)
+     * \param job a running job (it keeps its entry's place: ClusterJob::finishPlace)
      * \param after time from now [s]
      */
     void Set(ClusterJob& job, double after);
 
     /** \brief Take the job out, if it is in. \param job the job */
-    void Remove(const ClusterJob& job);
+    void Remove(ClusterJob& job);
 
     /** \param job a job \return whether its finish is queued */
     bool Contains(const ClusterJob& job) const;
 
-    /** \brief Take every job out and remove the event (the owner's DoDispose). */
+    /**
+     * \brief Take every job out and remove the event (the owner's DoDispose, while the queued
+     *        jobs still exist: each is told it is out).
+     */
     void Clear();
 
     /// ClusterJob::finishPlace of a job whose finish is not queued
