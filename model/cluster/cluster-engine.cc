@@ -697,7 +697,11 @@ ClusterEngine::StartJob(ClusterJob* job)
     Track(job);
     job->lastUpdate = now;
     job->iterationTime = 0; // set by UpdateRates() in this same pass
-    job->computeTime = job->profile->ComputeTime(job->placement.TotalGpus());
+    // The running paths read job.gpus, not a walk over the placement's nodes.
+    NS_ASSERT_MSG(job->placement.TotalGpus() == job->gpus,
+                  "job " << job->record.id << " placed on " << job->placement.TotalGpus()
+                         << " GPUs, not its " << job->gpus);
+    job->computeTime = job->profile->ComputeTime(job->gpus);
     m_startedThisPass.push_back(job);
     if (job->startTime < 0)
     {
@@ -726,7 +730,7 @@ ClusterEngine::PreemptJob(ClusterJob* job)
         FinishJob(job);
         return;
     }
-    m_busyGpus -= job->placement.TotalGpus() * job->computeTime / job->iterationTime;
+    m_busyGpus -= job->gpus * job->computeTime / job->iterationTime;
     m_allocator->Release(job->placement);
     job->placement = JobPlacement();
     m_finishes.Remove(*job);
@@ -764,7 +768,7 @@ ClusterEngine::FinishJob(ClusterJob* job)
     NS_ASSERT_MSG(job->remainingIterations * job->iterationTime <= FINISH_SLACK,
                   "job " << job->record.id << " finished with " << job->remainingIterations
                          << " iterations left");
-    AccountStall(*job, now);
+    AccountStall(*job, now, job->RemainingIterationsAt(now));
     job->bound = BoundOf(*job);
     if (job->stallData > 0)
     {
@@ -775,7 +779,7 @@ ClusterEngine::FinishJob(ClusterJob* job)
         job->syncCause = "sync:" + m_syncModel->Bottleneck(*job);
     }
     job->remainingIterations = 0;
-    m_busyGpus -= job->placement.TotalGpus() * job->computeTime / job->iterationTime;
+    m_busyGpus -= job->gpus * job->computeTime / job->iterationTime;
     m_allocator->Release(job->placement);
     m_finishes.Remove(*job);
     Simulator::Remove(job->priorityEvent);
@@ -834,20 +838,20 @@ ClusterEngine::SchedulePriorityEvent(ClusterJob* job)
 }
 
 void
-ClusterEngine::AccountStall(ClusterJob& job, double now) const
+ClusterEngine::AccountStall(ClusterJob& job, double now, double remainingNow) const
 {
     if (job.state != ClusterJob::RUNNING || !(now > job.lastUpdate))
     {
         return;
     }
     double elapsed = now - job.lastUpdate;
-    double done = std::max(0.0, job.remainingIterations - job.RemainingIterationsAt(now));
+    double done = std::max(0.0, job.remainingIterations - remainingNow);
     double lost = elapsed - done * job.computeTime;
     if (!(lost > 0))
     {
         return;
     }
-    double gpus = job.placement.TotalGpus();
+    double gpus = job.gpus;
     double exposedSync = (1 - m_syncOverlap) * job.syncTime;
     if (job.pacedClocked || job.dataTime > NonDataTime(job))
     {
@@ -883,10 +887,11 @@ void
 ClusterEngine::AdvanceProgress(ClusterJob& job) const
 {
     double now = NowSeconds(); // per re-timed job: converted once per time step
-    AccountStall(job, now);
     if (job.state == ClusterJob::RUNNING && now > job.lastUpdate)
     {
-        job.remainingIterations = job.RemainingIterationsAt(now);
+        const double remaining = job.RemainingIterationsAt(now);
+        AccountStall(job, now, remaining);
+        job.remainingIterations = remaining;
         job.attainedService += job.gpus * (now - job.lastUpdate);
     }
     if (job.pacedClocked)
@@ -1058,7 +1063,7 @@ ClusterEngine::Retime(ClusterJob& job, double iteration)
         return; // unchanged: its finish event stands
     }
     AdvanceProgress(job); // progress so far at the old rate
-    uint32_t gpus = job.placement.TotalGpus();
+    uint32_t gpus = job.gpus;
     if (job.iterationTime > 0)
     {
         m_busyGpus -= gpus * job.computeTime / job.iterationTime;
@@ -1158,7 +1163,7 @@ ClusterEngine::PutOnClock(ClusterJob& job)
     AdvanceProgress(job); // at its own iteration time so far
     if (job.iterationTime > 0)
     {
-        m_busyGpus -= job.placement.TotalGpus() * job.computeTime / job.iterationTime;
+        m_busyGpus -= job.gpus * job.computeTime / job.iterationTime;
     }
     m_finishes.Remove(job); // the group's event times it from now on
     double now = Simulator::Now().GetSeconds();
@@ -1172,7 +1177,7 @@ ClusterEngine::TakeOffClock(ClusterJob& job)
 {
     AdvanceProgress(job); // brings remainingIterations and iterationTime up to the clock
     job.pacedGroup->Unclock(job);
-    m_busyGpus += job.placement.TotalGpus() * job.computeTime / job.iterationTime;
+    m_busyGpus += job.gpus * job.computeTime / job.iterationTime;
     m_groupsMoved.insert(job.pacedGroup->Id());
 }
 

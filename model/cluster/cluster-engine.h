@@ -237,8 +237,11 @@ class ClusterEngine : public Object
     void RemoveRunning(ClusterJob* job);
     void OnModelChanged();
     void AdvanceProgress(ClusterJob& job) const;
-    /** Add the GPU time a running job lost since lastUpdate to its stall totals, by cause. */
-    void AccountStall(ClusterJob& job, double now) const;
+    /**
+     * Add the GPU time a running job lost since lastUpdate to its stall totals, by cause.
+     * \param job a job \param now the time [s] \param remainingNow its RemainingIterationsAt(now)
+     */
+    void AccountStall(ClusterJob& job, double now, double remainingNow) const;
     /** \return what binds a running job: compute, data:<resource> or sync:<resource> */
     std::string BoundOf(const ClusterJob& job) const;
     /** Add the job to the ordered sets its state puts it in (call after a state/key change). */

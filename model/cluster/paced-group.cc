@@ -114,7 +114,7 @@ PacedGroup::Clock(ClusterJob& job, double remainingWork, double now)
     {
         m_first = at;
     }
-    m_weight += job.placement.TotalGpus() * job.computeTime / job.pacedWork;
+    m_weight += job.gpus * job.computeTime / job.pacedWork;
 }
 
 void
@@ -131,7 +131,7 @@ PacedGroup::Unclock(ClusterJob& job)
     {
         m_first = at; // the last member moved into its place
     }
-    m_weight -= job.placement.TotalGpus() * job.computeTime / job.pacedWork;
+    m_weight -= job.gpus * job.computeTime / job.pacedWork;
     if (m_clocked.empty())
     {
         m_weight = 0; // no rounding residue
