@@ -377,7 +377,7 @@ void
 ClusterEngine::OnArrival()
 {
     NS_LOG_FUNCTION(this);
-    double now = Simulator::Now().GetSeconds();
+    double now = NowSeconds();
     // All jobs submitted at this instant enter together, so one pass sees them all. Compared
     // as the Time the event was scheduled for: compared in seconds, a submit time that
     // Seconds() rounds down was never admitted and this event rescheduled itself at the same
@@ -687,7 +687,7 @@ void
 ClusterEngine::StartJob(ClusterJob* job)
 {
     NS_LOG_FUNCTION(this << job->record.id);
-    double now = Simulator::Now().GetSeconds();
+    double now = NowSeconds();
     // A node count from the trace (Acme node_num) holds while the job runs at its own size.
     job->placement =
         m_allocator->Allocate(job->gpus,
@@ -719,7 +719,7 @@ void
 ClusterEngine::PreemptJob(ClusterJob* job)
 {
     NS_LOG_FUNCTION(this << job->record.id);
-    double now = Simulator::Now().GetSeconds();
+    double now = NowSeconds();
     LeaveGroup(*job);
     AdvanceProgress(*job);
     if (job->remainingIterations * job->iterationTime < FINISH_SLACK)
@@ -763,7 +763,7 @@ void
 ClusterEngine::FinishJob(ClusterJob* job)
 {
     NS_LOG_FUNCTION(this << job->record.id);
-    double now = Simulator::Now().GetSeconds();
+    double now = NowSeconds();
     LeaveGroup(*job);
     NS_ASSERT_MSG(job->remainingIterations * job->iterationTime <= FINISH_SLACK,
                   "job " << job->record.id << " finished with " << job->remainingIterations
@@ -801,7 +801,7 @@ void
 ClusterEngine::OnPriorityChange(ClusterJob* job)
 {
     NS_LOG_FUNCTION(this << job->record.id);
-    double now = Simulator::Now().GetSeconds();
+    double now = NowSeconds();
     AdvanceProgress(*job);
     Untrack(job);
     UpdatePolicy(*job, now);
@@ -822,7 +822,7 @@ ClusterEngine::UpdatePolicy(ClusterJob& job, double now)
 void
 ClusterEngine::SchedulePriorityEvent(ClusterJob* job)
 {
-    double now = Simulator::Now().GetSeconds();
+    double now = NowSeconds();
     double at = m_scheduler->NextKeyChange(*job, now);
     Time when = std::isfinite(at) ? EventTimeAfter(std::max(0.0, at - now)) : Time::Max();
     if (when != Time::Max()) // a change beyond the end of simulated time never comes
@@ -1101,7 +1101,7 @@ ClusterEngine::ApplyPaceChanges(ReportingTermModel& model)
 {
     m_paceChanges.clear();
     model.TakePaceChanges(m_paceChanges);
-    double now = Simulator::Now().GetSeconds();
+    double now = NowSeconds();
     for (const auto& [id, pace] : m_paceChanges)
     {
         NS_ABORT_MSG_IF(!(pace > 0 && std::isfinite(pace)),
@@ -1166,7 +1166,7 @@ ClusterEngine::PutOnClock(ClusterJob& job)
         m_busyGpus -= job.gpus * job.computeTime / job.iterationTime;
     }
     m_finishes.Remove(job); // the group's event times it from now on
-    double now = Simulator::Now().GetSeconds();
+    double now = NowSeconds();
     job.pacedGroup->Clock(job, job.remainingIterations * job.pacedWork, now);
     job.iterationTime = job.dataTime = job.IterationTimeNow();
     m_groupsMoved.insert(job.pacedGroup->Id());
@@ -1223,7 +1223,7 @@ ClusterEngine::OnGroupFinish(uint32_t id)
 void
 ClusterEngine::ScheduleGroupFinishes()
 {
-    double now = Simulator::Now().GetSeconds();
+    double now = NowSeconds();
     for (uint32_t id : m_groupsMoved)
     {
         PacedGroup& group = GroupOf(id);
@@ -1253,7 +1253,7 @@ ClusterEngine::RecordUtilization()
         busy += entry.second->Busy();
     }
     busy = std::max(0.0, busy);
-    UtilizationSample sample{Simulator::Now().GetSeconds(),
+    UtilizationSample sample{NowSeconds(),
                              m_topology.TotalGpus() - m_allocator->FreeGpus(),
                              busy,
                              static_cast<uint32_t>(m_running.size()),
