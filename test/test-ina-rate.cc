@@ -579,28 +579,31 @@ TEST_CASE("INA rate level: ESA never rescues a key split against the job's own s
     job.iterations = 2;
     job.priorityKey = 1;
     job.gradientBytes = 4.0 * 62 * 2000;
-    auto time = [&](const std::string& policy, Time jitter) {
-        return SkewModel(policy, 64, 256, jitter, NanoSeconds(500))->SwitchSyncTimes({job})[0];
+    auto time = [&](const std::string& policy, Time jitter, Time packetJitter) {
+        return SkewModel(policy, 64, 256, jitter, packetJitter)->SwitchSyncTimes({job})[0];
     };
-    const double esa = time("esa", MicroSeconds(10));
-    const double atp = time("atp", MicroSeconds(10));
-    CAPTURE(esa, atp, time("esa", Seconds(0)));
+    const double esa = time("esa", MicroSeconds(10), NanoSeconds(500));
+    const double atp = time("atp", MicroSeconds(10), NanoSeconds(500));
+    const double unskewed = time("esa", Seconds(0), Seconds(0));
+    CAPTURE(esa, atp, unskewed);
     CHECK(esa == Approx(atp).epsilon(1e-12));
-    CHECK(esa > time("esa", Seconds(0)) + 200e-6); // split keys do stall it
+    CHECK(esa > unskewed + 200e-6); // split keys do stall it: at least one resend timeout
 }
 
 TEST_CASE("INA rate level: ESA rescues a split key when the holder's slot comes back", "[ina]")
 {
     // doc/ina.md ("Skew (rate level)"): job 1's first-window keys split against job 0 (the
     // higher priority: 64 chunks, window 32, so half of its slot uses come back within the
-    // iteration). No packet jitter: only the first window splits, and with job 0 holding
-    // most of the pool (about 38 of 48 aggregators) every first window of job 1 has a split
-    // (episodes 1 - exp(-32 rho), 1 to 1e-9), so
-    // job 1's stall is the rescue wait, computed here by hand:
-    //   wait = again x E[max(0, gap - O)] + (1 - again) x cycle0, again = 1 - 32 / 64,
-    //   gap = one trip switch - worker - switch (job 0's earliest workers wait for its last
-    //   one to start), O uniform on [0, s], s the start spread J (W - 1) / (W + 1):
-    //   E = gap^2 / (2 s); cycle0 = rtt + 63 I0, I0 = rtt / 32 (window-bound, unblocked).
+    // iteration). No packet jitter: only the first window splits, with E expected stalls
+    // (episodes: 1 - exp(-32 rho s), s the first-window split probability), each the rescue
+    // wait, computed here by hand:
+    //   wait = again x E[max(0, gap - O)] + (1 - again) x min(timeout, cycle0),
+    //   again = 1 - 32 / 64, gap = one trip switch - worker - switch (job 0's earliest
+    //   workers wait for its last one to start), O uniform on [0, s], s the start spread
+    //   J (W - 1) / (W + 1): E = gap^2 / (2 s); cycle0 = rtt + 63 I0, I0 = rtt / 32
+    //   (window-bound, unblocked).
+    // The episodes do not depend on the timeout, so two timeouts below cycle0 give them:
+    // stall(T1) - stall(T2) = E (T1 - T2) / 2; then stall(T1) must be E x wait(T1).
     const double tx = (4 * 62 + 60) * 8 / 100e9;
     const double hop = tx + 500e-9;
     const double pass = 2 * 400e-9;
@@ -609,7 +612,6 @@ TEST_CASE("INA rate level: ESA rescues a split key when the holder's slot comes 
     const double gap = 2 * hop;
     const double rescue = gap * gap / (2 * start);
     const double cycle0 = rtt + 63 * rtt / 32;
-    const double wait = 0.5 * rescue + 0.5 * cycle0;
     std::vector<InaRateJob> jobs(2);
     for (size_t j = 0; j < 2; ++j)
     {
@@ -620,15 +622,28 @@ TEST_CASE("INA rate level: ESA rescues a split key when the holder's slot comes 
         jobs[j].gradientBytes = 4.0 * 62 * (j == 0 ? 64 : 640);
     }
     Ptr<InaGradientSync> m = SkewModel("esa", 48, 32, MicroSeconds(10), Seconds(0));
+    // Job 1's stall: its sync time less rtt + 639 I1 + the last worker's start J W / (W + 1).
+    auto stallAt = [&](double timeout, std::vector<double>& f, std::vector<double>& t) {
+        m->SetAttribute("ResendTimeout", TimeValue(Seconds(timeout)));
+        t = m->SwitchSyncTimes(jobs, 0, &f);
+        const double i1 = std::max({tx, rtt / 32, tx * (8 * f[1] + 1 - f[1])});
+        return t[1] - (rtt + 639 * i1 + 10e-6 * 8 / 9);
+    };
     std::vector<double> f;
-    const std::vector<double> t = m->SwitchSyncTimes(jobs, 0, &f);
-    // Job 1's sync time without its stall: rtt + 639 I1 + the last worker's start J W / (W + 1).
-    const double i1 = std::max({tx, rtt / 32, tx * (8 * f[1] + 1 - f[1])});
-    const double stall = t[1] - (rtt + 639 * i1 + 10e-6 * 8 / 9);
-    CAPTURE(f[0], f[1], t[0], t[1], rescue, cycle0, stall);
+    std::vector<double> t;
+    const double t1 = cycle0 * 0.9;
+    const double t2 = cycle0 * 0.5;
+    const double stall2 = stallAt(t2, f, t);
+    const double stall1 = stallAt(t1, f, t);
+    const double episodes = 2 * (stall1 - stall2) / (t1 - t2);
+    const double wait = 0.5 * rescue + 0.5 * t1;
+    CAPTURE(f[0], f[1], t[0], t[1], rescue, cycle0, stall1, stall2, episodes);
     CHECK(f[0] == 0);
     CHECK(t[0] == Approx(cycle0 + 10e-6 * 8 / 9).epsilon(1e-9)); // job 0 runs unblocked
-    CHECK(stall == Approx(wait).epsilon(1e-6));
+    CHECK(episodes > 0.1);
+    CHECK(episodes <= 1 + 1e-9); // one first window an iteration, nothing split after it
+    CHECK(stall1 == Approx(episodes * wait).epsilon(1e-6));
+    m->SetAttribute("ResendTimeout", TimeValue(MicroSeconds(200)));
 
     // Departures: a key split against the last use of job 0's slot is stranded when job 0
     // leaves, but past its first window job 1's workers are gathered again by the window (a

@@ -112,6 +112,53 @@ MeanShortfall(double gap, double lo, double hi)
 }
 
 /**
+ * P(lo < U_b - U_a < hi) for U_b uniform on [0, b] and U_a on [0, a] (a, b > 0): the area
+ * of {(u, v) : lo < u - v < hi} over the rectangle, through H(t), the integral of
+ * clamp(s, 0, b) up to t, since the slice at v contributes clamp(z + v, 0, b).
+ */
+double
+UniformDifferenceBetween(double b, double a, double lo, double hi)
+{
+    auto integral = [b](double t) {
+        if (t <= 0)
+        {
+            return 0.0;
+        }
+        return t <= b ? t * t / 2 : b * b / 2 + b * (t - b);
+    };
+    auto below = [&](double z) { return (integral(z + a) - integral(z)) / (a * b); };
+    return hi > lo ? std::clamp(below(hi) - below(lo), 0.0, 1.0) : 0.0;
+}
+
+/**
+ * Expected split-key stalls over the passes of an iteration after its first window, when a
+ * stall that waits the resend timeout shifts the job's phase against the other jobs: the
+ * pass after it meets the pool afresh (its slots collide at the first-use rate, as in a
+ * first window, not at the settled rate of sticky slots that met their neighbours before).
+ * A two-state chain over the passes: a pass is fresh with probability p, stalls with
+ * s = p fresh + (1 - p) settled, and the next is fresh with probability timedOut x s (only
+ * stalls that wait the timeout shift the phase; ESA's rescues come within a slot's cycle).
+ * \param passes passes after the first window (the last one may be partial)
+ * \param firstFresh probability that the first of them is fresh
+ * \param settled stall probability of a settled pass \param fresh that of a fresh pass
+ * \param timedOut share of stalls that wait the timeout
+ * \return the expected stalls (episodes) over those passes
+ */
+double
+RestallingEpisodes(double passes, double firstFresh, double settled, double fresh, double timedOut)
+{
+    double p = firstFresh;
+    double sum = 0;
+    for (double left = passes; left > 0; left -= 1)
+    {
+        const double stall = p * fresh + (1 - p) * settled;
+        sum += std::min(1.0, left) * stall;
+        p = timedOut * stall;
+    }
+    return sum;
+}
+
+/**
  * Fallback fraction of a job whose slots keep their aggregator index between uses (ATP, ESA):
  * on a slot's first use in an iteration it finds its index held with probability rho; a slot
  * that collided is re-hashed by its PS and finds its new index held with probability rho
@@ -768,14 +815,18 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     // Skew splits keys (ATP, ESA): a key whose first packet collides with a holder that frees
     // before the key's last packet arrives has its late packets allocate the aggregator, a
     // partial sum that can never complete. The worker's window stalls on it until
-    // ResendTimeout passes without a result; the resend moves the key to the PS. A holder's
-    // remaining hold at a random arrival is uniform over its sojourn h, so a collision splits
-    // with probability min(1, spread / h): the host spread for every chunk, plus the start
-    // spread in the first window of an iteration. Collisions sit mostly in a slot's first use
-    // (sticky slots: rho in the first pass, rho^(r+1) after), so the first window has about
-    // min(K, C) rho of them and the other passes share the rest. One timeout resends the whole
-    // window, so the splits of one pass cost one stall: episodes = sum over passes of
-    // 1 - exp(-splits in the pass), each ResendTimeout plus the resent chunk's round trip.
+    // ResendTimeout passes without a result; the resend moves the key to the PS. Past the
+    // first window a holder's remaining hold at a random arrival is uniform over its sojourn
+    // h, so a collision splits with probability min(1, spread / h) (the host spread); in the
+    // first window the split follows from when the two jobs' first packets arrive
+    // (firstWindowSplit). Collisions sit mostly in a slot's first use (sticky slots: rho in
+    // the first pass, rho^(r+1) after), so the first window has about min(K, C) rho of them
+    // and the other passes share the rest. One timeout resends the whole window, so the
+    // splits of one pass cost one stall: episodes = sum over passes of 1 - exp(-splits in the
+    // pass), each ResendTimeout plus the resent chunk's round trip. A stall that waits the
+    // timeout shifts the job's phase against the others, so the pass after it collides at the
+    // first-use rate again (RestallingEpisodes; measured at 4 jobs / 1024: 3-4 stalls an
+    // iteration per job where one pass of fresh collisions gives one).
     // ESA: the holder a key collided with has the higher priority, and when its slot comes
     // back to that index it preempts the stranded partial, whose eviction hands the key to
     // the PS by the path its aggregate would have taken: the stall is only how much later
@@ -785,7 +836,12 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     // later (the sync part: compute time is not known here) if it has iterations left.
     std::vector<double> episodesFirst(n, 0.0);
     std::vector<double> episodesRest(n, 0.0);
-    auto stallOf = [&](size_t j, double holderHold, double waitFirst, double waitRest) {
+    auto stallOf = [&](size_t j,
+                       double holderHold,
+                       double splitFirst,
+                       double timedOut,
+                       double waitFirst,
+                       double waitRest) {
         episodesFirst[j] = 0;
         episodesRest[j] = 0;
         const double first = spread[j] + startSpread(j);
@@ -798,11 +854,17 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         const double firstRate = std::min(1.0, std::max(rho[j], f[j]));
         const double restRate =
             passes > 1 ? std::max(0.0, (f[j] * chunks[j] - firstRate * k) / (chunks[j] - k)) : 0.0;
-        episodesFirst[j] = 1 - std::exp(-k * firstRate * std::min(1.0, first / holderHold));
+        episodesFirst[j] = 1 - std::exp(-k * firstRate * splitFirst);
         if (passes > 1)
         {
-            episodesRest[j] = (passes - 1) *
-                              (1 - std::exp(-k * restRate * std::min(1.0, spread[j] / holderHold)));
+            const double splitRest = std::min(1.0, spread[j] / holderHold);
+            const double settled = 1 - std::exp(-k * restRate * splitRest);
+            const double fresh = 1 - std::exp(-k * std::min(1.0, rho[j]) * splitRest);
+            episodesRest[j] = RestallingEpisodes(passes - 1,
+                                                 episodesFirst[j] * timedOut,
+                                                 settled,
+                                                 fresh,
+                                                 timedOut);
         }
         return m_ratePolicy->SplitKeyStall(episodesFirst[j],
                                            episodesRest[j],
@@ -810,6 +872,53 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                                            rtt,
                                            waitFirst,
                                            waitRest);
+    };
+    // A first-window collision of job j's key with holder i's splits it when j's last packet
+    // comes after i's release. i holds from its first packet to its last and then for the
+    // switch - PS - switch part of its hold (its PS link's queue included): H = start_i +
+    // hold_i + queue_i; j's packets span L = start_j + spread_j. Their first packets arrive D =
+    // first_j - first_i apart: the collision is 0 < D < H, the split H - L < D < H. A first
+    // packet comes at its slot's offset in the window, which leaves at line rate (uniform over
+    // the window's send span), plus the earliest worker's start, the least of W uniform
+    // starts on [0, J] (mean J / (W + 1)), taken as one uniform of that mean and variance.
+    // The later passes' min(1, spread / h) reads D as uniform over the hold; at an
+    // iteration's start it is not: both jobs' first packets crowd its beginning, so a
+    // collision there splits less often. A job's own slots share its workers' starts (D is
+    // the window offset alone). queue_i is the first window's: the PS link starts the
+    // iteration empty and fills at the first use's fallback rate (QueueingSum's ramp).
+    const double jitter = m_iterationJitter.GetSeconds();
+    auto firstWindowQueueing = [&](size_t i) {
+        const double r = std::min(1.0, std::max(rho[i], f[i]));
+        const double load = tx * (r * jobs[i].workers + 1 - r);
+        return QueueingSum(slotsOf(i), window[i], std::max(interval[i], load), load, tx, rtt) /
+               slotsOf(i);
+    };
+    auto firstWindowSplit = [&](size_t i, size_t j) {
+        const bool self = i == j;
+        // The width and offset of a uniform for a first packet's arrival.
+        auto arrival = [&](size_t x) {
+            const double w = std::max(1u, jobs[x].workers);
+            const double span = slotsOf(x) * tx / jobs[x].linkShare;
+            const double startMean = self ? 0.0 : jitter / (w + 1);
+            const double startVar =
+                self ? 0.0 : w * jitter * jitter / ((w + 1) * (w + 1) * (w + 2));
+            const double width = std::sqrt(span * span + 12 * startVar);
+            return std::make_pair(width, span / 2 + startMean - width / 2);
+        };
+        const auto [widthI, offsetI] = arrival(i);
+        const auto [widthJ, offsetJ] = arrival(j);
+        const double held = startSpread(i) + hold[i] + firstWindowQueueing(i);
+        const double range = startSpread(j) + spread[j];
+        const double shift = offsetJ - offsetI; // D = U_j - U_i + shift
+        const double collide = widthI > 0 && widthJ > 0
+                                   ? UniformDifferenceBetween(widthJ, widthI, -shift, held - shift)
+                                   : 0.0;
+        if (collide <= 1e-12)
+        {
+            return std::min(1.0, range / std::max(held, 1e-30));
+        }
+        const double lo = std::max(0.0, held - range);
+        return UniformDifferenceBetween(widthJ, widthI, lo - shift, held - shift) / collide;
     };
     // ESA, how much later than its last packet a key of job j split against holder i is
     // rescued while i's slot comes back within the iteration. The slot is idle for
@@ -905,6 +1014,9 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 double aboveBlocking = 0;
                 double aboveFresh = 0; // the part of the blocking above whose phase drifts
                 double holderHold = 0; // blocking-weighted sojourn of the holders [s x aggr.]
+                const bool skewed = spread[j] + startSpread(j) > 0;
+                double splitFirst = 0; // and first-window split probability [aggr.]
+                double timedOut = 0;   // and share of splits that wait a timeout [aggr.]
                 double waitFirst = 0;  // and the rescue waits (first window, later passes)
                 double waitRest = 0;   // [s x aggr.]
                 double uncovered = 1;  // share of the pool no higher-priority slot uses
@@ -923,6 +1035,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                     (p < k ? aboveBlocking : levelBlocking) += b;
                     aboveFresh += p < k ? b * driftOf(i, j) : 0.0;
                     holderHold += b * perChunk[i];
+                    // (without skew nothing splits: stallOf does not read it)
+                    splitFirst += skewed ? b * firstWindowSplit(i, j) : 0.0;
                     const double timeout = m_resendTimeout.GetSeconds();
                     const double again = std::max(0.0, 1 - slotsOf(i) / chunks[i]);
                     const double cycle = jobs[i].iterations > 1
@@ -940,6 +1054,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                         self ? timeout + rtt
                              : again * std::min(timeout, rescueDelay(i, j, false)) + last;
                     waitFirst += b * wFirst;
+                    timedOut += b * (self || !preempts ? 1.0 : 1 - again);
                     waitRest += b * wRest;
                     pairBlocking[j][i] = b;
                     pairWaitLast[j][i] = last;
@@ -958,7 +1073,9 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 double fresh = aboveFresh;
                 maxChange =
                     std::max(maxChange, step(j, blocking, fresh, 1 - uncovered, room, weight(it)));
-                stall[j] = stallOf(j, holderHold, waitFirst, waitRest);
+                splitFirst /= std::max(aboveBlocking + levelBlocking, 1e-30);
+                timedOut /= std::max(aboveBlocking + levelBlocking, 1e-30);
+                stall[j] = stallOf(j, holderHold, splitFirst, timedOut, waitFirst, waitRest);
             }
             converged = maxChange < TOLERANCE;
         }
