@@ -1052,7 +1052,11 @@ ClusterEngine::SetIterationTime(ClusterJob& job, double data, double sync)
     NS_ABORT_MSG_IF(!(iteration > 0),
                     "job " << job.record.id << " got iteration time " << iteration
                            << " s from the models");
-    Retime(job, iteration);
+    if (iteration == job.iterationTime && m_finishes.Contains(job))
+    {
+        return; // unchanged: its finish event stands
+    }
+    ApplyIterationTime(job, iteration); // progress is up to now already
 }
 
 void
@@ -1063,6 +1067,12 @@ ClusterEngine::Retime(ClusterJob& job, double iteration)
         return; // unchanged: its finish event stands
     }
     AdvanceProgress(job); // progress so far at the old rate
+    ApplyIterationTime(job, iteration);
+}
+
+void
+ClusterEngine::ApplyIterationTime(ClusterJob& job, double iteration)
+{
     uint32_t gpus = job.gpus;
     if (job.iterationTime > 0)
     {

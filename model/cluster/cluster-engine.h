@@ -206,6 +206,11 @@ class ClusterEngine : public Object
      * (none of it if the time is unchanged and its finish event is pending).
      */
     void Retime(ClusterJob& job, double iteration);
+    /**
+     * Give a job timed on its own a new iteration time whose progress AdvanceProgress has
+     * brought up to now: the busy GPUs and its finish event follow.
+     */
+    void ApplyIterationTime(ClusterJob& job, double iteration);
     /** (Re)queue the job's own finish from remainingIterations and iterationTime. */
     void ScheduleFinish(ClusterJob& job);
     /** \return the job's compute plus exposed sync time per iteration [s] */
