@@ -180,7 +180,11 @@ class ReportingTermModel : public IterationTermModel
          * \param g its pace group, -1 for none
          * \param w with a group: the term's units per iteration (s = w * pace)
          */
-        TermChange(Ptr<const ClusterJob> j, double s, int32_t g = -1, double w = 0, double f = 0)
+        TermChange(const Ptr<const ClusterJob>& j,
+                   double s,
+                   int32_t g = -1,
+                   double w = 0,
+                   double f = 0)
             : job(j),
               seconds(s),
               group(g),
@@ -221,6 +225,28 @@ class ReportingTermModel : public IterationTermModel
     virtual void TakePaceChanges(std::vector<PaceChange>& changes);
 
   protected:
+    /**
+     * \brief What TakeChanges() and TakePaceChanges() do: hand over every kept change, in
+     *        order. Into an empty output the kept vector is swapped, not copied (a small-cache
+     *        replay reports nearly every running job at every pass: a copy would count a
+     *        reference up and down per change).
+     * \param kept the model's changes, empty afterwards
+     * \param out the engine's output, appended to
+     */
+    template <class Change>
+    static void HandOver(std::vector<Change>& kept, std::vector<Change>& out)
+    {
+        if (out.empty())
+        {
+            out.swap(kept);
+        }
+        else
+        {
+            out.insert(out.end(), kept.begin(), kept.end());
+        }
+        kept.clear();
+    }
+
     /**
      * \brief Tell the engine TakeChanges() has new terms (schedules a pass now that collects
      *        them, without re-evaluating every running job).

@@ -699,15 +699,13 @@ ProvisioningDataLoading::ReportsChanges() const
 void
 ProvisioningDataLoading::TakeChanges(std::vector<TermChange>& changes)
 {
-    changes.insert(changes.end(), m_changes.begin(), m_changes.end());
-    m_changes.clear();
+    HandOver(m_changes, changes);
 }
 
 void
 ProvisioningDataLoading::TakePaceChanges(std::vector<PaceChange>& changes)
 {
-    changes.insert(changes.end(), m_paceChanges.begin(), m_paceChanges.end());
-    m_paceChanges.clear();
+    HandOver(m_paceChanges, changes);
 }
 
 ProvisioningUtilization

@@ -331,15 +331,13 @@ StagedDataLoading::Bottleneck(const ClusterJob& job) const
 void
 StagedDataLoading::TakePaceChanges(std::vector<PaceChange>& changes)
 {
-    changes.insert(changes.end(), m_paceChanges.begin(), m_paceChanges.end());
-    m_paceChanges.clear();
+    HandOver(m_paceChanges, changes);
 }
 
 void
 StagedDataLoading::TakeChanges(std::vector<TermChange>& changes)
 {
-    changes.insert(changes.end(), m_changes.begin(), m_changes.end());
-    m_changes.clear();
+    HandOver(m_changes, changes);
 }
 
 } // namespace ns3

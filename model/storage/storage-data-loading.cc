@@ -1004,15 +1004,13 @@ StorageDataLoading::ReportsChanges() const
 void
 StorageDataLoading::TakeChanges(std::vector<TermChange>& changes)
 {
-    changes.insert(changes.end(), m_changes.begin(), m_changes.end());
-    m_changes.clear();
+    HandOver(m_changes, changes);
 }
 
 void
 StorageDataLoading::TakePaceChanges(std::vector<PaceChange>& changes)
 {
-    changes.insert(changes.end(), m_paceChanges.begin(), m_paceChanges.end());
-    m_paceChanges.clear();
+    HandOver(m_paceChanges, changes);
 }
 
 void
