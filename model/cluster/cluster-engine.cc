@@ -1052,22 +1052,27 @@ ClusterEngine::SetIterationTime(ClusterJob& job, double data, double sync)
     NS_ABORT_MSG_IF(!(iteration > 0),
                     "job " << job.record.id << " got iteration time " << iteration
                            << " s from the models");
-    if (iteration == job.iterationTime && m_finishes.Contains(job))
+    if (!FinishStands(job, iteration))
     {
-        return; // unchanged: its finish event stands
+        ApplyIterationTime(job, iteration); // progress is up to now already
     }
-    ApplyIterationTime(job, iteration); // progress is up to now already
 }
 
 void
 ClusterEngine::Retime(ClusterJob& job, double iteration)
 {
-    if (iteration == job.iterationTime && m_finishes.Contains(job))
+    if (FinishStands(job, iteration))
     {
-        return; // unchanged: its finish event stands
+        return;
     }
     AdvanceProgress(job); // progress so far at the old rate
     ApplyIterationTime(job, iteration);
+}
+
+bool
+ClusterEngine::FinishStands(const ClusterJob& job, double iteration) const
+{
+    return iteration == job.iterationTime && m_finishes.Contains(job);
 }
 
 void

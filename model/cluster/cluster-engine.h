@@ -211,6 +211,11 @@ class ClusterEngine : public Object
      * brought up to now: the busy GPUs and its finish event follow.
      */
     void ApplyIterationTime(ClusterJob& job, double iteration);
+    /**
+     * \return true if the job's iteration time is unchanged and its finish event pending:
+     *         a re-time then leaves it as it is
+     */
+    bool FinishStands(const ClusterJob& job, double iteration) const;
     /** (Re)queue the job's own finish from remainingIterations and iterationTime. */
     void ScheduleFinish(ClusterJob& job);
     /** \return the job's compute plus exposed sync time per iteration [s] */
