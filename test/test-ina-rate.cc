@@ -594,16 +594,16 @@ TEST_CASE("INA rate level: ESA rescues a split key when the holder's slot comes 
 {
     // doc/ina.md ("Skew (rate level)"): job 1's first-window keys split against job 0 (the
     // higher priority: 64 chunks, window 32, so half of its slot uses come back within the
-    // iteration). No packet jitter: only the first window splits, with E expected stalls
-    // (episodes: 1 - exp(-32 rho s), s the first-window split probability), each the rescue
+    // iteration). No packet jitter: only the first window splits, with N expected stalls
+    // (episodes: 1 - exp(-32 rho p), p the first-window split probability), each the rescue
     // wait, computed here by hand:
-    //   wait = again x E[max(0, gap - O)] + (1 - again) x min(timeout, cycle0),
-    //   again = 1 - 32 / 64, gap = one trip switch - worker - switch (job 0's earliest
+    //   wait = again x R + (1 - again) x min(timeout, cycle0), again = 1 - 32 / 64,
+    //   R = E[max(0, gap - O)], gap = one trip switch - worker - switch (job 0's earliest
     //   workers wait for its last one to start), O uniform on [0, s], s the start spread
-    //   J (W - 1) / (W + 1): E = gap^2 / (2 s); cycle0 = rtt + 63 I0, I0 = rtt / 32
+    //   J (W - 1) / (W + 1): R = gap^2 / (2 s); cycle0 = rtt + 63 I0, I0 = rtt / 32
     //   (window-bound, unblocked).
     // The episodes do not depend on the timeout, so two timeouts below cycle0 give them:
-    // stall(T1) - stall(T2) = E (T1 - T2) / 2; then stall(T1) must be E x wait(T1).
+    // stall(T1) - stall(T2) = N (T1 - T2) / 2; then stall(T1) must be N x wait(T1).
     const double tx = (4 * 62 + 60) * 8 / 100e9;
     const double hop = tx + 500e-9;
     const double pass = 2 * 400e-9;
