@@ -9,6 +9,7 @@
 #define AICLUSTER_CLUSTER_JOB_H
 
 #include "cluster-topology.h"
+#include "finish-queue.h"
 
 #include "ns3/event-id.h"
 #include "ns3/huge-pages.h"
@@ -16,7 +17,6 @@
 #include "ns3/simple-ref-count.h"
 #include "ns3/workload-catalog.h"
 
-#include <limits>
 #include <memory>
 #include <string>
 
@@ -72,7 +72,7 @@ class ClusterJob : public SimpleRefCount<ClusterJob>, public HugePagePooled<Clus
     /// FinishQueue: its finish's index in the queue's heap, or FinishQueue::kNotQueued. Kept
     /// in the job, whose fields a re-time reads anyway: a table by job id would be a cache
     /// miss per re-time.
-    uint32_t finishPlace{std::numeric_limits<uint32_t>::max()};
+    uint32_t finishPlace{FinishQueue::kNotQueued};
 
   public:
     double remainingIterations{0}; //!< iterations left at lastUpdate
