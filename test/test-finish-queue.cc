@@ -69,26 +69,62 @@ struct Fixture
 };
 
 /**
- * \param due per job, the time step its finish is due at, -1 if not queued
- * \param order per job, the sequence number of its last Set
- * \return the finishes that must fire, in (time step, last Set) order
+ * Random sets and removes of a fixture's finishes, with what must then fire: each job's
+ * expected time step and the sequence number of its last Set.
  */
-std::vector<Fired>
-SortedReference(const std::vector<int64_t>& due, const std::vector<uint64_t>& order)
+struct Churn
 {
-    std::vector<Fired> expected;
-    for (size_t j = 0; j < due.size(); ++j)
+    /** \param fixture the queue and its jobs \param seed of the random draws */
+    Churn(Fixture& fixture, uint64_t seed)
+        : f(fixture),
+          rng(seed),
+          due(fixture.jobs.size(), -1),
+          order(fixture.jobs.size(), 0)
     {
-        if (due[j] >= 0)
-        {
-            expected.push_back({due[j], j});
-        }
     }
-    std::sort(expected.begin(), expected.end(), [&](const Fired& a, const Fired& b) {
-        return a.at < b.at || (a.at == b.at && order[a.id] < order[b.id]);
-    });
-    return expected;
-}
+
+    /**
+     * \brief Remove job j's finish (removeIn times in outOf), else set it a random delay
+     *        from now, on a grid of 1 / perSecond seconds below steps of it (ties happen).
+     */
+    void Touch(size_t j, uint64_t removeIn, uint64_t outOf, uint64_t steps, double perSecond)
+    {
+        double now = Simulator::Now().GetSeconds();
+        if (rng() % outOf < removeIn)
+        {
+            f.queue.Remove(*f.jobs[j]);
+            due[j] = -1;
+            return;
+        }
+        double after = double(rng() % steps) / perSecond;
+        f.queue.Set(*f.jobs[j], after);
+        due[j] = (Seconds(now) + Seconds(after)).GetTimeStep();
+        order[j] = ++seq;
+    }
+
+    /** \return the finishes that must fire, in (time step, last Set) order */
+    std::vector<Fired> Expected() const
+    {
+        std::vector<Fired> expected;
+        for (size_t j = 0; j < due.size(); ++j)
+        {
+            if (due[j] >= 0)
+            {
+                expected.push_back({due[j], j});
+            }
+        }
+        std::sort(expected.begin(), expected.end(), [&](const Fired& a, const Fired& b) {
+            return a.at < b.at || (a.at == b.at && order[a.id] < order[b.id]);
+        });
+        return expected;
+    }
+
+    Fixture& f;                  //!< the queue and its jobs
+    std::mt19937_64 rng;         //!< the draws
+    std::vector<int64_t> due;    //!< per job: expected time step, -1 = not queued
+    std::vector<uint64_t> order; //!< per job: sequence of its last Set
+    uint64_t seq{0};             //!< Sets so far
+};
 
 } // namespace
 
@@ -173,25 +209,10 @@ TEST_CASE("finish queue matches a sorted reference under random moves", "[engine
 {
     // Every job's finish is set, moved and sometimes removed at random instants; what fires
     // must be exactly the finishes still set, each at its time step, in (time, last Set) order.
-    std::mt19937_64 rng(7);
     const size_t n = 200;
     Fixture f(n);
-    std::vector<int64_t> due(n, -1);   // expected time step, -1 = not queued
-    std::vector<uint64_t> order(n, 0); // sequence of its last Set
-    uint64_t seq = 0;
-    auto touch = [&](size_t j) {
-        double now = Simulator::Now().GetSeconds();
-        if (rng() % 5 == 0)
-        {
-            f.queue.Remove(*f.jobs[j]);
-            due[j] = -1;
-            return;
-        }
-        double after = double(rng() % 1000) / 100.0; // on a 10 ms grid: ties happen
-        f.queue.Set(*f.jobs[j], after);
-        due[j] = (Seconds(now) + Seconds(after)).GetTimeStep();
-        order[j] = ++seq;
-    };
+    Churn churn(f, 7);
+    auto touch = [&churn](size_t j) { churn.Touch(j, 1, 5, 1000, 100.0); }; // 10 ms grid
     for (size_t j = 0; j < n; ++j)
     {
         touch(j);
@@ -204,8 +225,8 @@ TEST_CASE("finish queue matches a sorted reference under random moves", "[engine
             int64_t now = Simulator::Now().GetTimeStep();
             for (int k = 0; k < 5; ++k)
             {
-                size_t j = rng() % n;
-                if (due[j] > now)
+                size_t j = churn.rng() % n;
+                if (churn.due[j] > now)
                 {
                     touch(j);
                 }
@@ -215,7 +236,7 @@ TEST_CASE("finish queue matches a sorted reference under random moves", "[engine
     Simulator::Run();
     // The reference: every finish that was queued and due, by (time, last Set), except the
     // ones touched at their own instant after firing (excluded above by due[j] > now).
-    expected = SortedReference(due, order);
+    expected = churn.Expected();
     REQUIRE(f.fired.size() == expected.size());
     for (size_t i = 0; i < expected.size(); ++i)
     {
@@ -229,28 +250,15 @@ TEST_CASE("finish queue matches a sorted reference under many sets and removes",
 {
     // A deep heap churned before the run: removals anywhere in it and moves both ways, each
     // of which must put the entries it displaces back in order.
-    std::mt19937_64 rng(11);
     const size_t n = 500;
     Fixture f(n);
-    std::vector<int64_t> due(n, -1);   // expected time step, -1 = not queued
-    std::vector<uint64_t> order(n, 0); // sequence of its last Set
-    uint64_t seq = 0;
+    Churn churn(f, 11);
     for (int op = 0; op < 20000; ++op)
     {
-        size_t j = rng() % n;
-        if (rng() % 10 < 3)
-        {
-            f.queue.Remove(*f.jobs[j]);
-            due[j] = -1;
-            continue;
-        }
-        double after = double(rng() % 100000) / 1000.0; // on a 1 ms grid: ties happen
-        f.queue.Set(*f.jobs[j], after);
-        due[j] = Seconds(after).GetTimeStep();
-        order[j] = ++seq;
+        churn.Touch(churn.rng() % n, 3, 10, 100000, 1000.0); // 1 ms grid
     }
     Simulator::Run();
-    std::vector<Fired> expected = SortedReference(due, order);
+    std::vector<Fired> expected = churn.Expected();
     REQUIRE(f.fired.size() == expected.size());
     size_t wrong = 0;
     for (size_t i = 0; i < expected.size(); ++i)
