@@ -192,6 +192,29 @@ TEST_CASE("shared links: a job whose sync saturates its rail loads data more slo
     CHECK(shared > 1.9 * alone);
 }
 
+TEST_CASE("shared links: the loader's rail reserve follows the jobs that span nodes", "[links]")
+{
+    // The reserve is taken again only when the set of jobs that span nodes moves: it must
+    // move when the spanning job stops and when another one starts, and stay otherwise.
+    const double alone = DECODED * WIRE / RAIL;
+    const double shared = DECODED * WIRE / (RAIL - GRADIENT / (COMPUTE + GRADIENT / RAIL));
+    Rig rig(true, true);
+    CHECK(rig.DataTime() == Approx(shared).epsilon(1e-9));
+    // the spanning job stops; a job on node 0 alone syncs over NVLink and keeps no rail
+    rig.data->JobStopped(*rig.job);
+    Ptr<ClusterJob> local = JobOn(2, rig.profile, {0}, COMPUTE);
+    std::vector<double> s(1, 0.0);
+    rig.data->Evaluate(rig.topology, {local}, s);
+    CHECK(s[0] == Approx(alone).epsilon(1e-9));
+    rig.data->Evaluate(rig.topology, {local}, s); // nothing moved: the same term
+    CHECK(s[0] == Approx(alone).epsilon(1e-9));
+    // a spanning job again: the rails are shared again
+    rig.data->JobStopped(*local);
+    Ptr<ClusterJob> spanning = JobOn(3, rig.profile, {0, 1}, COMPUTE);
+    rig.data->Evaluate(rig.topology, {spanning}, s);
+    CHECK(s[0] == Approx(shared).epsilon(1e-9));
+}
+
 TEST_CASE("shared links: the builder installs them only with sync and a loader both on", "[links]")
 {
     for (const auto& [sync, provisioning, expected] :

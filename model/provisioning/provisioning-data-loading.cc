@@ -219,6 +219,7 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
         m_running.clear();
         m_syncJobs.clear();
         m_reserve.clear();
+        m_syncMoved = true;
         m_readers.clear();
         m_profiles.clear();
         m_marked.clear();
@@ -313,6 +314,7 @@ ProvisioningDataLoading::Admit(Ptr<const ClusterJob> job)
     if (r.spec.gpusOnNode.size() > 1)
     {
         m_syncJobs.emplace(job->record.id, job); // its sync may cross the rails
+        m_syncMoved = true;
     }
     TakeGpus(job->record.id, r.spec);
     m_marked.insert(job->record.id);
@@ -604,7 +606,7 @@ ProvisioningDataLoading::JobStopped(const ClusterJob& job)
     }
     m_level.Remove(job.record.id);
     m_byThreshold.erase({r.threshold, job.record.id});
-    m_syncJobs.erase(job.record.id);
+    m_syncMoved = m_syncJobs.erase(job.record.id) > 0 || m_syncMoved;
     m_marked.erase(job.record.id);
     m_running.erase(it);
     m_setMoved = true;
@@ -614,7 +616,14 @@ void
 ProvisioningDataLoading::ApplyRailReserve(LinkShare& links)
 {
     // What gradient sync keeps of each node's rails: from the jobs that span nodes (the
-    // others' sync stays on NVLink), in id order as a full evaluation sums it.
+    // others' sync stays on NVLink), in id order as a full evaluation sums it. Their traffic
+    // is fixed while they run, so the same set keeps the same reserve.
+    if (!m_syncMoved && m_reserveFrom == &links)
+    {
+        return;
+    }
+    m_syncMoved = false;
+    m_reserveFrom = &links;
     std::vector<Ptr<const ClusterJob>> sync;
     sync.reserve(m_syncJobs.size());
     for (const auto& [id, job] : m_syncJobs)
@@ -648,8 +657,9 @@ ProvisioningDataLoading::ApplyRailReserve(LinkShare& links)
 void
 ProvisioningDataLoading::ShareRailLoads(LinkShare& links)
 {
-    std::vector<double> out;
-    std::vector<double> in;
+    // Kept from pass to pass: a fresh pair each pass cost a page fault as often as not.
+    std::vector<double>& out = m_railOut;
+    std::vector<double>& in = m_railIn;
     if (!m_levelValid)
     {
         m_model->RailLoads(out, in); // the full pass's
