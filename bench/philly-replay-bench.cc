@@ -493,7 +493,8 @@ struct SolverPass
  * \param nodes busy nodes, one 8-GPU job each
  * \param reuse as a replay configures the model (ProvisioningDataLoading): usages kept
  *        between passes, so a first pass builds every flow's usage and the next keeps them
- *        all; else the model's defaults, every flow's usage built over every pool node
+ *        all; else usages not kept (ReuseUsages' default), every flow's usage built at
+ *        every pass over every pool node
  * \param runs passes of each kind; the medians are kept
  * \return the medians
  */
@@ -532,29 +533,29 @@ TimeSolverPass(uint32_t nodes, bool reuse, int runs)
 }
 
 /// Time per KSpeed provisioning pass with every node busy (one 8-GPU job per node): as a
-/// replay runs it (cold: every flow new; warm: none), and with the model's defaults.
+/// replay runs it (cold: every flow new; warm: none), and with no usage kept.
 void
 SolverAlone(const std::vector<uint32_t>& sizes, int runs)
 {
     std::cout << "\nsolver alone: one KSpeed provisioning pass (ProvisioningModel::Solve), every "
                  "node busy with one 8-GPU job, per flow [us] and its growth from the first "
                  "size;\n  as a replay runs it (usages kept between passes): cold = every "
-                 "flow's usage built, warm = every usage kept;\n  defaults = the model's "
-                 "attributes, every flow's usage built over every pool node\n"
+                 "flow's usage built, warm = every usage kept;\n  unkept = ReuseUsages "
+                 "false (its default), every flow's usage built over every pool node\n"
               << std::setw(8) << "nodes" << std::setw(12) << "cold[ms]" << std::setw(12)
               << "per flow" << std::setw(9) << "growth" << std::setw(12) << "warm[ms]"
               << std::setw(12) << "per flow" << std::setw(9) << "growth" << std::setw(14)
-              << "defaults[ms]" << std::setw(12) << "per flow" << std::setw(9) << "growth"
+              << "unkept[ms]" << std::setw(12) << "per flow" << std::setw(9) << "growth"
               << std::endl;
     std::vector<double> firstPerFlow;
     for (uint32_t nodes : sizes)
     {
         SolverPass replay = TimeSolverPass(nodes, true, runs);
-        SolverPass defaults = TimeSolverPass(nodes, false, runs);
+        SolverPass unkept = TimeSolverPass(nodes, false, runs);
         // Growth linear in the running flows keeps the time per flow flat.
         std::vector<double> perFlow = {replay.first / nodes,
                                        replay.again / nodes,
-                                       defaults.first / nodes};
+                                       unkept.first / nodes};
         if (firstPerFlow.empty())
         {
             firstPerFlow = perFlow;
