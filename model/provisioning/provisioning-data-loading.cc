@@ -618,12 +618,12 @@ ProvisioningDataLoading::ApplyRailReserve(LinkShare& links)
     // What gradient sync keeps of each node's rails: from the jobs that span nodes (the
     // others' sync stays on NVLink), in id order as a full evaluation sums it. Their traffic
     // is fixed while they run, so the same set keeps the same reserve.
-    if (!m_syncMoved && m_reserveFrom == &links)
+    if (!m_syncMoved && PeekPointer(m_reserveFrom) == &links)
     {
         return;
     }
     m_syncMoved = false;
-    m_reserveFrom = &links;
+    m_reserveFrom = Ptr<const LinkShare>(&links);
     std::vector<Ptr<const ClusterJob>> sync;
     sync.reserve(m_syncJobs.size());
     for (const auto& [id, job] : m_syncJobs)

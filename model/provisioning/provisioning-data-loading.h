@@ -201,9 +201,10 @@ class ProvisioningDataLoading : public ReportingTermModel
     /// m_syncJobs moved since m_reserve was taken, or the links did (a running job's sync
     /// traffic is fixed by its placement: the reserve moves only with the set)
     bool m_syncMoved{true};
-    const LinkShare* m_reserveFrom{nullptr}; //!< the links m_reserve was taken from
-    std::vector<double> m_railOut;           //!< scratch of ShareRailLoads: per node, out
-    std::vector<double> m_railIn;            //!< scratch of ShareRailLoads: per node, in
+    /// the links m_reserve was taken from (held, so that new links never share its address)
+    Ptr<const LinkShare> m_reserveFrom;
+    std::vector<double> m_railOut; //!< scratch of ShareRailLoads: per node, out
+    std::vector<double> m_railIn;  //!< scratch of ShareRailLoads: per node, in
     /// per node: the kept jobs with GPUs there, by id, and their GPUs
     std::vector<std::map<uint64_t, uint32_t>> m_onNode;
     GpuIndexAllocator m_gpuIndices;    //!< the GPUs each job holds (kept jobs, or EvaluateAll's)
