@@ -22,7 +22,9 @@
  *  - with --tenfold: the trace with ten copies of every job at the same submit times on ten
  *    times the cluster, and how wall time and memory grow from 1x to 10x;
  *  - the solver alone: one KSpeed provisioning pass (ProvisioningModel::Solve, every node
- *    busy with one 8-GPU job) per cluster size, time per pass.
+ *    busy with one 8-GPU job) per cluster size, time per pass and per flow: as a replay runs
+ *    it (usages kept), cold (every usage built) and warm (every usage kept), and with no
+ *    usage kept (ReuseUsages false).
  *
  *   ./ns3 run philly-replay-bench
  *   ./ns3 run "philly-replay-bench --configs=sched,esa --policy=fifo --runs=5"
