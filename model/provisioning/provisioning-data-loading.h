@@ -198,8 +198,8 @@ class ProvisioningDataLoading : public ReportingTermModel
     std::map<uint64_t, Running> m_running; //!< kept jobs by id (the engine's order)
     std::map<uint64_t, Ptr<const ClusterJob>> m_syncJobs; //!< kept jobs on two nodes or more
     std::vector<double> m_reserve; //!< per node: rail bytes/s gradient sync keeps (LinkShare)
-    /// m_syncJobs moved since m_reserve was taken, or the links did (a running job's sync
-    /// traffic is fixed by its placement: the reserve moves only with the set)
+    /// m_syncJobs moved (or the cluster was rebuilt) since m_reserve was taken: a running
+    /// job's sync traffic is fixed by its placement, so the reserve moves only with the set
     bool m_syncMoved{true};
     /// the links m_reserve was taken from (held, so that new links never share its address)
     Ptr<const LinkShare> m_reserveFrom;
