@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 
@@ -82,6 +83,14 @@ StorageDataLoading::GetTypeId()
                           "reference.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&StorageDataLoading::m_keepHitRatios),
+                          MakeBooleanChecker())
+            .AddAttribute("IncrementalFills",
+                          "When a fill completes, re-rate only the entries it can move: its "
+                          "dataset's readers, and the readers behind their plan if the share of "
+                          "the leftover bandwidth moved. Same results either way, bit for bit; "
+                          "false re-rates every entry at every fill, the reference.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&StorageDataLoading::m_incrementalFills),
                           MakeBooleanChecker())
             .AddAttribute("PrefetchBandwidth",
                           "Remote bandwidth of one dataset's prefetch, on top of the jobs' "
@@ -205,6 +214,7 @@ StorageDataLoading::SetPolicy(Ptr<StorageAllocationPolicy> policy)
     {
         state.hitFor = -1; // HitOf's ratio depends on the policy (IsLru)
     }
+    m_extrasKept = false; // every dataset's hit may move: the next fill re-rates all entries
 }
 
 Ptr<StorageAllocationPolicy>
@@ -428,6 +438,7 @@ StorageDataLoading::Release(uint32_t dataset)
 {
     CacheState& state = m_caches[dataset];
     Simulator::Remove(state.fillEvent); // not Cancel: it would stay queued until its time
+    m_fillsUnderWay -= state.filling >= 0 ? 1 : 0;
     state = CacheState();
 }
 
@@ -664,6 +675,7 @@ StorageDataLoading::UpdateCaches()
             {
                 Simulator::Remove(state.fillEvent);
                 state.filling = -1;
+                --m_fillsUnderWay;
             }
             state.effective = target;
             continue;
@@ -683,6 +695,7 @@ StorageDataLoading::UpdateCaches()
             continue;
         }
         state.filling = target;
+        ++m_fillsUnderWay;
         m_newFills.push_back(local); // scheduled by StartFills, once the rates are known
     }
 }
@@ -735,8 +748,18 @@ StorageDataLoading::OnFillDone(uint32_t dataset)
     CacheState& state = m_caches[dataset];
     state.effective = state.filling;
     state.filling = -1;
+    --m_fillsUnderWay;
     ++m_totals.fills;
-    RecomputeRates();
+    // The running set and the plan are as at the last re-rating (no job came or went since):
+    // only this dataset's hit moved.
+    if (m_incrementalFills && !m_dirty && m_extrasKept)
+    {
+        RerateAfterFill(uint32_t(m_localOf[dataset]));
+    }
+    else
+    {
+        RecomputeRates();
+    }
     RateWriters();
     if (!m_changes.empty() || !m_paceChanges.empty())
     {
@@ -801,17 +824,12 @@ StorageDataLoading::RecomputeRates()
         m_datasetHit[local] = HitOf(m_globalOf[local]);
         filling = filling || m_caches[m_globalOf[local]].filling >= 0;
     }
+    NS_ASSERT_MSG(filling == (m_fillsUnderWay > 0), "the count of fills under way drifted");
     if (filling)
     {
         FillExtras();
     }
-    if (m_sharedPace && std::isfinite(m_alloc.level) && m_alloc.level > 0 &&
-        1.0 / m_alloc.level != m_pace)
-    {
-        m_pace = 1.0 / m_alloc.level; // [s per byte]
-        m_paceChanges.push_back({kRemoteGroup, m_pace});
-    }
-    const double level = m_sharedPace ? m_alloc.level : -1.0; // -1: no job is "at" it
+    m_extrasKept = filling;
     // An entry whose bandwidth and hit fraction are what it had keeps its rate, and its jobs
     // their terms: only the others are recomputed, and the sums move by their differences.
     // A first, branch-free pass lists them. Raw pointers: the vectors do not change size here,
@@ -829,9 +847,66 @@ StorageDataLoading::RecomputeRates()
         moved[count] = uint32_t(e);
         count += (datasetHit[jobs[e].dataset] != hits[e]) | (bandwidthNow[e] != bandwidths[e]);
     }
-    for (size_t i = 0; i < count; ++i)
+    m_moved.resize(count);
+    RerateMoved(filling);
+}
+
+void
+StorageDataLoading::RerateAfterFill(uint32_t local)
+{
+    IndexReaders();
+    m_datasetHit[local] = HitOf(m_globalOf[local]);
+    bool filling = m_fillsUnderWay > 0;
+    // The candidates, in entry order (RecomputeRates'): the dataset's readers (their hit
+    // moved), and, if the share of the leftover moved or this was the last fill (every entry
+    // back on its plan), every reader behind its plan. Any other entry has the hit and the
+    // bandwidth it had, so RecomputeRates' pass would not list it.
+    const uint32_t* readers = m_readerEntries.data() + m_readersStart[local];
+    const uint32_t* readersEnd = m_readerEntries.data() + m_readersStart[local + 1];
+    bool allBehind = filling ? UpdateExtrasAfterFill(local) : true;
+    m_extrasKept = filling;
+    m_moved.clear();
+    if (allBehind)
     {
-        uint32_t e = moved[i];
+        m_behindEntries.clear();
+        for (const auto& [e, more] : m_behind)
+        {
+            m_behindEntries.push_back(e);
+        }
+        std::set_union(readers,
+                       readersEnd,
+                       m_behindEntries.begin(),
+                       m_behindEntries.end(),
+                       std::back_inserter(m_moved));
+    }
+    else
+    {
+        m_moved.assign(readers, readersEnd);
+    }
+    const double* bandwidthNow = filling ? m_extra.data() : m_alloc.bandwidth.data();
+    auto stands = [this, bandwidthNow](uint32_t e) {
+        return m_datasetHit[m_problem.jobs[e].dataset] == m_hits[e] &&
+               bandwidthNow[e] == m_bandwidth[e];
+    };
+    m_moved.erase(std::remove_if(m_moved.begin(), m_moved.end(), stands), m_moved.end());
+    RerateMoved(filling);
+}
+
+void
+StorageDataLoading::RerateMoved(bool filling)
+{
+    if (m_sharedPace && std::isfinite(m_alloc.level) && m_alloc.level > 0 &&
+        1.0 / m_alloc.level != m_pace)
+    {
+        m_pace = 1.0 / m_alloc.level; // [s per byte]
+        m_paceChanges.push_back({kRemoteGroup, m_pace});
+    }
+    const double level = m_sharedPace ? m_alloc.level : -1.0; // -1: no job is "at" it
+    const StorageDemand* jobs = m_problem.jobs.data();
+    const double* datasetHit = m_datasetHit.data();
+    const double* bandwidthNow = filling ? m_extra.data() : m_alloc.bandwidth.data();
+    for (uint32_t e : m_moved)
+    {
         double members = jobs[e].count;
         double oldHit = m_hits[e];
         double oldRate = m_rates[e];
@@ -866,6 +941,33 @@ StorageDataLoading::RecomputeRates()
     m_fresh.clear();
 }
 
+void
+StorageDataLoading::IndexReaders()
+{
+    if (m_readersIndexed)
+    {
+        return;
+    }
+    // A counting sort of the entries by dataset, each dataset's in entry order.
+    const std::vector<StorageDemand>& jobs = m_problem.jobs;
+    m_readersStart.assign(m_globalOf.size() + 1, 0);
+    for (const StorageDemand& entry : jobs)
+    {
+        ++m_readersStart[entry.dataset + 1];
+    }
+    for (size_t local = 0; local < m_globalOf.size(); ++local)
+    {
+        m_readersStart[local + 1] += m_readersStart[local];
+    }
+    m_readerEntries.resize(jobs.size());
+    m_readerCursor.assign(m_readersStart.begin(), m_readersStart.end() - 1);
+    for (size_t e = 0; e < jobs.size(); ++e)
+    {
+        m_readerEntries[m_readerCursor[jobs[e].dataset]++] = uint32_t(e);
+    }
+    m_readersIndexed = true;
+}
+
 bool
 StorageDataLoading::TermsStand(uint32_t e, double oldHit, double oldRate, bool atLevel) const
 {
@@ -889,6 +991,48 @@ StorageDataLoading::TermsStand(uint32_t e, double oldHit, double oldRate, bool a
     return missed && misses && oldRate == demand && m_rates[e] == demand;
 }
 
+double
+StorageDataLoading::MoreWanted(size_t e, double hit) const
+{
+    const StorageDemand& entry = m_problem.jobs[e];
+    double plan = m_alloc.bandwidth[e];
+    double planHit = m_alloc.hit[e];
+    if (!(hit < planHit))
+    {
+        return 0;
+    }
+    double cap = m_problem.clientBandwidth > 0 ? m_problem.clientBandwidth
+                                               : std::numeric_limits<double>::infinity();
+    // Its planned rate (StorageAllocation::Rate) times what it misses now.
+    double rate = ReadRate(entry.demand, planHit, plan, m_problem.datasetBytes[entry.dataset] <= 0);
+    return std::min(cap, rate * (1 - hit)) - plan;
+}
+
+void
+StorageDataLoading::SetExtra(size_t e, double more)
+{
+    double plan = m_alloc.bandwidth[e];
+    m_extra[e] = std::max(plan + more * m_extrasShare, std::min(plan + more, m_extrasFloor));
+    m_onExtra[e] = 1;
+}
+
+double
+StorageDataLoading::ShareOfLeftover() const
+{
+    if (m_extrasLeft == 0)
+    {
+        // The plan takes all the bandwidth: 0 / wanted for any reader behind (wanted > 0, as
+        // a sum of positive wants), bit for bit, without the sum.
+        return m_behind.empty() ? 1.0 : 0.0;
+    }
+    double wanted = 0;
+    for (const auto& [e, more] : m_behind)
+    {
+        wanted += m_problem.jobs[e].count * more;
+    }
+    return wanted > m_extrasLeft ? m_extrasLeft / wanted : 1.0;
+}
+
 void
 StorageDataLoading::FillExtras()
 {
@@ -897,44 +1041,77 @@ StorageDataLoading::FillExtras()
     // aggregate bandwidth; a filling job gets at least an equal share B / n of it. m_extra[e]
     // ends as every entry's bandwidth now (its plan, plus its extra if m_onExtra[e]).
     size_t entries = m_problem.jobs.size();
-    double cap = m_problem.clientBandwidth > 0 ? m_problem.clientBandwidth
-                                               : std::numeric_limits<double>::infinity();
     const StorageDemand* jobs = m_problem.jobs.data();
     const double* plan = m_alloc.bandwidth.data();
-    const double* planHit = m_alloc.hit.data();
     const double* datasetHit = m_datasetHit.data();
-    const double* datasetBytes = m_problem.datasetBytes.data();
     m_extra.resize(entries);
     m_onExtra.assign(entries, 0);
     m_behind.clear();
     double planned = 0;
-    double wanted = 0;
     for (size_t e = 0; e < entries; ++e)
     {
         planned += jobs[e].count * plan[e];
         m_extra[e] = plan[e];
-        double hit = datasetHit[jobs[e].dataset];
-        if (hit < planHit[e])
+        double more = MoreWanted(e, datasetHit[jobs[e].dataset]);
+        if (more > 0)
         {
-            // Its planned rate (StorageAllocation::Rate) times what it misses now.
-            double rate =
-                ReadRate(jobs[e].demand, planHit[e], plan[e], datasetBytes[jobs[e].dataset] <= 0);
-            double more = std::min(cap, rate * (1 - hit)) - plan[e];
-            if (more > 0)
-            {
-                m_behind.push_back({uint32_t(e), more});
-                wanted += jobs[e].count * more;
-            }
+            m_behind.push_back({uint32_t(e), more});
         }
     }
-    double left = std::max(0.0, m_problem.bandwidthCapacity - planned);
-    double share = wanted > left ? left / wanted : 1.0;
-    double floor = m_jobs.empty() ? 0.0 : m_problem.bandwidthCapacity / double(m_jobs.size());
+    m_extrasLeft = std::max(0.0, m_problem.bandwidthCapacity - planned);
+    m_extrasFloor = m_jobs.empty() ? 0.0 : m_problem.bandwidthCapacity / double(m_jobs.size());
+    m_extrasShare = ShareOfLeftover();
     for (const auto& [e, more] : m_behind)
     {
-        m_extra[e] = std::max(plan[e] + more * share, std::min(plan[e] + more, floor));
-        m_onExtra[e] = 1;
+        SetExtra(e, more);
     }
+}
+
+bool
+StorageDataLoading::UpdateExtrasAfterFill(uint32_t local)
+{
+    // FillExtras' answer with one dataset's hit moved: only its readers' wants move, and with
+    // them the share of the leftover that every reader behind its plan gets. The plan, the
+    // leftover and the floor are as FillExtras left them (no job came or went since).
+    const uint32_t* readers = m_readerEntries.data() + m_readersStart[local];
+    const uint32_t* readersEnd = m_readerEntries.data() + m_readersStart[local + 1];
+    // m_behind stays in entry order (the order of FillExtras' sum of the wants).
+    m_refilled.clear();
+    for (const uint32_t* r = readers; r != readersEnd; ++r)
+    {
+        m_extra[*r] = m_alloc.bandwidth[*r];
+        m_onExtra[*r] = 0;
+        double more = MoreWanted(*r, m_datasetHit[local]);
+        auto at = std::lower_bound(m_behind.begin(),
+                                   m_behind.end(),
+                                   *r,
+                                   [](const auto& behind, uint32_t e) { return behind.first < e; });
+        bool was = at != m_behind.end() && at->first == *r;
+        if (more > 0)
+        {
+            m_refilled.push_back({*r, more});
+            if (was)
+            {
+                at->second = more;
+            }
+            else
+            {
+                m_behind.insert(at, {*r, more});
+            }
+        }
+        else if (was)
+        {
+            m_behind.erase(at); // caught up with its plan
+        }
+    }
+    double share = ShareOfLeftover();
+    bool shareMoved = share != m_extrasShare;
+    m_extrasShare = share;
+    for (const auto& [e, more] : shareMoved ? m_behind : m_refilled)
+    {
+        SetExtra(e, more);
+    }
+    return shareMoved;
 }
 
 void
@@ -948,6 +1125,7 @@ void
 StorageDataLoading::Resolve()
 {
     m_dirty = false;
+    m_readersIndexed = false; // the entries may have moved since the last index
     m_alloc = m_policy->Allocate(m_problem);
     ++m_totals.solves;
     m_totals.jobsSolved += m_jobs.size();

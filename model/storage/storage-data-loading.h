@@ -294,8 +294,39 @@ class StorageDataLoading : public ReportingTermModel
      *         oldHit and oldRate to m_hits[e] and m_rates[e] (atLevel: it is on the pace now)
      */
     bool TermsStand(uint32_t e, double oldHit, double oldRate, bool atLevel) const;
+    /**
+     * RecomputeRates after a fill completed, with the running set and the plan as at the last
+     * re-rating: the same changes, over the entries the fill can move.
+     * \param local the filled dataset (index in m_problem)
+     */
+    void RerateAfterFill(uint32_t local);
+    /**
+     * New rates and terms for the entries in m_moved (in entry order), the pace if it moved,
+     * and terms for the fresh jobs.
+     * \param filling whether a fill is under way (bandwidths now are m_extra's, else the plan's)
+     */
+    void RerateMoved(bool filling);
+    /** The entries of each dataset (m_readersStart, m_readerEntries), if not done since the
+     * last solve. */
+    void IndexReaders();
     /** Every entry's bandwidth while caches fill (m_extra): the plan, plus extras if behind. */
     void FillExtras();
+    /**
+     * \brief FillExtras with only the dataset's hit moved.
+     * \param local the dataset (m_problem's)
+     * \return whether the share moved: every reader behind its plan has a new extra, not only
+     *         the dataset's readers
+     */
+    bool UpdateExtrasAfterFill(uint32_t local);
+    /**
+     * \param e an entry \param hit its dataset's hit fraction now
+     * \return the bandwidth beyond its plan that keeps it at its planned rate (> 0: behind)
+     */
+    double MoreWanted(size_t e, double hit) const;
+    /** Give entry e, behind by more, its extra at m_extrasShare. \param e \param more */
+    void SetExtra(size_t e, double more);
+    /** \return the share of what each reader behind wants that the leftover gives (<= 1) */
+    double ShareOfLeftover() const;
     /**
      * Term of the job at slot j from its entry's hit, bandwidth and rate; atLevel: that
      * bandwidth is the common max-min level, so its term goes on the shared pace.
@@ -341,7 +372,8 @@ class StorageDataLoading : public ReportingTermModel
     Ptr<CacheTier> m_cacheTier;
     bool m_prefetch;
     bool m_sharedPace{true};
-    bool m_keepHitRatios{true}; //!< KeepHitRatios attribute
+    bool m_keepHitRatios{true};    //!< KeepHitRatios attribute
+    bool m_incrementalFills{true}; //!< IncrementalFills attribute
     bool m_groupJobs{true};
     DataRate m_prefetchRate;
     bool m_checkpoints{true};
@@ -392,11 +424,26 @@ class StorageDataLoading : public ReportingTermModel
     std::vector<double> m_bandwidth; //!< remote bandwidth of each job now (plan + fill)
     std::vector<double> m_extra;     //!< FillExtras: bandwidth of each job now
     std::vector<uint8_t> m_onExtra;  //!< FillExtras: its cache is behind its plan
-    std::vector<std::pair<uint32_t, double>> m_behind; //!< FillExtras: those, extra wanted
+    std::vector<std::pair<uint32_t, double>> m_behind;   //!< FillExtras: those, extra wanted
+    std::vector<std::pair<uint32_t, double>> m_refilled; //!< UpdateExtrasAfterFill: work
+    std::vector<uint32_t> m_behindEntries;               //!< RerateAfterFill: work
+    double m_extrasLeft{0};  //!< FillExtras: what the plan leaves of the bandwidth [bytes/s]
+    double m_extrasFloor{0}; //!< FillExtras: a filling reader's floor B / n [bytes/s]
+    double m_extrasShare{1}; //!< FillExtras: the share of its want each reader behind gets
+    /// The last re-rating ran FillExtras (a fill was under way): its m_extra, m_onExtra,
+    /// m_behind and shares hold, for RerateAfterFill.
+    bool m_extrasKept{false};
+    uint32_t m_fillsUnderWay{0};   //!< datasets of m_problem whose fill is pending
     std::vector<uint32_t> m_moved; //!< RecomputeRates: entries whose hit or bandwidth moved
     // Per dataset of m_problem.
     std::vector<double> m_datasetHit;  //!< hit fraction now
     std::vector<double> m_datasetRate; //!< StartFills: its readers' summed rate [bytes/s]
+    /// IndexReaders: dataset d's entries are m_readerEntries[m_readersStart[d] ..
+    /// m_readersStart[d + 1]), in entry order
+    std::vector<uint32_t> m_readersStart;
+    std::vector<uint32_t> m_readerEntries; //!< IndexReaders: entries by dataset
+    std::vector<uint32_t> m_readerCursor;  //!< IndexReaders: work
+    bool m_readersIndexed{false};          //!< the index holds for the entries now
 
     std::vector<TermChange> m_changes;     //!< terms changed since the engine last took them
     std::vector<PaceChange> m_paceChanges; //!< the remote level's pace, if it moved
