@@ -328,12 +328,15 @@ TEST_CASE("incremental fills: the same run as re-rating every entry at each fill
     // re-rates every entry. Two mixes: a dataset per job (sizes 40 to 400 MB, a 250 MB cache),
     // and three datasets read by jobs of three GPU counts (several entries per dataset); at
     // three aggregate bandwidths, from a plan that takes all of it to one that leaves most; under
-    // FIFO and under Tiresias (preempted jobs leave while fills are under way).
+    // FIFO and under Tiresias (preempted jobs leave while fills are under way); filled lazily
+    // and by prefetch.
     bool perJob = GENERATE(true, false);
     std::string aggregate = GENERATE(std::string("12Mbps"), "40Mbps", "160Mbps");
     bool tiresias = GENERATE(false, true);
+    bool prefetch = GENERATE(false, true);
     INFO((perJob ? "a dataset per job" : "three datasets")
-         << ", " << aggregate << ", " << (tiresias ? "tiresias" : "fifo"));
+         << ", " << aggregate << ", " << (tiresias ? "tiresias" : "fifo")
+         << (prefetch ? ", prefetch" : ""));
     std::vector<JobRecord> jobs;
     for (uint64_t i = 0; i < 36; ++i)
     {
@@ -360,7 +363,7 @@ TEST_CASE("incremental fills: the same run as re-rating every entry at each fill
         return Replay(jobs,
                       factory.Create<StorageAllocationPolicy>(),
                       aggregate,
-                      false,
+                      prefetch,
                       true,
                       configure);
     };
