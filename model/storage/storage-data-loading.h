@@ -306,8 +306,10 @@ class StorageDataLoading : public ReportingTermModel
      * \param filling whether a fill is under way (bandwidths now are m_extra's, else the plan's)
      */
     void RerateMoved(bool filling);
-    /** The entries of each dataset (m_readersStart, m_readerEntries), if not done since the
-     * last solve. */
+    /**
+     * Index the entries by dataset (m_readersStart, m_readerEntries), unless done since the
+     * last solve: a fill re-rates through it only when no job came or went since.
+     */
     void IndexReaders();
     /** Every entry's bandwidth while caches fill (m_extra): the plan, plus extras if behind. */
     void FillExtras();
