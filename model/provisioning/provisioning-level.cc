@@ -601,7 +601,7 @@ ProvisioningLevel::BusiestShares(std::vector<double>& busiest, uint64_t classes)
     }
     bool infinite = std::isinf(m_lastLevel) && m_lastLevel > 0;
     ShareTree& tree = infinite ? m_atDemand : m_atLevel;
-    uint64_t many = tree.isDirty.size() / 8;
+    uint64_t many = tree.Many();
     if (tree.allDirty && (tree.moved > many || tree.movedBefore > many))
     {
         // Many sums moved since the last call or the one before (an Alluxio flow lists every

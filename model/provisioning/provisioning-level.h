@@ -219,6 +219,18 @@ class ProvisioningLevel
         uint64_t moved{0};
         uint64_t movedBefore{0}; //!< moved at the call before (scans while either is many)
 
+        /**
+         * \return how many moved leaves are many: past it a scan of the used resources costs
+         * less than the walks up the tree from each (a walk is a dozen levels of bounds and
+         * tops, a scan one share per resource). Measured on Philly: an Alluxio pass moves
+         * 2,048-4,095 of 26,969 (every peer's resources), a DPP pass fewer than 32 in 97% of
+         * the passes.
+         */
+        uint64_t Many() const
+        {
+            return isDirty.size() / 32;
+        }
+
         /** \param r a resource whose sums (or capacity) moved */
         void Mark(uint32_t r)
         {
@@ -227,9 +239,9 @@ class ProvisioningLevel
             {
                 isDirty[r] = 1;
                 dirty.push_back(r);
-                if (dirty.size() > isDirty.size() / 8)
+                if (dirty.size() > Many())
                 {
-                    allDirty = true; // a rebuild is cheaper than the paths
+                    allDirty = true; // the paths cost more than a scan or a rebuild
                 }
             }
         }
