@@ -581,14 +581,46 @@ ProvisioningLevel::BusiestSharesScanned(std::vector<double>& busiest, uint64_t c
         throw std::logic_error("ProvisioningLevel::BusiestShares: call SetClasses first");
     }
     busiest.assign(m_classes, 0.0);
-    // one pass over the used resources, as the loads are kept: two numbers each
-    for (uint32_t r : m_used)
+    uint64_t leaves = 0; // of the classes asked for
+    for (uint32_t c = 0; c < m_classes; ++c)
     {
-        if (Asked(classes, m_classOf[r]))
+        leaves += Asked(classes, c) ? m_shareWidth[c] : 0;
+    }
+    if (2 * m_used.size() < leaves)
+    {
+        // one pass over the used resources, as the loads are kept: two numbers each
+        for (uint32_t r : m_used)
         {
-            double& slot = busiest[m_classOf[r]];
-            slot = std::max(slot, LoadOf(r) / m_caps[r]);
+            if (Asked(classes, m_classOf[r]))
+            {
+                double& slot = busiest[m_classOf[r]];
+                slot = std::max(slot, LoadOf(r) / m_caps[r]);
+            }
         }
+        return;
+    }
+    // Most resources used (an Alluxio flow lists every peer's): the asked classes' resources
+    // in id order (their trees' leaves) read the sums in order, where the used list jumps
+    // about, and skip the classes not asked for. The largest share does not depend on the
+    // order (std::max keeps the first of equal shares, and only ties of 0 and -0 differ in
+    // bits: 0 stays).
+    for (uint32_t c = 0; c < m_classes; ++c)
+    {
+        if (!Asked(classes, c))
+        {
+            continue;
+        }
+        const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;
+        double slot = 0.0;
+        for (uint32_t i = 0; i < m_shareWidth[c]; ++i)
+        {
+            uint32_t r = leafRes[i];
+            if (r != ProvisioningModel::kNoResource && m_users[r] > 0)
+            {
+                slot = std::max(slot, LoadOf(r) / m_caps[r]);
+            }
+        }
+        busiest[c] = slot;
     }
 }
 
