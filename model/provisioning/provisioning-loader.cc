@@ -69,6 +69,39 @@ AddedOver(double sum, double weight, uint32_t times)
     known.emplace(key, sum);
     return sum;
 }
+
+/**
+ * Sorts distinct ids below `bound` ascending. An Alluxio usage lists thousands of them (every
+ * peer node's resources): there one pass over a bitmap of the ids costs less than a
+ * comparison sort (which took 6% of an Alluxio replay of Philly). The same order either way;
+ * few ids are sorted.
+ * \param ids distinct ids, each below bound \param bound above every id
+ */
+void
+SortIds(std::vector<uint32_t>& ids, size_t bound)
+{
+    const size_t words = (bound + 63) / 64;
+    if (ids.size() * 8 < words)
+    {
+        std::sort(ids.begin(), ids.end());
+        return;
+    }
+    thread_local std::vector<uint64_t> bits;
+    bits.resize(std::max(bits.size(), words), 0);
+    for (uint32_t id : ids)
+    {
+        bits[id / 64] |= uint64_t{1} << (id % 64);
+    }
+    ids.clear();
+    for (size_t w = 0; w < words; ++w)
+    {
+        for (uint64_t word = bits[w]; word != 0; word &= word - 1)
+        {
+            ids.push_back(static_cast<uint32_t>(w * 64 + __builtin_ctzll(word)));
+        }
+        bits[w] = 0;
+    }
+}
 } // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(ProvisioningLoader);
@@ -193,7 +226,7 @@ UsageBuilder::Take()
         }
     }
     m_repeats.clear();
-    std::sort(seen.begin(), seen.end());
+    SortIds(seen, sums.size());
     std::vector<MaxMinSolver::Usage> out;
     out.reserve(seen.size());
     for (uint32_t r : seen)
