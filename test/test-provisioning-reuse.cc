@@ -75,3 +75,56 @@ TEST_CASE("provisioning: reused usages give the rates of usages built anew", "[p
         }
     }
 }
+
+TEST_CASE("provisioning: the peers' paths kept per node and rail add what a path per peer adds",
+          "[provisioning]")
+{
+    // AddPathsFromPeers (Alluxio's remote hits) keeps every peer's path to a node on a rail as
+    // one list. Cold and warm, it must add the weights and transfers AddPath adds for each
+    // peer in node order, to the bit; with nothing to send, nothing.
+    Ptr<ProvisioningModel> m = Model("alluxio", true);
+    m->Solve({ProvisioningJobOn("a", "resnet50-imagenet", {{0, 8}})}); // builds the fabric
+    const RailTopology& t = m->Topology();
+    const uint32_t nodes = m->TrainingNodes();
+    REQUIRE(nodes == 6);
+    uint32_t compared = 0;
+    for (int warm = 0; warm < 2; ++warm)
+    {
+        for (uint32_t node = 0; node < nodes; ++node)
+        {
+            for (uint32_t rail = 0; rail < t.GetConfig().node.nics; ++rail)
+            {
+                for (double bytes : {1e6, 3.3e5 / 7, 0.0})
+                {
+                    INFO("warm " << warm << ", node " << node << ", rail " << rail << ", bytes "
+                                 << bytes);
+                    UsageBuilder kept;
+                    m->AddPathsFromPeers(node, rail, bytes, kept);
+                    UsageBuilder perPeer;
+                    for (uint32_t src = 0; src < nodes; ++src)
+                    {
+                        if (src != node)
+                        {
+                            m->AddPath(t.HostMemory(src), t.HostMemory(node), rail, bytes, perPeer);
+                        }
+                    }
+                    const auto& a = kept.Transfers();
+                    const auto& b = perPeer.Transfers();
+                    REQUIRE(a.size() == b.size());
+                    for (size_t k = 0; k < a.size(); ++k)
+                    {
+                        CHECK(a[k].src == b[k].src);
+                        CHECK(a[k].dst == b[k].dst);
+                        CHECK(a[k].rail == b[k].rail);
+                        CHECK(a[k].bytes == b[k].bytes);
+                    }
+                    std::vector<MaxMinSolver::Usage> usage = kept.Take();
+                    REQUIRE(usage == perPeer.Take());
+                    CHECK(usage.empty() == (bytes == 0));
+                    ++compared;
+                }
+            }
+        }
+    }
+    CHECK(compared == 2 * 6 * t.GetConfig().node.nics * 3);
+}

@@ -93,13 +93,15 @@ AlluxioLoader::AddSampleUsage(const ProvisioningModel& m,
     // remote hits: blocks are spread evenly, 1/N on each node; the worker holding one sends
     // it over TCP (gRPC) on the rails, the client receives it into user space
     double remote = raw * cache.rawHit / nodes;
+    // every peer's path first: links only, so every resource gets its additions in the order
+    // a path, CPU and DRAM per peer gave them
+    m.AddPathsFromPeers(node, rail, remote, u);
     for (uint32_t src = 0; src < nodes; ++src)
     {
         if (src == node)
         {
             continue;
         }
-        m.AddPath(t.HostMemory(src), t.HostMemory(node), rail, remote, u);
         u.Add(res.cpu.at(src), remote * m.TcpSendCpuPerByte());
         u.Add(res.dram.at(src), 3 * remote);  // copy into the socket buffer, DMA read
         u.Add(res.dram.at(node), 3 * remote); // DMA write, copy out of the socket buffer

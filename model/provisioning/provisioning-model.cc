@@ -331,6 +331,7 @@ ProvisioningModel::SetCluster(const RailClusterConfig& cluster, Ptr<StorageBacke
     m_railLinkOf.clear();
     m_staticBuilt = false;
     m_paths.clear();
+    m_peerPaths.clear();
     ForgetUsages();
     m_storage = storage;
     auto endpoint = CreateObject<RdmaEndpoint>();
@@ -375,6 +376,7 @@ ProvisioningModel::EnsureTopology()
         m_railLinkOf.clear();
         m_staticBuilt = false;
         m_paths.clear();
+        m_peerPaths.clear();
         ForgetUsages();
     }
 }
@@ -830,7 +832,6 @@ ProvisioningModel::AddPath(uint32_t src, uint32_t dst, uint32_t rail, double byt
         return;
     }
     const RailTopology& t = Topology();
-    uint64_t flowId = (static_cast<uint64_t>(src) << 32) | dst;
     int32_t ns = t.GetVertex(src).node;
     int32_t nd = t.GetVertex(dst).node;
     uint32_t srcNic = ns == nd ? 0 : t.Nic(ns, rail);
@@ -839,7 +840,7 @@ ProvisioningModel::AddPath(uint32_t src, uint32_t dst, uint32_t rail, double byt
     const CachedPath* path = &uncached;
     if (src >= (1u << 24) || dst >= (1u << 24) || rail >= (1u << 16))
     {
-        uncached.links = t.Path(src, dst, srcNic, dstNic, flowId); // oneChoice left false
+        uncached.links = RouteLinks(src, dst, rail); // oneChoice left false
     }
     else
     {
@@ -849,7 +850,7 @@ ProvisioningModel::AddPath(uint32_t src, uint32_t dst, uint32_t rail, double byt
         if (it == m_paths.end())
         {
             CachedPath p;
-            p.links = t.Path(src, dst, srcNic, dstNic, flowId);
+            p.links = RouteLinks(src, dst, rail);
             // ECMP hashes the source: with a choice somewhere, another pool node's path may
             // take other links
             p.oneChoice = true;
@@ -877,6 +878,68 @@ ProvisioningModel::AddPath(uint32_t src, uint32_t dst, uint32_t rail, double byt
         u.Add(l, bytes * m_wireFactor);
     }
     u.AddTransfer({src, dst, rail, bytes});
+}
+
+std::vector<uint32_t>
+ProvisioningModel::RouteLinks(uint32_t src, uint32_t dst, uint32_t rail) const
+{
+    const RailTopology& t = Topology();
+    uint64_t flowId = (static_cast<uint64_t>(src) << 32) | dst;
+    int32_t ns = t.GetVertex(src).node;
+    int32_t nd = t.GetVertex(dst).node;
+    uint32_t srcNic = ns == nd ? 0 : t.Nic(ns, rail);
+    uint32_t dstNic = ns == nd ? 0 : t.Nic(nd, rail);
+    return t.Path(src, dst, srcNic, dstNic, flowId);
+}
+
+void
+ProvisioningModel::AddPathsFromPeers(uint32_t node,
+                                     uint32_t rail,
+                                     double bytes,
+                                     UsageBuilder& u) const
+{
+    const RailTopology& t = Topology();
+    const uint32_t nodes = TrainingNodes();
+    const uint32_t dst = t.HostMemory(node);
+    if (bytes <= 0 || m_inPoolZeroBody)
+    {
+        // nothing to add, or a pool node 0 build: AddPath checks each path
+        for (uint32_t src = 0; src < nodes; ++src)
+        {
+            if (src != node)
+            {
+                AddPath(t.HostMemory(src), dst, rail, bytes, u);
+            }
+        }
+        return;
+    }
+    uint64_t key = (static_cast<uint64_t>(node) << 32) | rail;
+    auto it = m_peerPaths.find(key);
+    if (it == m_peerPaths.end())
+    {
+        std::vector<uint32_t> links;
+        for (uint32_t src = 0; src < nodes; ++src)
+        {
+            if (src != node)
+            {
+                std::vector<uint32_t> path = RouteLinks(t.HostMemory(src), dst, rail);
+                links.insert(links.end(), path.begin(), path.end());
+            }
+        }
+        it = m_peerPaths.emplace(key, std::move(links)).first;
+    }
+    const double weight = bytes * m_wireFactor; // AddPath's, per link
+    for (uint32_t l : it->second)
+    {
+        u.Add(l, weight);
+    }
+    for (uint32_t src = 0; src < nodes; ++src)
+    {
+        if (src != node)
+        {
+            u.AddTransfer({t.HostMemory(src), dst, rail, bytes});
+        }
+    }
 }
 
 void
