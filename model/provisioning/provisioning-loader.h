@@ -91,6 +91,12 @@ class UsageBuilder
     /** \param t a transfer (recorded for the packet-level realization) */
     void AddTransfer(const Transfer& t);
 
+    /** \brief Make room for n weights in all \param n weights expected */
+    void Reserve(size_t n)
+    {
+        m_usage.reserve(n);
+    }
+
     /** \return weights added so far (a position for AddAgain) */
     size_t Size() const
     {

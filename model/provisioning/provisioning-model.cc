@@ -1062,10 +1062,14 @@ ProvisioningModel::FlowUsage(const ProvisioningJob& job,
 
     m_recording = calls;
     UsageBuilder u;
+    // room for as many weights per GPU as the last build had (an Alluxio usage adds thousands
+    // per GPU: grown by doubling, its copies and frees were 5% of an Alluxio replay)
+    u.Reserve(m_weightsPerGpu * count);
     for (uint32_t i = 0; i < count; ++i)
     {
         m_loader->AddSampleUsage(*this, job, plan, node, firstGpu + i, u);
     }
+    m_weightsPerGpu = u.Size() / std::max(1u, count);
     return u;
 }
 

@@ -659,6 +659,8 @@ eturn per job result; empty optional when the compact usages cannot give the ful
     /// AddPath's paths by (src, dst, rail): routing is deterministic and every pass asks for
     /// the same paths again
     mutable std::unordered_map<uint64_t, CachedPath> m_paths;
+    /// FlowUsage's last build: weights added per GPU (the room it makes for the next)
+    size_t m_weightsPerGpu{0};
     /// AddPathsFromPeers' links by (node, rail): every peer's path, one after the other
     mutable std::unordered_map<uint64_t, std::vector<uint32_t>> m_peerPaths;
     /// every pool node's NIC r has the fabric neighbours of pool node 0's NIC r (the same
