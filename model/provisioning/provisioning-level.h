@@ -223,7 +223,7 @@ class ProvisioningLevel
          * \return how many moved leaves are many: past it a scan of the used resources costs
          * less than the walks up the tree from each (a walk is a dozen levels of bounds and
          * tops, a scan one share per resource). Measured on Philly: an Alluxio pass moves
-         * 2,048-4,095 of 26,969 (every peer's resources), a DPP pass fewer than 32 in 97% of
+         * 2,048 or more of 26,969 (every peer's resources), a DPP pass fewer than 32 in 94% of
          * the passes.
          */
         uint64_t Many() const

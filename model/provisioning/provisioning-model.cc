@@ -1063,7 +1063,7 @@ ProvisioningModel::FlowUsage(const ProvisioningJob& job,
     m_recording = calls;
     UsageBuilder u;
     // room for as many weights per GPU as the last build had (an Alluxio usage adds thousands
-    // per GPU: grown by doubling, its copies and frees were 5% of an Alluxio replay)
+    // per GPU: grown by doubling, its copies were 3% of an Alluxio replay)
     u.Reserve(m_weightsPerGpu * count);
     for (uint32_t i = 0; i < count; ++i)
     {
