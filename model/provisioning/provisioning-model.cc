@@ -834,8 +834,6 @@ ProvisioningModel::AddPath(uint32_t src, uint32_t dst, uint32_t rail, double byt
     const RailTopology& t = Topology();
     int32_t ns = t.GetVertex(src).node;
     int32_t nd = t.GetVertex(dst).node;
-    uint32_t srcNic = ns == nd ? 0 : t.Nic(ns, rail);
-    uint32_t dstNic = ns == nd ? 0 : t.Nic(nd, rail);
     CachedPath uncached;
     const CachedPath* path = &uncached;
     if (src >= (1u << 24) || dst >= (1u << 24) || rail >= (1u << 16))
@@ -854,6 +852,7 @@ ProvisioningModel::AddPath(uint32_t src, uint32_t dst, uint32_t rail, double byt
             // ECMP hashes the source: with a choice somewhere, another pool node's path may
             // take other links
             p.oneChoice = true;
+            const auto [srcNic, dstNic] = RouteNics(src, dst, rail);
             uint32_t at = src;
             for (uint32_t l : p.links)
             {
@@ -880,16 +879,25 @@ ProvisioningModel::AddPath(uint32_t src, uint32_t dst, uint32_t rail, double byt
     u.AddTransfer({src, dst, rail, bytes});
 }
 
+std::pair<uint32_t, uint32_t>
+ProvisioningModel::RouteNics(uint32_t src, uint32_t dst, uint32_t rail) const
+{
+    const RailTopology& t = Topology();
+    int32_t ns = t.GetVertex(src).node;
+    int32_t nd = t.GetVertex(dst).node;
+    if (ns == nd)
+    {
+        return {0, 0}; // inside a node: no NIC
+    }
+    return {t.Nic(ns, rail), t.Nic(nd, rail)};
+}
+
 std::vector<uint32_t>
 ProvisioningModel::RouteLinks(uint32_t src, uint32_t dst, uint32_t rail) const
 {
-    const RailTopology& t = Topology();
+    const auto [srcNic, dstNic] = RouteNics(src, dst, rail);
     uint64_t flowId = (static_cast<uint64_t>(src) << 32) | dst;
-    int32_t ns = t.GetVertex(src).node;
-    int32_t nd = t.GetVertex(dst).node;
-    uint32_t srcNic = ns == nd ? 0 : t.Nic(ns, rail);
-    uint32_t dstNic = ns == nd ? 0 : t.Nic(nd, rail);
-    return t.Path(src, dst, srcNic, dstNic, flowId);
+    return Topology().Path(src, dst, srcNic, dstNic, flowId);
 }
 
 void

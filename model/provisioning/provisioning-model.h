@@ -648,6 +648,13 @@ eturn per job result; empty optional when the compact usages cannot give the ful
      * on the pair)
      */
     std::vector<uint32_t> RouteLinks(uint32_t src, uint32_t dst, uint32_t rail) const;
+    /**
+     * \param src source endpoint \param dst destination endpoint \param rail NIC index used on
+     * both sides
+     * \return the NICs the route leaves src's node and enters dst's by: the rail's on each
+     * node, (0, 0) within a node (RouteLinks and AddPath's hop checks)
+     */
+    std::pair<uint32_t, uint32_t> RouteNics(uint32_t src, uint32_t dst, uint32_t rail) const;
 
     /** A path of AddPath */
     struct CachedPath
