@@ -396,3 +396,40 @@ TEST_CASE("NowSeconds is Simulator::Now().GetSeconds() at every time step, asked
     // A new run starts again at 0.
     CHECK(NowSeconds() == 0.0);
 }
+
+TEST_CASE("PinnedTimeStep answers as ns-3 does within its event, and the next event reads anew",
+          "[engine]")
+{
+    // One pin per event, a nested one inside it: NowSeconds, EventTimeAfter and SecondsExact
+    // give what ns-3 gives at that step, and the finish queue's event lands where an event
+    // scheduled then would. Events a nanosecond apart catch a pin kept from the step before.
+    Fixture f(1);
+    std::vector<double> times = {0.0, 1e-9, 2e-9, 0.25, 0.25 + 1e-9, 3600.5};
+    size_t checked = 0;
+    for (double t : times)
+    {
+        Simulator::Schedule(Seconds(t), [&checked, &f]() {
+            PinnedTimeStep pin;
+            CHECK(NowSeconds() == Simulator::Now().GetSeconds());
+            CHECK(EventTimeAfter(1.5) == Simulator::Now() + Seconds(1.5));
+            {
+                PinnedTimeStep inner;
+                CHECK(NowSeconds() == Simulator::Now().GetSeconds());
+                CHECK(EventTimeAfter(1e12) == Time::Max());
+            }
+            CHECK(SecondsExact(0.1) == Seconds(0.1));
+            f.queue.Set(*f.jobs[0], 1e-9);
+            ++checked;
+        });
+    }
+    Simulator::Run();
+    CHECK(checked == times.size());
+    // Each Set moved the one job's finish to 1 ns after its event; those not moved again by
+    // an event at that very step fired there.
+    REQUIRE(f.fired.size() == 3);
+    CHECK(f.fired[0].at == NanoSeconds(3).GetTimeStep());
+    CHECK(f.fired[1].at == (Seconds(0.25) + NanoSeconds(2)).GetTimeStep());
+    CHECK(f.fired[2].at == (Seconds(3600.5) + NanoSeconds(1)).GetTimeStep());
+    // Released: read from ns-3 again.
+    CHECK(NowSeconds() == Simulator::Now().GetSeconds());
+}

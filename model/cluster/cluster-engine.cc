@@ -641,6 +641,7 @@ void
 ClusterEngine::Reschedule()
 {
     NS_LOG_FUNCTION(this);
+    PinnedTimeStep pin; // a pass re-times many jobs, all at this event's time
     m_passPending = false;
     ++m_passes;
     std::vector<ClusterJob*> starts;

@@ -51,6 +51,31 @@ CurrentStepConstants()
     return constants;
 }
 
+/// What a PinnedTimeStep holds: the step and constants of the event being handled.
+struct Pin
+{
+    uint32_t holders{0};              //!< live PinnedTimeStep objects
+    int64_t step{0};                  //!< Simulator::Now().GetTimeStep() when pinned
+    double seconds{0};                //!< Simulator::Now().GetSeconds() when pinned
+    const StepConstants* constants{}; //!< the resolution's when pinned
+};
+
+Pin g_pin; //!< one simulator per process, so one pin
+
+/// \return Simulator::Now(), pinned or asked for
+Time
+CurrentTime()
+{
+    return g_pin.holders > 0 ? TimeStep(g_pin.step) : Simulator::Now();
+}
+
+/// \return CurrentStepConstants(), pinned or looked up
+const StepConstants&
+Constants()
+{
+    return g_pin.holders > 0 ? *g_pin.constants : CurrentStepConstants();
+}
+
 /// SecondsExact with the resolution's constants looked up by the caller.
 Time
 SecondsExactWith(double seconds, const StepConstants& constants)
@@ -91,12 +116,12 @@ SecondsExactWith(double seconds, const StepConstants& constants)
 Time
 EventTimeAfter(double seconds)
 {
-    const Time now = Simulator::Now();
+    const Time now = CurrentTime();
     // Time::GetSeconds() goes through long double (8-16% of a storage replay, called at every
     // re-time). Almost every delay is far inside the range: the steps left, times the seconds
     // of one step, tells that with margin to spare (its error is ~1e-16 relative), so the exact
     // test below decides only near the end of time, with the same outcome either way.
-    const StepConstants& constants = CurrentStepConstants();
+    const StepConstants& constants = Constants();
     const double roughlyLeft = static_cast<double>(Time::Max().GetTimeStep() - now.GetTimeStep()) *
                                constants.secondsPerStep;
     if (seconds < roughlyLeft / 2 - 1)
@@ -115,12 +140,16 @@ EventTimeAfter(double seconds)
 Time
 SecondsExact(double seconds)
 {
-    return SecondsExactWith(seconds, CurrentStepConstants());
+    return SecondsExactWith(seconds, Constants());
 }
 
 double
 NowSeconds()
 {
+    if (g_pin.holders > 0)
+    {
+        return g_pin.seconds;
+    }
     // One simulator per process (ns-3's is a singleton), so one cache per process: a
     // thread_local here cost a TLS lookup call per use from this shared library.
     static int64_t step = -1;
@@ -135,6 +164,23 @@ NowSeconds()
         seconds = now.GetSeconds();
     }
     return seconds;
+}
+
+PinnedTimeStep::PinnedTimeStep()
+{
+    if (g_pin.holders == 0)
+    {
+        // Read before holding: NowSeconds answers from the pin once it is held.
+        g_pin.seconds = NowSeconds();
+        g_pin.step = Simulator::Now().GetTimeStep();
+        g_pin.constants = &CurrentStepConstants();
+    }
+    ++g_pin.holders;
+}
+
+PinnedTimeStep::~PinnedTimeStep()
+{
+    --g_pin.holders;
 }
 
 namespace
@@ -351,8 +397,7 @@ FinishQueue::Arm()
         return; // the event is already for it
     }
     Simulator::Remove(m_event);
-    m_event =
-        Simulator::Schedule(TimeStep(first.at) - Simulator::Now(), &FinishQueue::OnEvent, this);
+    m_event = Simulator::Schedule(TimeStep(first.at) - CurrentTime(), &FinishQueue::OnEvent, this);
     m_armedSeq = first.seq;
 }
 
