@@ -51,29 +51,35 @@ CurrentStepConstants()
     return constants;
 }
 
-/// What a PinnedTimeStep holds: the step and constants of the event being handled.
-struct Pin
+/**
+ * The last time step read from ns-3, with its seconds (NowSeconds converts once per step) and
+ * the resolution it was read at. One simulator per process (ns-3's is a singleton), so one per
+ * process: a thread_local here cost a TLS lookup call per use from this shared library.
+ * While a PinnedTimeStep is held, the step read when the first one was made is current.
+ */
+struct StepClock
 {
-    uint32_t holders{0};              //!< live PinnedTimeStep objects
-    int64_t step{0};                  //!< Simulator::Now().GetTimeStep() when pinned
-    double seconds{0};                //!< Simulator::Now().GetSeconds() when pinned
-    const StepConstants* constants{}; //!< the resolution's when pinned
+    int64_t step{-1};                 //!< the step last read
+    Time::Unit unit{Time::S};         //!< the resolution it was read at
+    double seconds{0};                //!< its GetSeconds()
+    uint32_t pins{0};                 //!< live PinnedTimeStep objects
+    const StepConstants* constants{}; //!< the resolution's constants, while pinned
 };
 
-Pin g_pin; //!< one simulator per process, so one pin
+StepClock g_clock; //!< see StepClock
 
 /// \return Simulator::Now(), pinned or asked for
 Time
 CurrentTime()
 {
-    return g_pin.holders > 0 ? TimeStep(g_pin.step) : Simulator::Now();
+    return g_clock.pins > 0 ? TimeStep(g_clock.step) : Simulator::Now();
 }
 
 /// \return CurrentStepConstants(), pinned or looked up
 const StepConstants&
 Constants()
 {
-    return g_pin.holders > 0 ? *g_pin.constants : CurrentStepConstants();
+    return g_clock.pins > 0 ? *g_clock.constants : CurrentStepConstants();
 }
 
 /// SecondsExact with the resolution's constants looked up by the caller.
@@ -146,41 +152,34 @@ SecondsExact(double seconds)
 double
 NowSeconds()
 {
-    if (g_pin.holders > 0)
+    if (g_clock.pins > 0)
     {
-        return g_pin.seconds;
+        return g_clock.seconds;
     }
-    // One simulator per process (ns-3's is a singleton), so one cache per process: a
-    // thread_local here cost a TLS lookup call per use from this shared library.
-    static int64_t step = -1;
-    static Time::Unit resolution = Time::GetResolution();
-    static double seconds = 0;
     const Time now = Simulator::Now();
     const Time::Unit unit = Time::GetResolution();
-    if (now.GetTimeStep() != step || unit != resolution)
+    if (now.GetTimeStep() != g_clock.step || unit != g_clock.unit)
     {
-        step = now.GetTimeStep();
-        resolution = unit;
-        seconds = now.GetSeconds();
+        g_clock.step = now.GetTimeStep();
+        g_clock.unit = unit;
+        g_clock.seconds = now.GetSeconds();
     }
-    return seconds;
+    return g_clock.seconds;
 }
 
 PinnedTimeStep::PinnedTimeStep()
 {
-    if (g_pin.holders == 0)
+    if (g_clock.pins == 0)
     {
-        // Read before holding: NowSeconds answers from the pin once it is held.
-        g_pin.seconds = NowSeconds();
-        g_pin.step = Simulator::Now().GetTimeStep();
-        g_pin.constants = &CurrentStepConstants();
+        NowSeconds(); // brings the clock to this step (it is read as it stands once pinned)
+        g_clock.constants = &CurrentStepConstants();
     }
-    ++g_pin.holders;
+    ++g_clock.pins;
 }
 
 PinnedTimeStep::~PinnedTimeStep()
 {
-    --g_pin.holders;
+    --g_clock.pins;
 }
 
 namespace
