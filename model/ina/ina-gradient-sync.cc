@@ -836,6 +836,17 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     // later (the sync part: compute time is not known here) if it has iterations left.
     std::vector<double> episodesFirst(n, 0.0);
     std::vector<double> episodesRest(n, 0.0);
+    // A split needs the index free when the key's late packets come: after the holder
+    // releases it, a chunk of a job that blocks j (claim: their chunk arrivals per aggregator)
+    // hashed there takes it first with probability 1 - exp(-claim x gap), and the late
+    // packets then fall back to the PS too, so the key completes there. gap: from the release
+    // to j's next packet, the spacing of its W workers' packets over their spread s, s /
+    // (W + 1).
+    std::vector<double> claim(n, 0.0);
+    auto stillFree = [&](size_t j, double s) {
+        const double w = std::max(1u, jobs[j].workers);
+        return std::exp(-claim[j] * s / (w + 1));
+    };
     auto stallOf = [&](size_t j,
                        double holderHold,
                        double splitFirst,
@@ -854,10 +865,11 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         const double firstRate = std::min(1.0, std::max(rho[j], f[j]));
         const double restRate =
             passes > 1 ? std::max(0.0, (f[j] * chunks[j] - firstRate * k) / (chunks[j] - k)) : 0.0;
-        episodesFirst[j] = 1 - std::exp(-k * firstRate * splitFirst);
+        episodesFirst[j] = 1 - std::exp(-k * firstRate * splitFirst * stillFree(j, first));
         if (passes > 1)
         {
-            const double splitRest = std::min(1.0, spread[j] / holderHold);
+            const double splitRest =
+                std::min(1.0, spread[j] / holderHold) * stillFree(j, spread[j]);
             const double settled = 1 - std::exp(-k * restRate * splitRest);
             const double fresh = 1 - std::exp(-k * std::min(1.0, rho[j]) * splitRest);
             episodesRest[j] = RestallingEpisodes(passes - 1,
@@ -1020,6 +1032,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 double waitFirst = 0;  // and the rescue waits (first window, later passes)
                 double waitRest = 0;   // [s x aggr.]
                 double uncovered = 1;  // share of the pool no higher-priority slot uses
+                double claimRate = 0;  // chunk arrivals per aggregator of the jobs blocking j
                 for (size_t p = 0; p < end; ++p)
                 {
                     size_t i = order[p];
@@ -1031,6 +1044,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                     {
                         continue;
                     }
+                    claimRate += 1 / interval[i] / pool;
                     double b = held[i] * PairFiring(held[i] / window[i], held[j] / window[j]);
                     (p < k ? aboveBlocking : levelBlocking) += b;
                     aboveFresh += p < k ? b * driftOf(i, j) : 0.0;
@@ -1075,6 +1089,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                     std::max(maxChange, step(j, blocking, fresh, 1 - uncovered, room, weight(it)));
                 splitFirst /= std::max(aboveBlocking + levelBlocking, 1e-30);
                 timedOut /= std::max(aboveBlocking + levelBlocking, 1e-30);
+                claim[j] = claimRate;
                 stall[j] = stallOf(j, holderHold, splitFirst, timedOut, waitFirst, waitRest);
             }
             converged = maxChange < TOLERANCE;
@@ -1151,7 +1166,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 // Only pairs still on one index at i's last iteration can strand j then:
                 // those whose phases drift meet anew, the others decay (finalShare).
                 const double persist = driftOf(i, j) + (1 - driftOf(i, j)) * finalShare(i, j);
-                const double split = std::min(1.0, spread[j] / std::max(steadyHold[i], 1e-30));
+                const double split = std::min(1.0, spread[j] / std::max(steadyHold[i], 1e-30)) *
+                                     stillFree(j, spread[j]);
                 const double stranded = window[i] * interval[i] / interval[j] * f[j] *
                                         pairBlocking[j][i] / total * persist * split;
                 (*overhangOut)[j][i] =
