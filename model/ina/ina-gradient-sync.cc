@@ -1044,7 +1044,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                     {
                         continue;
                     }
-                    claimRate += 1 / interval[i] / pool;
+                    // (without skew nothing splits: stillFree does not read it)
+                    claimRate += skewed ? 1 / interval[i] / pool : 0.0;
                     double b = held[i] * PairFiring(held[i] / window[i], held[j] / window[j]);
                     (p < k ? aboveBlocking : levelBlocking) += b;
                     aboveFresh += p < k ? b * driftOf(i, j) : 0.0;
