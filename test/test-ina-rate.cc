@@ -651,3 +651,54 @@ TEST_CASE("INA rate level: ESA rescues a split key when the holder's slot comes 
     // so without packet jitter no key splits in job 0's last window: nothing is owed.
     CHECK(m->DepartureStalls(jobs)[1][0] == 0);
 }
+
+TEST_CASE("INA rate level: finite times and stalls where the slots far outnumber the aggregators",
+          "[ina]")
+{
+    // Found by random points of ina-shared-aggregation --granularity=rate: with 512 window
+    // slots on 8 aggregators the pair-decay closed form (IterationShare) divided E0 by
+    // a + E0 = P e^(-S/P), which rounds to 0 in doubles, and the departure stalls came out
+    // NaN (the example then averaged jobs that never finished in as -1 s). Every time must be
+    // finite and positive, every stall finite and at least 0, with skew and without, ESA and
+    // ATP, 2 and 12 jobs.
+    for (const std::string policy : {"esa", "atp"})
+    {
+        for (uint32_t pool : {1u, 8u, 32u})
+        {
+            for (size_t n : {2u, 12u})
+            {
+                for (bool skew : {false, true})
+                {
+                    Ptr<InaGradientSync> m = SkewModel(policy,
+                                                       pool,
+                                                       256,
+                                                       skew ? MicroSeconds(10) : Seconds(0),
+                                                       skew ? NanoSeconds(500) : Seconds(0));
+                    std::vector<InaRateJob> jobs(n);
+                    for (size_t j = 0; j < n; ++j)
+                    {
+                        jobs[j].id = j;
+                        jobs[j].workers = 8;
+                        jobs[j].iterations = 2;
+                        jobs[j].priorityKey = 1 + j % 4; // pairs of equal keys, as the mix
+                        jobs[j].gradientBytes = 4.0 * 62 * (400 + 600 * (j % 4));
+                    }
+                    CAPTURE(policy, pool, n, skew);
+                    for (double t : m->SwitchSyncTimes(jobs))
+                    {
+                        CHECK(std::isfinite(t));
+                        CHECK(t > 0);
+                    }
+                    for (const std::vector<double>& row : m->DepartureStalls(jobs))
+                    {
+                        for (double stall : row)
+                        {
+                            CHECK(std::isfinite(stall));
+                            CHECK(stall >= 0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -262,6 +262,12 @@ IterationShare(double slots, double pool, double phi, double passesPerIteration,
     const bool flat = std::fabs(a) < 1e-6;
     const double q = flat ? 1.0 : std::exp(std::clamp(-a * kx, -700.0, 700.0));
     double r = flat ? 0.0 : e0 / (a + e0);
+    if (!flat && !(std::isfinite(r) && r >= 0))
+    {
+        // Far more slots than aggregators: a + E0 = P e^(-S/P) rounds to 0 (or below), r is
+        // infinite, and E stays at its limit S - P from the start.
+        return -a / e0;
+    }
     auto share = [&](double x) { return flat ? 1 / (1 + e0 * x * kx) : a * r / ((1 - r) * e0); };
     constexpr int EXACT = 64; // E is at its limit long before for any pool in use
     double sum = 0;
