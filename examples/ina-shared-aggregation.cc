@@ -40,6 +40,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 using namespace ns3;
 
@@ -274,6 +276,26 @@ struct RateOut
 };
 
 /**
+ * \brief A term of the rate level that would leave a job unfinished (not a finite number, or
+ *        out of range) is an error, not a JCT to average in.
+ * \param what the term \param job its job \param value its value [s] \param inRange whether
+ *        the value is in its range
+ * \throws std::runtime_error naming the job and the value
+ */
+void
+CheckRateTerm(const std::string& what, size_t job, double value, bool inRange)
+{
+    if (!(std::isfinite(value) && inRange))
+    {
+        std::ostringstream os;
+        os << "rate level: job " << job << " got a " << what << " of " << value
+           << " s from InaGradientSync (expected a finite number"
+           << (what == "iteration time" ? " > 0" : " >= 0") << ")";
+        throw std::runtime_error(os.str());
+    }
+}
+
+/**
  * \brief Run cfg's jobs through InaGradientSync: constant per-iteration times between job
  *        completions, every running job re-evaluated when one finishes (as the cluster
  *        engine does); compute time added per iteration.
@@ -361,6 +383,11 @@ RunRate(const InaRunConfig& cfg)
         for (size_t k = 0; k < running.size(); ++k)
         {
             t[k] += compute[running[k]];
+            CheckRateTerm("iteration time", running[k], t[k], t[k] > 0);
+            for (double stall : overhang[k])
+            {
+                CheckRateTerm("departure stall", running[k], stall, stall >= 0);
+            }
             dt = std::min(dt, owed[running[k]] + remaining[running[k]] * t[k]);
         }
         now += dt;
