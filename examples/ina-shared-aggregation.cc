@@ -277,20 +277,20 @@ struct RateOut
 
 /**
  * \brief A term of the rate level that would leave a job unfinished (not a finite number, or
- *        out of range) is an error, not a JCT to average in.
- * \param what the term \param job its job \param value its value [s] \param inRange whether
- *        the value is in its range
- * \throws std::runtime_error naming the job and the value
+ *        below its range) is an error, not a JCT to average in.
+ * \param what the term \param job its job \param value its value [s]
+ * \param positive true: the term must be > 0 (an iteration time); false: >= 0 (a stall)
+ * \throws std::runtime_error naming the job, the term and its value
  */
 void
-CheckRateTerm(const std::string& what, size_t job, double value, bool inRange)
+CheckRateTerm(const std::string& what, size_t job, double value, bool positive)
 {
-    if (!(std::isfinite(value) && inRange))
+    if (!std::isfinite(value) || (positive ? !(value > 0) : !(value >= 0)))
     {
         std::ostringstream os;
         os << "rate level: job " << job << " got a " << what << " of " << value
-           << " s from InaGradientSync (expected a finite number"
-           << (what == "iteration time" ? " > 0" : " >= 0") << ")";
+           << " s from InaGradientSync (expected a finite number " << (positive ? "> 0" : ">= 0")
+           << ")";
         throw std::runtime_error(os.str());
     }
 }
@@ -383,10 +383,10 @@ RunRate(const InaRunConfig& cfg)
         for (size_t k = 0; k < running.size(); ++k)
         {
             t[k] += compute[running[k]];
-            CheckRateTerm("iteration time", running[k], t[k], t[k] > 0);
+            CheckRateTerm("iteration time", running[k], t[k], true);
             for (double stall : overhang[k])
             {
-                CheckRateTerm("departure stall", running[k], stall, stall >= 0);
+                CheckRateTerm("departure stall", running[k], stall, false);
             }
             dt = std::min(dt, owed[running[k]] + remaining[running[k]] * t[k]);
         }
