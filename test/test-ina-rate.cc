@@ -661,7 +661,7 @@ TEST_CASE("INA rate level: finite times and stalls where the slots far outnumber
     // NaN (the example then averaged jobs that never finished in as -1 s). Every time must be
     // finite and positive, every stall finite and at least 0, with skew and without, ESA and
     // ATP, 2 and 12 jobs.
-    for (const std::string policy : {"esa", "atp"})
+    for (const char* policy : {"esa", "atp"})
     {
         for (uint32_t pool : {1u, 8u, 32u})
         {
@@ -680,7 +680,7 @@ TEST_CASE("INA rate level: finite times and stalls where the slots far outnumber
                         jobs[j].id = j;
                         jobs[j].workers = 8;
                         jobs[j].iterations = 2;
-                        jobs[j].priorityKey = 1 + j % 4; // pairs of equal keys, as the mix
+                        jobs[j].priorityKey = 1 + j % 4; // 12 jobs: equal keys, as the mix
                         jobs[j].gradientBytes = 4.0 * 62 * (400 + 600 * (j % 4));
                     }
                     CAPTURE(policy, pool, n, skew);
