@@ -550,16 +550,38 @@ Print(const RunOut& o)
 /// The largest aggregator pool accepted (memory grows with it).
 constexpr uint32_t kMaxPool = 1 << 20;
 
+/// The most jobs one switch takes (--jobs, --grid-jobs).
+constexpr uint32_t kMaxJobs = 1000;
+
+/**
+ * \param option the option's name (--sweep-pools, --grid-jobs) \param text its value
+ * \param max the largest item \param unit what an item counts
+ * \return the comma-separated integers in [1, max]; one bad item is an OptionError naming the
+ *         option
+ */
 std::vector<uint32_t>
-ParseList(const std::string& text)
+ParseList(const std::string& option, const std::string& text, uint32_t max, const std::string& unit)
 {
     std::vector<uint32_t> out;
-    for (const auto& item : strictopt::List("--sweep-pools", text))
+    for (const auto& item : strictopt::List(option, text))
     {
-        out.push_back(static_cast<uint32_t>(
-            strictopt::Unsigned("--sweep-pools", item, 1, kMaxPool, "aggregators")));
+        out.push_back(static_cast<uint32_t>(strictopt::Unsigned(option, item, 1, max, unit)));
     }
     return out;
+}
+
+/// \param text --sweep-pools' value \return its pool sizes
+std::vector<uint32_t>
+ParsePools(const std::string& text)
+{
+    return ParseList("--sweep-pools", text, kMaxPool, "aggregators");
+}
+
+/// \param text --grid-jobs' value \return its job counts
+std::vector<uint32_t>
+ParseGridJobs(const std::string& text)
+{
+    return ParseList("--grid-jobs", text, kMaxJobs, "jobs");
 }
 
 /**
@@ -579,9 +601,9 @@ Validate(const InaRunConfig& cfg, bool sweep)
     {
         fail("--workers=" + std::to_string(cfg.workers) + ": expected 1..32 (bitmap width)");
     }
-    if (cfg.jobs < 1 || cfg.jobs > 1000)
+    if (cfg.jobs < 1 || cfg.jobs > kMaxJobs)
     {
-        fail("--jobs=" + std::to_string(cfg.jobs) + ": expected 1..1000");
+        fail("--jobs=" + std::to_string(cfg.jobs) + ": expected 1.." + std::to_string(kMaxJobs));
     }
     if (cfg.iterations < 1)
     {
@@ -902,8 +924,8 @@ Main(int argc, char* argv[])
     cmd.AddValue("policy", "switchml, atp or esa", cfg.policy);
     cmd.AddValue("pool-size", "aggregators in the switch pool", cfg.poolSize, 1, kMaxPool);
     cmd.AddValue("loss", "packet loss probability per link direction", cfg.loss, 0, 1);
-    cmd.AddValue("jobs", "jobs sharing the switch", cfg.jobs, 1, 1000);
-    cmd.AddValue("workers", "workers per job (1..32)", cfg.workers);
+    cmd.AddValue("jobs", "jobs sharing the switch", cfg.jobs, 1, kMaxJobs);
+    cmd.AddValue("workers", "workers per job (the bitmap's width)", cfg.workers, 1, 32);
     cmd.AddValue("iterations", "iterations per job", cfg.iterations, 1, 100000);
     cmd.AddValue("seed", "run seed (gradients and loss)", cfg.seed);
     cmd.AddValue("model-scale",
@@ -949,7 +971,11 @@ Main(int argc, char* argv[])
                  "ATP/ESA workers run ATP's ECN window control (off in ATP's public client; "
                  "doc/ina.md, \"ECN window control\")",
                  cfg.atpCc);
-    cmd.AddValue("racks", "racks, each with a ToR switch under a spine (1: one switch)", cfg.racks);
+    cmd.AddValue("racks",
+                 "racks, each with a ToR switch under a spine (1: one switch)",
+                 cfg.racks,
+                 1,
+                 32);
     cmd.AddValue("cross-rack", "spread every job over all racks", cfg.crossRack);
     cmd.AddValue("hierarchical",
                  "cross-rack jobs aggregate at their ToRs, then the spine (false: spine only)",
@@ -998,7 +1024,9 @@ Main(int argc, char* argv[])
         }
     }
     Validate(cfg, sweep);
-    ParseList(pools); // checked even without --sweep: a bad value is never silently unused
+    // checked even without --sweep or --grid: a bad value is never silently unused
+    ParsePools(pools);
+    ParseGridJobs(gridJobs);
     PrepareOutputFile(output);
 
     if (granularity != "packet" && granularity != "rate" && granularity != "both")
@@ -1043,7 +1071,8 @@ Main(int argc, char* argv[])
     uint32_t unfinishedRuns = 0;
     if (grid)
     {
-        unfinishedRuns = RunGrid(cfg, ParseList(gridJobs), ParseList(pools), packetSeeds, results);
+        unfinishedRuns =
+            RunGrid(cfg, ParseGridJobs(gridJobs), ParsePools(pools), packetSeeds, results);
     }
     else if (granularity == "rate")
     {
@@ -1102,7 +1131,7 @@ Main(int argc, char* argv[])
     }
     else
     {
-        std::vector<uint32_t> poolList = ParseList(pools);
+        std::vector<uint32_t> poolList = ParsePools(pools);
         std::cout << "avg JCT [ms] over pool sizes (" << cfg.jobs << " jobs x " << cfg.workers
                   << " workers, loss " << cfg.loss << ", seed " << cfg.seed
                   << "; -: SwitchML cannot partition the pool)\n";

@@ -423,6 +423,7 @@ Examples()
           "link-rate",
           "racks",
           "sweep-pools",
+          "grid-jobs",
           "output",
           "jitter-us",
           "priority-rule"}},
@@ -571,7 +572,8 @@ TEST_CASE("fuzz: the classes of issue #18 through the examples", "[fuzz]")
     {
         std::string example;
         std::vector<std::string> args;
-        int status; //!< expected exit status
+        int status;        //!< expected exit status
+        std::string named; //!< what its error line must name (empty: not checked)
     };
 
     const std::vector<Case> cases = {
@@ -599,6 +601,8 @@ TEST_CASE("fuzz: the classes of issue #18 through the examples", "[fuzz]")
         {"ina-shared-aggregation", {"--loss=1"}, 2},
         {"ina-shared-aggregation", {"--pool-size=0"}, 2},
         {"ina-shared-aggregation", {"--link-rate=fast"}, 2},
+        {"ina-shared-aggregation", {"--grid-jobs=0"}, 2, "--grid-jobs"},
+        {"ina-shared-aggregation", {"--workers=33"}, 2, "--workers"},
         {"trace-replay", {"--ns3::TiresiasPolicy::Thresholds=abc"}, 2},
         {"trace-replay", {"--nodes=1e3"}, 2},
         {"trace-replay", {"--trace=/proc"}, 1},
@@ -617,5 +621,6 @@ TEST_CASE("fuzz: the classes of issue #18 through the examples", "[fuzz]")
         INFO(line << " -> status " << o.status << ", signal " << o.signal << ", stderr: " << o.err);
         CHECK(OutcomeProblem(o).empty());
         CHECK(o.status == c.status);
+        CHECK(o.err.find(c.named) != std::string::npos);
     }
 }
