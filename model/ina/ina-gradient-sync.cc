@@ -1082,7 +1082,6 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 double uncovered = 1;   // share of the pool no higher-priority slot uses
                 double claimRate = 0;   // chunk arrivals per aggregator of the jobs blocking j
                 double levelOthers = 0; // the blocking of the other jobs of j's level
-                double othersSlots = 0; // and their window slots
                 for (size_t p = 0; p < end; ++p)
                 {
                     size_t i = order[p];
@@ -1097,11 +1096,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                     // (without skew nothing splits: stillFree does not read it)
                     claimRate += skewed ? 1 / interval[i] / pool : 0.0;
                     double b = held[i] * PairFiring(held[i] / window[i], held[j] / window[j]);
-                    if (p >= k && i != j)
-                    {
-                        levelOthers += b;
-                        othersSlots += slotsOf(i);
-                    }
+                    levelOthers += p >= k && i != j ? b : 0.0;
                     (p < k ? aboveBlocking : levelBlocking) += b;
                     aboveFresh += p < k ? b * driftOf(i, j) : 0.0;
                     holderHold += b * perChunk[i];
@@ -1142,7 +1137,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 double blocking = aboveBlocking + share * level + 1;
                 double fresh = aboveFresh;
                 const double persisting =
-                    PersistingPairFallback(levelSlots, pool, levelOthers, othersSlots);
+                    PersistingPairFallback(levelSlots, pool, levelOthers, levelSlots - slotsOf(j));
                 maxChange =
                     std::max(maxChange,
                              step(j, blocking, fresh, 1 - uncovered, room, persisting, weight(it)));
