@@ -343,6 +343,8 @@ RunRate(const InaRunConfig& cfg)
     // One-off seconds a job loses before it progresses again: ESA stalls that outlive the
     // holder that would have rescued them (InaGradientSync::DepartureStalls).
     std::vector<double> owed(n, 0.0);
+    // Collided indices each job's PS has re-hashed so far (InaRateJob::rehashesUsed).
+    std::vector<double> rehashes(n, 0.0);
     double now = 0;
     while (true)
     {
@@ -358,6 +360,7 @@ RunRate(const InaRunConfig& cfg)
                 r.gradientBytes = bytes[j];
                 r.iterations = remaining[j];
                 r.iterationsDone = cfg.iterations - remaining[j];
+                r.rehashesUsed = rehashes[j];
                 r.id = j;
                 r.racks = racks[j];
                 // As the switch ranks them: remaining work counted in whole iterations.
@@ -373,7 +376,9 @@ RunRate(const InaRunConfig& cfg)
         {
             break;
         }
-        std::vector<double> t = cfg.racks > 1 ? m->RackSyncTimes(jobs) : m->SwitchSyncTimes(jobs);
+        std::vector<double> fallback;
+        std::vector<double> t = cfg.racks > 1 ? m->RackSyncTimes(jobs, &fallback)
+                                              : m->SwitchSyncTimes(jobs, 0, &fallback);
         const std::vector<std::vector<double>> overhang =
             cfg.racks > 1
                 ? std::vector<std::vector<double>>(running.size(),
@@ -397,6 +402,8 @@ RunRate(const InaRunConfig& cfg)
             size_t j = running[k];
             const double pay = std::min(owed[j], dt);
             owed[j] -= pay;
+            const double progressed = std::min(remaining[j], (dt - pay) / t[k]);
+            rehashes[j] += fallback[k] * m->ChunksPerIteration(bytes[j]) * progressed;
             remaining[j] -= (dt - pay) / t[k];
             if (remaining[j] < 1e-9)
             {

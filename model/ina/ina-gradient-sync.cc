@@ -252,6 +252,88 @@ PersistingPairFallback(double levelSlots, double pool, double othersBlocking, do
 }
 
 /**
+ * Of S slots hashed at random into P aggregators, those on an index already taken:
+ * E0 = S - P (1 - e^(-S/P)) (IterationShare).
+ */
+double
+FreshSharedSlots(double slots, double pool)
+{
+    return slots - pool * (1 - std::exp(-slots / pool));
+}
+
+/**
+ * IterationShare's decay constant kx [per iteration]: per pass a shared pair fires at most
+ * once (probability phi) and its re-hash lands on a free index with probability
+ * (P - S + E) / P, so E shrinks by the factor 1 - phi (P - S) / P per pass near the limit:
+ * the rate of the closed form is -ln of that factor, not its first-order phi (P - S) / P,
+ * which leaves e^-1 of the pairs where one pass at phi = 1 splits all of them.
+ */
+double
+PairDecayConstant(double slots, double pool, double phi, double passesPerIteration)
+{
+    const double a = pool - slots;
+    double kx = phi / pool * passesPerIteration;
+    if (a > 0 && phi > 0)
+    {
+        const double perPass = std::min(phi * a / pool, 1 - 1e-12);
+        kx = -std::log1p(-perPass) / a * passesPerIteration;
+    }
+    return kx;
+}
+
+/**
+ * E(x), IterationShare's slots on a shared index after x iterations from a fresh hash (its
+ * closed form): E0 / (1 + E0 x kx) for P = S, else a r q^x / (1 - r q^x), a = P - S,
+ * r = E0 / (a + E0), q = e^(-a kx).
+ */
+double
+SharedSlotsAfter(double slots, double pool, double phi, double passesPerIteration, double x)
+{
+    const double e0 = FreshSharedSlots(slots, pool);
+    if (x <= 0 || e0 <= 1e-9 || phi <= 0)
+    {
+        return std::max(0.0, e0);
+    }
+    const double a = pool - slots;
+    const double kx = PairDecayConstant(slots, pool, phi, passesPerIteration);
+    if (std::fabs(a) < 1e-6)
+    {
+        return e0 / (1 + e0 * x * kx);
+    }
+    const double r = e0 / (a + e0);
+    if (!(std::isfinite(r) && r >= 0))
+    {
+        return -a; // at its limit S - P from the start (IterationShare)
+    }
+    const double rx = std::min(r * std::exp(std::clamp(-a * kx * x, -700.0, 700.0)), 1e300);
+    return rx >= 1e300 ? -a : a * rx / (1 - rx);
+}
+
+/**
+ * When a job's PS runs out of free indices. ATP's PS re-hashes a collided index to the next
+ * index of a shuffled list of the pool's indices that the job has not used, and never refills
+ * the list (HashNew_predefine in ATP's public code returns -1 once it is through): P - K
+ * re-hashes per job over its whole run (its K window slots declared its own). After that a
+ * collided slot keeps its index, so the pairs of that moment stop splitting.
+ * \param budget re-hashes the job has left (P - K - InaRateJob::rehashesUsed, at least 0)
+ * \param perIteration its collisions per iteration (fallback x chunks: each re-hashes one
+ *        index while the list lasts)
+ * \param iterations the iterations the answer holds for
+ *
+eturn {share of those iterations after the list runs out, iterations until it does}
+ */
+std::pair<double, double>
+ExhaustedShare(double budget, double perIteration, double iterations)
+{
+    if (iterations <= 0 || perIteration * iterations <= budget)
+    {
+        return {0.0, iterations};
+    }
+    const double until = budget / perIteration;
+    return {1 - until / iterations, until};
+}
+
+/**
  * Mean, over the iterations a rate holds for, of the share of slots that still share their
  * aggregator index with another slot at each iteration's start (relative to the first).
  * The sticky-slot term applies in full to the first iteration, whose slots are freshly
@@ -268,23 +350,13 @@ PersistingPairFallback(double levelSlots, double pool, double othersBlocking, do
 double
 IterationShare(double slots, double pool, double phi, double passesPerIteration, double iterations)
 {
-    const double e0 = slots - pool * (1 - std::exp(-slots / pool));
+    const double e0 = FreshSharedSlots(slots, pool);
     if (iterations <= 0 || e0 <= 1e-9 || phi <= 0)
     {
         return 1.0;
     }
     const double a = pool - slots;
-    // Per pass a shared pair fires at most once (probability phi) and its re-hash lands on a
-    // free index with probability (P - S + E) / P, so E shrinks by the factor 1 - phi (P - S)
-    // / P per pass near the limit: the rate of the closed form is -ln of that factor, not its
-    // first-order phi (P - S) / P, which leaves e^-1 of the pairs where one pass at phi = 1
-    // splits all of them.
-    double kx = phi / pool * passesPerIteration; // per iteration
-    if (a > 0 && phi > 0)
-    {
-        const double perPass = std::min(phi * a / pool, 1 - 1e-12);
-        kx = -std::log1p(-perPass) / a * passesPerIteration;
-    }
+    const double kx = PairDecayConstant(slots, pool, phi, passesPerIteration); // per iteration
     // E / E0 after x iterations: 1 / (1 + E0 x kx) for a = 0, else a r / ((1 - r) E0) with
     // r = E0 / (a + E0) q^x, q = e^(-a kx).
     const bool flat = std::fabs(a) < 1e-6;
@@ -616,6 +688,12 @@ InaGradientSync::WindowInterval(double rtt, double window, double tx, uint32_t w
 }
 
 double
+InaGradientSync::ChunksPerIteration(double gradientBytes) const
+{
+    return std::max(1.0, std::ceil(gradientBytes / (4.0 * ValuesPerPacket())));
+}
+
+double
 InaGradientSync::PipelineSeconds() const
 {
     uint32_t passes =
@@ -757,7 +835,6 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
 {
     const size_t n = jobs.size();
     const double pool = m_poolSize;
-    const double values = ValuesPerPacket();
     std::vector<double> chunks(n);
     std::vector<double> psLoad(n);
     std::vector<double> held(n);
@@ -772,7 +849,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     stall.assign(n, 0.0);
     for (size_t j = 0; j < n; ++j)
     {
-        chunks[j] = std::max(1.0, std::ceil(jobs[j].gradientBytes / (4.0 * values)));
+        chunks[j] = ChunksPerIteration(jobs[j].gradientBytes);
         psLoad[j] = tx;
     }
     // Workers start an iteration up to IterationJitter apart: the first window's keys arrive
@@ -1059,11 +1136,24 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
             for (size_t q = k; q < end; ++q)
             {
                 size_t j = order[q];
-                double share = IterationShare(levelSlots,
-                                              pool,
-                                              phi,
-                                              chunks[j] / slotsOf(j),
-                                              jobs[j].iterations);
+                const double passes = chunks[j] / slotsOf(j);
+                double share = IterationShare(levelSlots, pool, phi, passes, jobs[j].iterations);
+                // Once the job's free list is through (ExhaustedShare) its collisions re-hash
+                // nothing: the slots shared at that moment stay shared for the rest of the
+                // answer's iterations instead of decaying further.
+                const double budget = std::max(0.0, pool - slotsOf(j) - jobs[j].rehashesUsed);
+                const auto [after, until] =
+                    ExhaustedShare(budget, f[j] * chunks[j], jobs[j].iterations);
+                if (after > 0)
+                {
+                    const double e0 = FreshSharedSlots(levelSlots, pool);
+                    const double frozen =
+                        e0 > 1e-9 ? SharedSlotsAfter(levelSlots, pool, phi, passes, until) / e0
+                                  : 1.0;
+                    share = (until * IterationShare(levelSlots, pool, phi, passes, until) +
+                             (jobs[j].iterations - until) * frozen) /
+                            jobs[j].iterations;
+                }
                 // Within the level a collision splits the pair (the PS re-hashes); a slot that
                 // shares an index with a higher priority is evicted when it arrives first, which
                 // re-hashes nothing, so those pairs persist.
@@ -1256,12 +1346,17 @@ InaGradientSync::Evaluate(const ClusterTopology& topology,
         if (job.placement.gpusOnNode.size() < 2)
         {
             m_bound.erase(job.record.id);
+            m_freeList.erase(job.record.id);
             changed = m_held.erase(job.record.id) > 0 || changed;
             continue;
         }
         InaRateJob r;
         r.id = job.record.id;
         r.iterations = RemainingNow(job);
+        FreeListUse& list = m_freeList[job.record.id];
+        list.used += list.perIteration * std::max(0.0, list.remaining - r.iterations);
+        list.remaining = r.iterations;
+        r.rehashesUsed = list.used;
         r.workers = static_cast<uint32_t>(job.placement.gpusOnNode.size());
         r.gradientBytes = bytes;
         r.priorityKey = m_ratePolicy->PriorityKey(job);
@@ -1292,6 +1387,8 @@ InaGradientSync::Evaluate(const ClusterTopology& topology,
     {
         seconds[member[k]] += t[k];
         m_held[jobs[k].id] = std::move(held[k]);
+        m_freeList[jobs[k].id].perIteration =
+            fallback[k] * ChunksPerIteration(jobs[k].gradientBytes);
         // What bound it, for attribution: its pool when chunks fell back to the PS.
         const InaRateJob& r = jobs[k];
         std::string& bound = m_bound[r.id];
@@ -1315,6 +1412,7 @@ void
 InaGradientSync::JobStopped(const ClusterJob& job)
 {
     NS_LOG_FUNCTION(this << job.record.id);
+    m_freeList.erase(job.record.id); // a restart starts a fresh PS, and its list
     if (m_held.erase(job.record.id) > 0)
     {
         m_poolsTrace();

@@ -160,6 +160,11 @@ class InaGradientSync : public IterationTermModel
 
     /** \return values per packet in use (policy default when the attribute is 0) */
     uint32_t ValuesPerPacket() const;
+    /**
+     * \param gradientBytes bytes each worker contributes per iteration
+     * \return the chunks (packets per worker) of one iteration, at least 1
+     */
+    double ChunksPerIteration(double gradientBytes) const;
     /** \return the switch's latency per packet: passes x pass latency [s] */
     double PipelineSeconds() const;
     /**
@@ -413,7 +418,18 @@ class InaGradientSync : public IterationTermModel
     DataRate m_uplinkRate;
     std::map<uint64_t, std::string> m_bound; //!< per job id: what bound its last evaluation
     std::map<uint64_t, PoolHoldings> m_held; //!< per running multi-node job: its holdings
-    TracedCallback<> m_poolsTrace;           //!< the pools' occupancy changed
+
+    /// A running multi-node job's PS free list (InaRateJob::rehashesUsed), counted between
+    /// evaluations at the rate of the last one.
+    struct FreeListUse
+    {
+        double used{0};         //!< re-hashes so far
+        double perIteration{0}; //!< at the last evaluation: fallback x chunks per iteration
+        double remaining{0};    //!< the job's remaining iterations then
+    };
+
+    std::map<uint64_t, FreeListUse> m_freeList; //!< per running multi-node job (id)
+    TracedCallback<> m_poolsTrace;              //!< the pools' occupancy changed
     /// ShareUplinks' solver, kept so its buffers are reused (Reset at every call)
     mutable MaxMinSolver m_uplinkSolver{std::vector<double>{}};
 };

@@ -32,6 +32,11 @@ struct InaRateJob
     /// iterations run so far (0: its slots are freshly hashed; InaGradientSync::DepartureStalls
     /// lets pairs of jobs decay from the iterations both have run)
     double iterationsDone{0};
+    /// collided indices its PS has re-hashed so far: ATP's PS takes each from a free list of
+    /// the pool's indices the job has not used, P - K of them for its whole run, never refilled
+    /// (0: a fresh list; the caller adds fallback x chunks per iteration run, and sets 0 again
+    /// when the job restarts)
+    double rehashesUsed{0};
     /// (rack, workers there) of a job spanning racks, by rack; empty: all at one switch
     std::vector<std::pair<uint32_t, uint32_t>> racks;
     uint64_t id{0}; //!< job id: ESA ranks equal keys by it, lower first, as the switch does
