@@ -382,6 +382,38 @@ IterationShare(double slots, double pool, double phi, double passesPerIteration,
 }
 
 /**
+ * IterationShare for a job whose PS may run out of free indices (ExhaustedShare): the share
+ * decays while the list lasts, and the slots shared when it runs out stay shared for the rest
+ * of the iterations (E(x) / E0, SharedSlotsAfter).
+ * \param slots S \param pool P \param phi a shared pair's firing probability per pass
+ * \param passesPerIteration C / K \param iterations the iterations the answer holds for
+ * \param budget re-hashes the job has left \param perIteration its collisions per iteration
+ * \return the mean share, as IterationShare's
+ */
+double
+ListedIterationShare(double slots,
+                     double pool,
+                     double phi,
+                     double passesPerIteration,
+                     double iterations,
+                     double budget,
+                     double perIteration)
+{
+    const double share = IterationShare(slots, pool, phi, passesPerIteration, iterations);
+    const auto [after, until] = ExhaustedShare(budget, perIteration, iterations);
+    if (after <= 0)
+    {
+        return share;
+    }
+    const double e0 = FreshSharedSlots(slots, pool);
+    const double frozen =
+        e0 > 1e-9 ? SharedSlotsAfter(slots, pool, phi, passesPerIteration, until) / e0 : 1.0;
+    return (until * IterationShare(slots, pool, phi, passesPerIteration, until) +
+            (iterations - until) * frozen) /
+           iterations;
+}
+
+/**
  * Host/NIC delay of the W packets of one chunk (InaWorker::PacketJitter): each worker's
  * packets reach the NIC after an exponential delay X of mean m but in send order, so a packet
  * sent s after the previous one waits D = max(X, D' - s). With sends every s, D has the
@@ -1136,24 +1168,16 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
             for (size_t q = k; q < end; ++q)
             {
                 size_t j = order[q];
-                const double passes = chunks[j] / slotsOf(j);
-                double share = IterationShare(levelSlots, pool, phi, passes, jobs[j].iterations);
-                // Once the job's free list is through (ExhaustedShare) its collisions re-hash
-                // nothing: the slots shared at that moment stay shared for the rest of the
-                // answer's iterations instead of decaying further.
-                const double budget = std::max(0.0, pool - slotsOf(j) - jobs[j].rehashesUsed);
-                const auto [after, until] =
-                    ExhaustedShare(budget, f[j] * chunks[j], jobs[j].iterations);
-                if (after > 0)
-                {
-                    const double e0 = FreshSharedSlots(levelSlots, pool);
-                    const double frozen =
-                        e0 > 1e-9 ? SharedSlotsAfter(levelSlots, pool, phi, passes, until) / e0
-                                  : 1.0;
-                    share = (until * IterationShare(levelSlots, pool, phi, passes, until) +
-                             (jobs[j].iterations - until) * frozen) /
-                            jobs[j].iterations;
-                }
+                // Once the job's free list is through its collisions re-hash nothing: the
+                // slots shared at that moment stay shared instead of decaying further.
+                const double share =
+                    ListedIterationShare(levelSlots,
+                                         pool,
+                                         phi,
+                                         chunks[j] / slotsOf(j),
+                                         jobs[j].iterations,
+                                         std::max(0.0, pool - slotsOf(j) - jobs[j].rehashesUsed),
+                                         f[j] * chunks[j]);
                 // Within the level a collision splits the pair (the PS re-hashes); a slot that
                 // shares an index with a higher priority is evicted when it arrives first, which
                 // re-hashes nothing, so those pairs persist.
@@ -2120,11 +2144,14 @@ InaGradientSync::NextFallback(const TieredJob& t,
     if (!preempts)
     {
         const double phi = std::min(1.0, 2 * heldAll / slots);
-        share = IterationShare(slots,
-                               pool,
-                               phi,
-                               t.chunks / std::min(t.window, t.chunks),
-                               t.job->iterations);
+        const double k = std::min(t.window, t.chunks);
+        share = ListedIterationShare(slots,
+                                     pool,
+                                     phi,
+                                     t.chunks / k,
+                                     t.job->iterations,
+                                     std::max(0.0, pool - k - t.job->rehashesUsed),
+                                     t.f * t.chunks);
     }
     // Not the aggregator it holds itself; re-hashed first uses against the blocking holdings.
     auto hashed = [&](double b) {
