@@ -319,8 +319,7 @@ SharedSlotsAfter(double slots, double pool, double phi, double passesPerIteratio
  * \param perIteration its collisions per iteration (fallback x chunks: each re-hashes one
  *        index while the list lasts)
  * \param iterations the iterations the answer holds for
- *
-eturn {share of those iterations after the list runs out, iterations until it does}
+ * \return {share of those iterations after the list runs out, iterations until it does}
  */
 std::pair<double, double>
 ExhaustedShare(double budget, double perIteration, double iterations)
@@ -386,31 +385,32 @@ IterationShare(double slots, double pool, double phi, double passesPerIteration,
  * decays while the list lasts, and the slots shared when it runs out stay shared for the rest
  * of the iterations (E(x) / E0, SharedSlotsAfter).
  * \param slots S \param pool P \param phi a shared pair's firing probability per pass
- * \param passesPerIteration C / K \param iterations the iterations the answer holds for
- * \param budget re-hashes the job has left \param perIteration its collisions per iteration
+ * \param job the job (its iterations and InaRateJob::rehashesUsed)
+ * \param chunks its chunks per iteration C \param windowSlots its window slots K
+ * \param fallback its fallback fraction (each collision re-hashes one index)
  * \return the mean share, as IterationShare's
  */
 double
 ListedIterationShare(double slots,
                      double pool,
                      double phi,
-                     double passesPerIteration,
-                     double iterations,
-                     double budget,
-                     double perIteration)
+                     const InaRateJob& job,
+                     double chunks,
+                     double windowSlots,
+                     double fallback)
 {
-    const double share = IterationShare(slots, pool, phi, passesPerIteration, iterations);
-    const auto [after, until] = ExhaustedShare(budget, perIteration, iterations);
+    const double passes = chunks / windowSlots;
+    const double budget = std::max(0.0, pool - windowSlots - job.rehashesUsed);
+    const auto [after, until] = ExhaustedShare(budget, fallback * chunks, job.iterations);
     if (after <= 0)
     {
-        return share;
+        return IterationShare(slots, pool, phi, passes, job.iterations);
     }
     const double e0 = FreshSharedSlots(slots, pool);
-    const double frozen =
-        e0 > 1e-9 ? SharedSlotsAfter(slots, pool, phi, passesPerIteration, until) / e0 : 1.0;
-    return (until * IterationShare(slots, pool, phi, passesPerIteration, until) +
-            (iterations - until) * frozen) /
-           iterations;
+    const double frozen = e0 > 1e-9 ? SharedSlotsAfter(slots, pool, phi, passes, until) / e0 : 1.0;
+    return (until * IterationShare(slots, pool, phi, passes, until) +
+            (job.iterations - until) * frozen) /
+           job.iterations;
 }
 
 /**
@@ -1170,14 +1170,13 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 size_t j = order[q];
                 // Once the job's free list is through its collisions re-hash nothing: the
                 // slots shared at that moment stay shared instead of decaying further.
-                const double share =
-                    ListedIterationShare(levelSlots,
-                                         pool,
-                                         phi,
-                                         chunks[j] / slotsOf(j),
-                                         jobs[j].iterations,
-                                         std::max(0.0, pool - slotsOf(j) - jobs[j].rehashesUsed),
-                                         f[j] * chunks[j]);
+                const double share = ListedIterationShare(levelSlots,
+                                                          pool,
+                                                          phi,
+                                                          jobs[j],
+                                                          chunks[j],
+                                                          slotsOf(j),
+                                                          f[j]);
                 // Within the level a collision splits the pair (the PS re-hashes); a slot that
                 // shares an index with a higher priority is evicted when it arrives first, which
                 // re-hashes nothing, so those pairs persist.
@@ -2144,14 +2143,13 @@ InaGradientSync::NextFallback(const TieredJob& t,
     if (!preempts)
     {
         const double phi = std::min(1.0, 2 * heldAll / slots);
-        const double k = std::min(t.window, t.chunks);
         share = ListedIterationShare(slots,
                                      pool,
                                      phi,
-                                     t.chunks / k,
-                                     t.job->iterations,
-                                     std::max(0.0, pool - k - t.job->rehashesUsed),
-                                     t.f * t.chunks);
+                                     *t.job,
+                                     t.chunks,
+                                     std::min(t.window, t.chunks),
+                                     t.f);
     }
     // Not the aggregator it holds itself; re-hashed first uses against the blocking holdings.
     auto hashed = [&](double b) {
