@@ -134,6 +134,12 @@ RunOnce(const InaRunConfig& cfg)
     RngSeedManager::SetRun(cfg.seed);
     InaHelper helper;
     helper.SetPolicy(cfg.policy);
+    if (cfg.policy == "atp")
+    {
+        // The seed draws the job ids too: ATP's index placement is one of many (seed 1: the
+        // hash of ATP's host library), so a mean over seeds is a mean over placements.
+        helper.SetPolicyAttribute("HashSalt", UintegerValue(cfg.seed - 1));
+    }
     helper.SetSwitchAttribute("PoolSize", UintegerValue(cfg.poolSize));
     helper.SetLinkRate(DataRate(cfg.linkRate));
     helper.SetLossRate(cfg.loss);
@@ -926,7 +932,10 @@ Main(int argc, char* argv[])
     cmd.AddValue("jobs", "jobs sharing the switch", cfg.jobs, 1, kMaxJobs);
     cmd.AddValue("workers", "workers per job (the bitmap's width)", cfg.workers, 1, 32);
     cmd.AddValue("iterations", "iterations per job", cfg.iterations, 1, 100000);
-    cmd.AddValue("seed", "run seed (gradients and loss)", cfg.seed);
+    cmd.AddValue("seed",
+                 "run seed (gradients, loss, jitter; with ATP also its index placement, "
+                 "AtpPolicy::HashSalt = seed - 1)",
+                 cfg.seed);
     cmd.AddValue("model-scale",
                  "fraction of each model's gradient simulated",
                  cfg.modelScale,

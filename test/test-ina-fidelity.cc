@@ -12,6 +12,7 @@
 #include "ns3/ina-gradient-sync.h"
 #include "ns3/ina-helper.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
@@ -152,6 +153,37 @@ TEST_CASE("INA PS fallback bytes leave out ATP's normal result path", "[ina]")
         fallback += r.psFallbackPackets;
     }
     REQUIRE(fallback >= contended.sw.collisions);
+}
+
+TEST_CASE("INA ATP's hash salt draws another index placement", "[ina]")
+{
+    // Two jobs' windows of 256 slots on 20,000 aggregators share 256 x 256 / 20,000 = 3.3
+    // indices on average over placements; ATP's hash of job ids 0 and 1 is one placement
+    // (the example's seed picks the salt, so a mean over seeds is one over placements).
+    InaJobSlots slots;
+    slots.poolSize = 20000;
+    slots.window = 256;
+    auto shared = [&](uint32_t salt) {
+        Ptr<AtpPolicy> atp = CreateObject<AtpPolicy>();
+        atp->SetAttribute("HashSalt", UintegerValue(salt));
+        const auto& a = atp->SlotIndices(0, slots);
+        const auto& b = atp->SlotIndices(1, slots);
+        REQUIRE(std::set<uint32_t>(a.begin(), a.end()).size() == 256); // still de-duplicated
+        std::set<uint32_t> first(a.begin(), a.end());
+        return std::count_if(b.begin(), b.end(), [&](uint32_t i) { return first.count(i) > 0; });
+    };
+    double sum = 0;
+    std::set<long> counts;
+    const uint32_t salts = 200;
+    for (uint32_t salt = 1; salt <= salts; ++salt)
+    {
+        long n = shared(salt);
+        sum += n;
+        counts.insert(n);
+    }
+    CAPTURE(shared(0), sum / salts);
+    REQUIRE(sum / salts == Approx(256.0 * 256 / 20000).epsilon(0.15));
+    REQUIRE(counts.size() >= 5); // placements differ, not one shifted copy
 }
 
 TEST_CASE("INA ATP de-duplicates a job's indices as its host library", "[ina]")

@@ -47,7 +47,11 @@ InaAllocationPolicy::LevelIndex(uint16_t /*job*/,
 }
 
 uint32_t
-InaAllocationPolicy::HashIndex(uint16_t job, uint32_t slot, uint32_t attempt, uint32_t poolSize)
+InaAllocationPolicy::HashIndex(uint16_t job,
+                               uint32_t slot,
+                               uint32_t attempt,
+                               uint32_t poolSize,
+                               uint32_t salt)
 {
     uint8_t buf[10];
     buf[0] = job >> 8;
@@ -60,7 +64,9 @@ InaAllocationPolicy::HashIndex(uint16_t job, uint32_t slot, uint32_t attempt, ui
     // CRC32 as ATP's host library, then the murmur3 finaliser: CRC32 is linear, and on
     // these short keys its low bits barely change, so a power-of-two pool would see only a
     // handful of indices.
-    uint32_t h = CRC32Calculate(buf, sizeof(buf));
+    // A salt stands for other job ids: the golden-ratio multiple spreads small salts over
+    // all bits, and salt 0 leaves ATP's CRC as it is.
+    uint32_t h = CRC32Calculate(buf, sizeof(buf)) ^ (salt * 0x9e3779b9u);
     h ^= h >> 16;
     h *= 0x85ebca6bu;
     h ^= h >> 13;

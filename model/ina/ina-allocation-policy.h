@@ -135,9 +135,15 @@ class InaAllocationPolicy : public Object
      * \brief ATP's host-side hash: CRC32 over (job, slot, attempt), mixed, modulo the pool.
      * \param job job \param slot window slot \param attempt re-hash round (0 first)
      * \param poolSize aggregators
+     * \param salt 0 for ATP's hash; another value gives the placement of other job ids
+     *        (mixed into the CRC before the finaliser)
      * \return index
      */
-    static uint32_t HashIndex(uint16_t job, uint32_t slot, uint32_t attempt, uint32_t poolSize);
+    static uint32_t HashIndex(uint16_t job,
+                              uint32_t slot,
+                              uint32_t attempt,
+                              uint32_t poolSize,
+                              uint32_t salt = 0);
 
     /**
      * \param name "switchml", "atp" or "esa"

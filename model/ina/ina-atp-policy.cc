@@ -9,6 +9,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <string>
@@ -34,7 +35,15 @@ AtpPolicy::GetTypeId()
                           "with itself [bool]",
                           BooleanValue(true),
                           MakeBooleanAccessor(&AtpPolicy::m_dedup),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("HashSalt",
+                          "Mixed into every index hash: 0 is the hash of ATP's host library; "
+                          "another value gives the index placement of other job ids (a "
+                          "deployment's job ids are arbitrary, so a placement is one draw "
+                          "among many) [dimensionless]",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&AtpPolicy::m_hashSalt),
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -46,7 +55,7 @@ AtpPolicy::AtpPolicy()
 const std::vector<uint32_t>&
 AtpPolicy::SlotIndices(uint16_t job, const InaJobSlots& slots) const
 {
-    auto key = std::make_tuple(job, slots.poolSize, slots.window);
+    auto key = std::make_tuple(job, slots.poolSize, slots.window, m_hashSalt);
     auto it = m_slotIndex.find(key);
     if (it != m_slotIndex.end())
     {
@@ -59,7 +68,7 @@ AtpPolicy::SlotIndices(uint16_t job, const InaJobSlots& slots) const
     {
         if (!m_dedup)
         {
-            index[slot] = HashIndex(job, slot, 0, slots.poolSize);
+            index[slot] = HashIndex(job, slot, 0, slots.poolSize, m_hashSalt);
             continue;
         }
         if (inUse == slots.poolSize)
@@ -69,10 +78,10 @@ AtpPolicy::SlotIndices(uint16_t job, const InaJobSlots& slots) const
             inUse = 0;
         }
         uint32_t salt = 0;
-        uint32_t i = HashIndex(job, slot, salt, slots.poolSize);
+        uint32_t i = HashIndex(job, slot, salt, slots.poolSize, m_hashSalt);
         while (used[i])
         {
-            i = HashIndex(job, slot, ++salt, slots.poolSize);
+            i = HashIndex(job, slot, ++salt, slots.poolSize, m_hashSalt);
             if (salt > 64u * slots.poolSize)
             {
                 // The hash cannot find the last free indices in reasonable time: take the

@@ -53,9 +53,11 @@ class AtpPolicy : public InaAllocationPolicy
     const std::vector<uint32_t>& SlotIndices(uint16_t job, const InaJobSlots& slots) const;
 
   private:
-    bool m_dedup{true}; //!< DeduplicateIndices
-    /// cache of SlotIndices per (job, pool, window)
-    mutable std::map<std::tuple<uint16_t, uint32_t, uint32_t>, std::vector<uint32_t>> m_slotIndex;
+    bool m_dedup{true};     //!< DeduplicateIndices
+    uint32_t m_hashSalt{0}; //!< HashSalt
+    /// cache of SlotIndices per (job, pool, window, salt)
+    mutable std::map<std::tuple<uint16_t, uint32_t, uint32_t, uint32_t>, std::vector<uint32_t>>
+        m_slotIndex;
 };
 
 } // namespace ns3
