@@ -1977,12 +1977,14 @@ InaGradientSync::TwoLevelRound(std::vector<TieredJob>& tj,
                                double weight) const
 {
     std::vector<double> poolDemand(atPool.size(), 0.0); // ATP shares a short pool by demand
+    std::vector<double> poolSlots(atPool.size(), 0.0);  // window slots hashed into each pool
     std::vector<size_t> offset(tj.size() + 1, 0);
     for (size_t j = 0; j < tj.size(); ++j)
     {
         for (const Level& l : tj[j].levels)
         {
             poolDemand[l.pool] += l.demand;
+            poolSlots[l.pool] += std::min(tj[j].window, tj[j].chunks);
         }
         offset[j + 1] = offset[j] + tj[j].levels.size();
     }
@@ -1999,7 +2001,8 @@ InaGradientSync::TwoLevelRound(std::vector<TieredJob>& tj,
         const Met met =
             shared ? PairwiseBlocking(tj, j, (*shared)[j], &block[offset[j]], &preempt[offset[j]])
                    : RankedBlocking(tj, j, above, &block[offset[j]], &preempt[offset[j]]);
-        fNew[j] = NextFallback(tj[j], met, &block[offset[j]], poolDemand, &levelF[offset[j]]);
+        fNew[j] =
+            NextFallback(tj[j], met, &block[offset[j]], poolDemand, poolSlots, &levelF[offset[j]]);
     }
     double residual = 0;
     for (size_t j = 0; j < tj.size(); ++j)
@@ -2115,6 +2118,7 @@ InaGradientSync::NextFallback(const TieredJob& t,
                               Met met,
                               const double* block,
                               const std::vector<double>& poolDemand,
+                              const std::vector<double>& poolSlots,
                               double* levelF) const
 {
     const double pool = m_poolSize;
@@ -2167,6 +2171,18 @@ InaGradientSync::NextFallback(const TieredJob& t,
             // Holdings cannot exceed a pool: ATP shares it by demand, ESA by priority.
             const double room = policy.Room(pool, block[a], l.demand, poolDemand[l.pool]);
             fa = std::max(fa, 1 - std::max(0.0, room) / l.demand);
+        }
+        if (!preempts)
+        {
+            // A pool holding more window slots than aggregators keeps pairs on one index that
+            // re-hashing cannot split, as at one switch (SolveSharedPool's level is the pool
+            // here: ATP's jobs all meet there). ESA's level is the job alone, no floor.
+            const double levelSlots = poolSlots[l.pool];
+            fa = std::max(fa,
+                          PersistingPairFallback(levelSlots,
+                                                 pool,
+                                                 block[a],
+                                                 levelSlots - std::min(t.window, t.chunks)));
         }
         levelF[a] = std::min(1.0, fa);
         f = std::max(f, levelF[a]);

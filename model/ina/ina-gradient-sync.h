@@ -328,13 +328,22 @@ class InaGradientSync : public IterationTermModel
                        double* preempt) const;
     /**
      * \brief Job j's target fallback: overall (its levels' blocks coincide: one index) and per
-     *        level (levelF), from what the others take (met, block per level).
+     *        level (levelF), from what the others take (met, block per level). ATP: at least,
+     *        per level, the pairs of slots that cannot split at its pool (PersistingPairFallback,
+     *        as at one switch).
+     * \param t the job
+     * \param met what the jobs it meets take from it, over its levels together
+     * \param block per level of t: the others' blocking holdings at its pool
+     * \param poolDemand per pool: the demand of all the jobs there
+     * \param poolSlots per pool: the window slots of all the jobs there
+     * \param levelF out: per level of t, its fallback fraction there
      * \return the overall fallback fraction
      */
     double NextFallback(const TieredJob& t,
                         Met met,
                         const double* block,
                         const std::vector<double>& poolDemand,
+                        const std::vector<double>& poolSlots,
                         double* levelF) const;
     /**
      * \brief Max-min fair chunk rates on the shared uplinks (FIFO: jobs whose windows fill the
