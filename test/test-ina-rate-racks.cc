@@ -460,3 +460,55 @@ TEST_CASE("INA rate level over racks: a job held only where its uplinks are full
         }
     }
 }
+
+TEST_CASE("INA rate level over racks: ATP's pairs that cannot split set a floor at every pool",
+          "[ina]")
+{
+    // 3 ATP jobs, 2 workers in each of 2 racks, on 384 aggregators per switch: every pool (both
+    // ToRs and the spine) has all three jobs' 3 x 256 window slots hashed into it, 384 more than
+    // it has aggregators. At least 2 (S - P) of the S slots stay paired however often the PSs
+    // re-hash, and a paired slot collides whenever its partner holds the index: the fallback
+    // is at least min(1, 2 (S - P) / S) x (the others' blocking holdings, each discounted by
+    // PairFiring) / (their slots), at each pool, as at one switch. Computed here from the
+    // holdings the model returns.
+    Ptr<InaGradientSync> m = CreateObject<InaGradientSync>();
+    m->SetAttribute("Policy", StringValue("atp"));
+    m->SetAttribute("PoolSize", UintegerValue(384));
+    const double pool = 384;
+    const double window = 256; // the Window attribute's default
+    std::vector<InaRateJob> jobs(3);
+    for (size_t j = 0; j < jobs.size(); ++j)
+    {
+        jobs[j].workers = 4;
+        jobs[j].racks = {{0, 2}, {1, 2}};
+        jobs[j].gradientBytes = 4.0 * 62 * 400 * (2 + j); // 800 .. 1600 chunks: K = window
+        jobs[j].iterations = 2;
+        jobs[j].id = j;
+    }
+    std::vector<double> f;
+    std::vector<InaGradientSync::PoolHoldings> held;
+    m->RackSyncTimes(jobs, &f, &held);
+    REQUIRE(held.size() == jobs.size());
+    const double slots = window * jobs.size(); // S at every pool
+    const double inPairs = std::min(1.0, 2 * (slots - pool) / slots);
+    auto pairFiring = [](double a, double b) { return a + b > 1 ? 1 / (a + b) : 1.0; };
+    for (size_t j = 0; j < jobs.size(); ++j)
+    {
+        REQUIRE(held[j].size() == 3); // ToR 0, ToR 1, spine
+        double floor = 0;
+        for (size_t a = 0; a < held[j].size(); ++a)
+        {
+            double others = 0;
+            for (size_t i = 0; i < jobs.size(); ++i)
+            {
+                REQUIRE(held[i][a].first == held[j][a].first); // the same pool
+                const double h = held[i][a].second;
+                others += i == j ? 0.0 : h * pairFiring(h / window, held[j][a].second / window);
+            }
+            floor = std::max(floor, std::min(1.0, inPairs * others / (slots - window)));
+        }
+        CAPTURE(j, f[j], floor);
+        REQUIRE(floor > 0.1); // the floor matters here
+        REQUIRE(f[j] >= floor - 1e-6);
+    }
+}
