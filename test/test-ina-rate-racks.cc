@@ -512,3 +512,44 @@ TEST_CASE("INA rate level over racks: ATP's pairs that cannot split set a floor 
         REQUIRE(f[j] >= floor - 1e-6);
     }
 }
+
+TEST_CASE("INA rate level over racks: host jitter lengthens a two-level window round", "[ina]")
+{
+    // A lone ESA job, 4 + 4 workers over 2 racks, on a roomy pool (nothing falls back) with a
+    // window of 8 chunks, so the window sets its interval: without PacketJitter I = R / K.
+    // With it a slot is reused one round after its chunk left the slowest of the job's 8
+    // hosts (the spine waits for both racks' partials): I = WindowInterval(R, K, tx, 8), the
+    // single-switch term, and T = R + (C - 1) I + SkewSeconds(8, I). R comes from the run
+    // without jitter: T0 = R + (C - 1) R / K.
+    auto model = [](double jitterNs) {
+        Ptr<InaGradientSync> m = CreateObject<InaGradientSync>();
+        m->SetAttribute("Policy", StringValue("esa"));
+        m->SetAttribute("PoolSize", UintegerValue(20000));
+        m->SetAttribute("Window", UintegerValue(8));
+        m->SetAttribute("PacketJitter", TimeValue(NanoSeconds(jitterNs)));
+        return m;
+    };
+    std::vector<InaRateJob> jobs(1);
+    jobs[0].workers = 8;
+    jobs[0].racks = {{0, 4}, {1, 4}};
+    jobs[0].gradientBytes = 4.0 * 62 * 800;
+    Ptr<InaGradientSync> bare = model(0);
+    Ptr<InaGradientSync> skewed = model(500);
+    const double window = 8;
+    const double chunks = bare->ChunksPerIteration(jobs[0].gradientBytes);
+    UintegerValue overhead;
+    bare->GetAttribute("HeaderOverheadBytes", overhead);
+    const double tx = (4.0 * bare->ValuesPerPacket() + overhead.Get()) * 8 / 100e9;
+    std::vector<double> f;
+    const double t0 = bare->RackSyncTimes(jobs, &f)[0];
+    REQUIRE(f[0] == 0);
+    const double rtt = t0 / (1 + (chunks - 1) / window);
+    REQUIRE(rtt / window > 2 * tx); // the window binds
+    const double interval = skewed->WindowInterval(rtt, window, tx, 8);
+    const double expected = rtt + (chunks - 1) * interval + skewed->SkewSeconds(8, interval);
+    const double t1 = skewed->RackSyncTimes(jobs, &f)[0];
+    CAPTURE(t0, t1, expected, interval, rtt / window);
+    REQUIRE(f[0] == 0);
+    REQUIRE(interval > 1.2 * rtt / window); // the host delays matter here
+    REQUIRE(t1 == Approx(expected).epsilon(1e-9));
+}

@@ -1781,13 +1781,19 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
     PolicyWindows(tj, atPool);
     for (auto& t : tj)
     {
+        // A window slot is reused one round after its chunk left the slowest of the job's
+        // workers' hosts (all of them: the spine waits for every rack's partial), as at one
+        // switch; without host jitter this is rtt / window (WindowInterval's bare bound).
+        t.windowed = m_packetJitter.GetSeconds() > 0
+                         ? WindowInterval(t.rtt, t.window, tx, t.job->workers)
+                         : t.rtt / t.window;
         t.psLoad = tx * (t.f * t.job->workers + (1 - t.f));
         for (size_t u = 0; u < t.uplinks.size(); ++u)
         {
             // One partial per chunk, or (SwitchML without a slot) every worker packet.
             t.uplinks[u].second = t.f * t.levels[u].workers + (1 - t.f);
         }
-        t.interval = std::max({tx / t.job->linkShare, t.rtt / t.window, t.psLoad});
+        t.interval = std::max({tx / t.job->linkShare, t.windowed, t.psLoad});
     }
     ShareUplinks(tj, racks, txUp, tx);
     if (policy.SharesPool())
@@ -2031,7 +2037,7 @@ InaGradientSync::TwoLevelRound(std::vector<TieredJob>& tj,
             }
         }
         t.psLoad = tx * packets;
-        t.interval = std::max({tx / t.job->linkShare, t.rtt / t.window, t.psLoad});
+        t.interval = std::max({tx / t.job->linkShare, t.windowed, t.psLoad});
     }
     ShareUplinks(tj, racks, txUp, tx);
     return residual;

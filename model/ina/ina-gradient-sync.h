@@ -72,8 +72,10 @@ namespace ns3
  * P over passes x). Solved as a fixed point. Skew (IterationJitter, PacketJitter): the last
  * worker's start, the latest of W host delays on every window round, longer holds, and keys split
  * by skew that stall a window for ResendTimeout (ESA: until the holder's next use preempts the
- * stranded partial), doc/ina.md "Skew (rate level)". Not captured: loss, state across evaluations,
- * split keys in two-level components.
+ * stranded partial), doc/ina.md "Skew (rate level)". Two-level components take the once-per-
+ * iteration terms and the window round's host delays (WindowInterval over all the job's workers).
+ * Not captured: loss, state across evaluations, longer holds and split keys in two-level
+ * components.
  */
 class InaGradientSync : public IterationTermModel
 {
@@ -205,6 +207,7 @@ class InaGradientSync : public IterationTermModel
         double chunks{1};          //!< chunks per iteration
         double window{1};          //!< window slots [chunks]
         double rtt{0};             //!< chunk round trip [s]
+        double windowed{0};        //!< interval the window allows (WindowInterval) [s]
         double interval{0};        //!< chunk interval [s]
         double uplinkFloor{0};     //!< interval the shared uplinks leave it [s]
         double psLoad{0};          //!< PS-link time per chunk [s]
