@@ -1783,10 +1783,9 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
     {
         // A window slot is reused one round after its chunk left the slowest of the job's
         // workers' hosts (all of them: the spine waits for every rack's partial), as at one
-        // switch; without host jitter this is rtt / window (WindowInterval's bare bound).
-        t.windowed = m_packetJitter.GetSeconds() > 0
-                         ? WindowInterval(t.rtt, t.window, tx, t.job->workers)
-                         : t.rtt / t.window;
+        // switch. Without host jitter it is max(tx, rtt / window), and tx <= tx / linkShare
+        // below, so the interval keeps its bits.
+        t.windowed = WindowInterval(t.rtt, t.window, tx, t.job->workers);
         t.psLoad = tx * (t.f * t.job->workers + (1 - t.f));
         for (size_t u = 0; u < t.uplinks.size(); ++u)
         {
@@ -1990,7 +1989,7 @@ InaGradientSync::TwoLevelRound(std::vector<TieredJob>& tj,
         for (const Level& l : tj[j].levels)
         {
             poolDemand[l.pool] += l.demand;
-            poolSlots[l.pool] += std::min(tj[j].window, tj[j].chunks);
+            poolSlots[l.pool] += tj[j].Slots();
         }
         offset[j + 1] = offset[j] + tj[j].levels.size();
     }
@@ -2074,7 +2073,7 @@ InaGradientSync::RankedBlocking(const std::vector<TieredJob>& tj,
         block[a] = above.AtLevel(j, a);
         preempt[a] = above.RateAtLevel(j, a) / m_poolSize;
     }
-    return {above.Met(j), 0.0, std::min(t.window, t.chunks)};
+    return {above.Met(j), 0.0, t.Slots()};
 }
 
 InaGradientSync::Met
@@ -2091,7 +2090,7 @@ InaGradientSync::PairwiseBlocking(const std::vector<TieredJob>& tj,
     const size_t levels = t.levels.size();
     std::fill(block, block + levels, 0.0);
     std::fill(preempt, preempt + levels, 0.0);
-    Met met{0.0, 0.0, std::min(t.window, t.chunks)};
+    Met met{0.0, 0.0, t.Slots()};
     for (const Shared& s : shared)
     {
         const TieredJob& c = tj[s.other];
@@ -2114,7 +2113,7 @@ InaGradientSync::PairwiseBlocking(const std::vector<TieredJob>& tj,
         }
         met.blocking += best;
         met.heldAll += w > 0 ? bestHeld : 0.0;
-        met.slots += std::min(c.window, c.chunks);
+        met.slots += c.Slots();
     }
     return met;
 }
@@ -2136,7 +2135,7 @@ InaGradientSync::NextFallback(const TieredJob& t,
     double slots = met.slots;       // their window slots
     // The job's own slots block it only without ATP's per-job de-duplication (or with more
     // slots than aggregators); the "- 1" below then discounts the aggregator it holds.
-    const bool ownApart = m_dedup && std::min(t.window, t.chunks) <= pool;
+    const bool ownApart = m_dedup && t.Slots() <= pool;
     std::vector<double> own(levels, ownApart ? 1.0 : 0.0);
     double ownBest = ownApart ? 1.0 : 0.0;
     double ownHeld = 0;
@@ -2153,13 +2152,7 @@ InaGradientSync::NextFallback(const TieredJob& t,
     if (!preempts)
     {
         const double phi = std::min(1.0, 2 * heldAll / slots);
-        share = ListedIterationShare(slots,
-                                     pool,
-                                     phi,
-                                     *t.job,
-                                     t.chunks,
-                                     std::min(t.window, t.chunks),
-                                     t.f);
+        share = ListedIterationShare(slots, pool, phi, *t.job, t.chunks, t.Slots(), t.f);
     }
     // Not the aggregator it holds itself; re-hashed first uses against the blocking holdings.
     auto hashed = [&](double b) {
@@ -2184,11 +2177,9 @@ InaGradientSync::NextFallback(const TieredJob& t,
             // re-hashing cannot split, as at one switch (SolveSharedPool's level is the pool
             // here: ATP's jobs all meet there). ESA's level is the job alone, no floor.
             const double levelSlots = poolSlots[l.pool];
-            fa = std::max(fa,
-                          PersistingPairFallback(levelSlots,
-                                                 pool,
-                                                 block[a],
-                                                 levelSlots - std::min(t.window, t.chunks)));
+            fa = std::max(
+                fa,
+                PersistingPairFallback(levelSlots, pool, block[a], levelSlots - t.Slots()));
         }
         levelF[a] = std::min(1.0, fa);
         f = std::max(f, levelF[a]);

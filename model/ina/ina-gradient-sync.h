@@ -18,6 +18,7 @@
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -213,6 +214,13 @@ class InaGradientSync : public IterationTermModel
         double psLoad{0};          //!< PS-link time per chunk [s]
         double f{0};               //!< fraction of chunks completed at the PS
         std::vector<std::pair<size_t, double>> uplinks; //!< (rack, packets per chunk)
+
+        /** \return the window slots it cycles through a pool: its window, or its chunks if
+         *          fewer */
+        double Slots() const
+        {
+            return std::min(window, chunks);
+        }
     };
 
     /**
