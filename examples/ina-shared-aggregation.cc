@@ -127,6 +127,23 @@ constexpr double SKEW_ITERATION_JITTER_US = 10;
 /// The simulated time a run may take before unfinished jobs are reported [s].
 constexpr double STOP_SECONDS = 100;
 
+/**
+ * ATP's index-hash salt for a run: the seed draws the job ids too, so ATP's index placement is
+ * one of many (seed 1: the hash of ATP's host library) and a mean over seeds is a mean over
+ * placements. The seed adds to the salt the user set (`--ns3::AtpPolicy::HashSalt`, default 0)
+ * rather than replacing it, so a salt given on the command line is never silently dropped.
+ */
+uint32_t
+AtpHashSalt(uint32_t seed)
+{
+    TypeId::AttributeInformation info;
+    const bool found =
+        TypeId::LookupByName("ns3::AtpPolicy").LookupAttributeByName("HashSalt", &info);
+    NS_ABORT_MSG_UNLESS(found, "AtpPolicy has no HashSalt attribute");
+    const auto base = DynamicCast<const UintegerValue>(info.initialValue);
+    return static_cast<uint32_t>(base->Get()) + (seed - 1);
+}
+
 RunOut
 RunOnce(const InaRunConfig& cfg)
 {
@@ -136,9 +153,7 @@ RunOnce(const InaRunConfig& cfg)
     helper.SetPolicy(cfg.policy);
     if (cfg.policy == "atp")
     {
-        // The seed draws the job ids too: ATP's index placement is one of many (seed 1: the
-        // hash of ATP's host library), so a mean over seeds is a mean over placements.
-        helper.SetPolicyAttribute("HashSalt", UintegerValue(cfg.seed - 1));
+        helper.SetPolicyAttribute("HashSalt", UintegerValue(AtpHashSalt(cfg.seed)));
     }
     helper.SetSwitchAttribute("PoolSize", UintegerValue(cfg.poolSize));
     helper.SetLinkRate(DataRate(cfg.linkRate));
@@ -438,27 +453,29 @@ nlohmann::json
 ToJson(const RunOut& o)
 {
     nlohmann::json j;
-    j["config"] = {{"policy", o.cfg.policy},
-                   {"poolSize", o.cfg.poolSize},
-                   {"loss", o.cfg.loss},
-                   {"jobs", o.cfg.jobs},
-                   {"workers", o.cfg.workers},
-                   {"iterations", o.cfg.iterations},
-                   {"seed", o.cfg.seed},
-                   {"modelScale", o.cfg.modelScale},
-                   {"computeScale", o.cfg.computeScale},
-                   {"linkRate", o.cfg.linkRate},
-                   {"window", o.cfg.window},
-                   {"priorityRule", o.cfg.priorityRule},
-                   {"outlierProbability", o.cfg.outlierProb},
-                   {"iterationJitterUs", o.cfg.jitterUs},
-                   {"packetJitterNs", o.cfg.packetJitterNs},
-                   {"esaPreemption", o.cfg.esaPreemption},
-                   {"atpCc", o.cfg.atpCc},
-                   {"racks", o.cfg.racks},
-                   {"crossRack", o.cfg.crossRack},
-                   {"hierarchical", o.cfg.hierarchical},
-                   {"uplinkRate", o.cfg.uplinkRate}};
+    j["config"] = {
+        {"policy", o.cfg.policy},
+        {"poolSize", o.cfg.poolSize},
+        {"loss", o.cfg.loss},
+        {"jobs", o.cfg.jobs},
+        {"workers", o.cfg.workers},
+        {"iterations", o.cfg.iterations},
+        {"seed", o.cfg.seed},
+        {"modelScale", o.cfg.modelScale},
+        {"computeScale", o.cfg.computeScale},
+        {"linkRate", o.cfg.linkRate},
+        {"window", o.cfg.window},
+        {"priorityRule", o.cfg.priorityRule},
+        {"outlierProbability", o.cfg.outlierProb},
+        {"iterationJitterUs", o.cfg.jitterUs},
+        {"packetJitterNs", o.cfg.packetJitterNs},
+        {"esaPreemption", o.cfg.esaPreemption},
+        {"atpCc", o.cfg.atpCc},
+        {"racks", o.cfg.racks},
+        {"crossRack", o.cfg.crossRack},
+        {"hierarchical", o.cfg.hierarchical},
+        {"uplinkRate", o.cfg.uplinkRate},
+        {"atpHashSalt", o.cfg.policy == "atp" ? nlohmann::json(AtpHashSalt(o.cfg.seed)) : nullptr}};
     j["summary"] = {{"avgJctSeconds", o.unfinished == 0 ? nlohmann::json(o.avgJct) : nullptr},
                     {"avgJctFinishedSeconds",
                      std::isnan(o.avgJct) ? nlohmann::json(nullptr) : nlohmann::json(o.avgJct)},
@@ -934,7 +951,7 @@ Main(int argc, char* argv[])
     cmd.AddValue("iterations", "iterations per job", cfg.iterations, 1, 100000);
     cmd.AddValue("seed",
                  "run seed (gradients, loss, jitter; with ATP also its index placement, "
-                 "AtpPolicy::HashSalt = seed - 1)",
+                 "AtpPolicy::HashSalt + seed - 1)",
                  cfg.seed);
     cmd.AddValue("model-scale",
                  "fraction of each model's gradient simulated",

@@ -7,6 +7,9 @@
  */
 // INA fidelity: what the policies do as their public code does it, and what the reports mean.
 
+#include "run-program.h"
+#include "temp-dir.h"
+
 #include "ns3/core-module.h"
 #include "ns3/ina-atp-policy.h"
 #include "ns3/ina-gradient-sync.h"
@@ -184,6 +187,32 @@ TEST_CASE("INA ATP's hash salt draws another index placement", "[ina]")
     CAPTURE(shared(0), sum / salts);
     REQUIRE(sum / salts == Approx(256.0 * 256 / 20000).epsilon(0.15));
     REQUIRE(counts.size() >= 5); // placements differ, not one shifted copy
+}
+
+TEST_CASE("ina-shared-aggregation adds its seed to a salt given on the command line",
+          "[ina][examples]")
+{
+    // The example draws ATP's placement from its seed (HashSalt = the salt set + seed - 1). A
+    // salt the user sets must not be replaced: seed 1 with salt 1 is seed 2's placement
+    // (without skew or loss the seed changes nothing else ATP's times depend on).
+    const std::string program = ExampleProgram("ina-shared-aggregation").string();
+    const std::string dir = TestTempDir("ina-salt");
+    auto summary = [&](const std::string& args) {
+        ProgramOutcome o = RunProgram(program,
+                                      "--policy=atp --jobs=2 --pool-size=1024 --iterations=1 "
+                                      "--granularity=packet --output=out.json " +
+                                          args,
+                                      dir);
+        INFO(args << " -> exit " << o.code << ":\n" << o.output);
+        REQUIRE(o.code == 0);
+        const size_t at = o.output.find("avg JCT");
+        REQUIRE(at != std::string::npos);
+        const std::string line = o.output.substr(at, o.output.find('\n', at) - at);
+        return line.substr(0, line.find(", wall")); // wall time differs between runs
+    };
+    const std::string seed2 = summary("--seed=2");
+    REQUIRE(summary("--seed=1 --ns3::AtpPolicy::HashSalt=1") == seed2);
+    REQUIRE(summary("--seed=1") != seed2); // the salt changes the placement here
 }
 
 TEST_CASE("INA ATP de-duplicates a job's indices as its host library", "[ina]")
