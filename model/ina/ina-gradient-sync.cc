@@ -461,6 +461,231 @@ HostDelayExtremes(double workers, double mean, double spacing)
 }
 
 /**
+ * Mean range of the W workers' iteration starts, uniform on [0, J]: J (W - 1) / (W + 1). An
+ * iteration's first window waits for the last worker to start, so its keys' packets arrive
+ * spread over this much more than the host delays' spread.
+ */
+double
+StartSpread(double jitter, double workers)
+{
+    const double w = std::max(1.0, workers);
+    return jitter * (w - 1) / (w + 1);
+}
+
+/**
+ * Probability that a key's late packets still find the aggregator free when its holder
+ * releases it: a chunk of a job that blocks the victim (claim: their chunk arrivals per
+ * aggregator) hashed there in between takes it first with probability 1 - exp(-claim x gap),
+ * and the late packets then fall back to the PS too, so the key completes there (no stall).
+ * gap: from the release to the victim's next packet, the spacing of its W workers' packets
+ * over their spread s, s / (W + 1).
+ * \param claim chunk arrivals per aggregator [1/s] \param workers W \param s spread [s]
+ */
+double
+StillFree(double claim, double workers, double s)
+{
+    const double w = std::max(1.0, workers);
+    return std::exp(-claim * s / (w + 1));
+}
+
+/// Where a job's first packet of a slot reaches the switch in an iteration's first window: a
+/// uniform on [offset, offset + width] (FirstPacketArrivalOf).
+struct FirstPacketArrival
+{
+    double width;  //!< width of the uniform [s]
+    double offset; //!< its start [s]
+};
+
+/**
+ * A first packet comes at its slot's offset in the window, which leaves at line rate (uniform
+ * over the window's send span), plus the earliest worker's start, the least of W uniform
+ * starts on [0, J] (mean J / (W + 1), variance W J^2 / ((W + 1)^2 (W + 2))): taken as one
+ * uniform of that mean and variance. A job's own slots share its workers' starts (self: the
+ * window offset alone).
+ * \param workers W \param slots its window slots \param tx line-rate wire time [s]
+ * \param linkShare its share of the host link \param jitter J [s] \param self against itself
+ */
+FirstPacketArrival
+FirstPacketArrivalOf(double workers,
+                     double slots,
+                     double tx,
+                     double linkShare,
+                     double jitter,
+                     bool self)
+{
+    const double w = std::max(1.0, workers);
+    const double span = slots * tx / linkShare;
+    const double startMean = self ? 0.0 : jitter / (w + 1);
+    const double startVar = self ? 0.0 : w * jitter * jitter / ((w + 1) * (w + 1) * (w + 2));
+    const double width = std::sqrt(span * span + 12 * startVar);
+    return {width, span / 2 + startMean - width / 2};
+}
+
+/**
+ * The PS-link queue a holder's chunk meets in an iteration's first window, per chunk: the
+ * link starts the iteration empty and fills at the first use's fallback rate (QueueingSum's
+ * ramp), so the first window's holds are shorter than the settled ones.
+ * \param rho first-use collision probability \param f fallback fraction
+ * \param workers W \param slots window slots it cycles \param window K
+ * \param interval its chunk interval [s] \param tx wire time [s] \param rtt round trip [s]
+ */
+double
+FirstWindowQueueing(double rho,
+                    double f,
+                    double workers,
+                    double slots,
+                    double window,
+                    double interval,
+                    double tx,
+                    double rtt)
+{
+    const double r = std::min(1.0, std::max(rho, f));
+    const double load = tx * (r * workers + 1 - r);
+    return QueueingSum(slots, window, std::max(interval, load), load, tx, rtt) / slots;
+}
+
+/**
+ * P(split | collision) of a first-window collision of the victim's key with a holder's. The
+ * holder holds from its first packet to its last and then for the switch - PS - switch part
+ * of its hold (its PS link's queue included): H = start_i + hold_i + queue_i; the victim's
+ * packets span L = start_j + spread_j. Their first packets arrive D = first_j - first_i apart
+ * (FirstPacketArrival): the collision is 0 < D < H, the split H - L < D < H. The later
+ * passes' min(1, spread / h) reads D as uniform over the hold; at an iteration's start it is
+ * not: both jobs' first packets crowd its beginning, so a collision there splits less often.
+ * \param holder the holder's first-packet arrival \param victim the victim's
+ * \param held H [s] \param range L [s]
+ */
+double
+FirstWindowSplit(FirstPacketArrival holder, FirstPacketArrival victim, double held, double range)
+{
+    const double shift = victim.offset - holder.offset; // D = U_j - U_i + shift
+    const double collide =
+        holder.width > 0 && victim.width > 0
+            ? UniformDifferenceBetween(victim.width, holder.width, -shift, held - shift)
+            : 0.0;
+    if (collide <= 1e-12)
+    {
+        return std::min(1.0, range / std::max(held, 1e-30));
+    }
+    const double lo = std::max(0.0, held - range);
+    return UniformDifferenceBetween(victim.width, holder.width, lo - shift, held - shift) / collide;
+}
+
+/**
+ * ESA: how much later than its last packet a key split against a holder is rescued while the
+ * holder's slot comes back within the iteration (the holder preempts the stranded partial,
+ * whose eviction hands the key to the PS). The slot is idle for gap = K_i I_i - h_i between
+ * uses (h_i its steady hold); in an iteration's first window the holder's earliest workers
+ * wait for its last one to start (start_i), so they send the slot's next chunk as soon as the
+ * result reaches them: gap = max(one trip switch - worker - switch, K_i I_i - h_i - start_i).
+ * The key's packets span s and split when its last packet comes after the holder's hold
+ * H = h_i + start_i ends, by O uniform on [max(0, s - H), s] (its first packet uniform over
+ * the hold), so it waits E[max(0, gap - O)] (MeanShortfall) more than unsplit.
+ * \param returnTrip switch - worker - switch [s] \param holderCycle K_i I_i [s]
+ * \param holderHold h_i [s] \param holderStart start_i (0 past the first window) [s]
+ * \param span s [s]
+ */
+double
+RescueDelay(double returnTrip,
+            double holderCycle,
+            double holderHold,
+            double holderStart,
+            double span)
+{
+    const double gap = std::max(returnTrip, holderCycle - holderHold - holderStart);
+    const double h = holderHold + holderStart;
+    return MeanShortfall(gap, std::max(0.0, span - h), span);
+}
+
+/// Expected keys of a job split by skew at one pool, per pass (ExpectedSplits).
+struct SplitKeyCounts
+{
+    double first{0};   //!< in an iteration's first window
+    double settled{0}; //!< in a later pass that meets its neighbours at settled phases
+    double fresh{0};   //!< in a later pass that meets them afresh (after a timed-out stall)
+};
+
+/// What ExpectedSplits reads of a job at one pool.
+struct SplitKeyExposure
+{
+    double slots;      //!< K: window slots it cycles through the pool
+    double chunks;     //!< C: chunks per iteration
+    double rho;        //!< first-use collision probability there
+    double fRehashed;  //!< its fallback there without the floor of the pairs that cannot split
+    double spread;     //!< host spread of a key's packets there, E[max] - E[min] [s]
+    double start;      //!< spread of the iteration starts of its workers there [s]
+    double workers;    //!< W: its packets of a key there
+    double claim;      //!< chunk arrivals per aggregator of the jobs that block it [1/s]
+    double holderHold; //!< blocking-weighted sojourn of the holders [s]
+    double splitFirst; //!< blocking-weighted first-window split probability (FirstWindowSplit)
+};
+
+/**
+ * Keys split by skew at one pool (ATP, ESA): a key whose first packet collides with a holder
+ * that frees before the key's last packet arrives has its late packets allocate the
+ * aggregator, a partial sum that can never complete. Past the first window a holder's
+ * remaining hold at a random arrival is uniform over its sojourn h, so a collision splits
+ * with probability min(1, spread / h); in the first window the split follows from when the
+ * two jobs' first packets arrive (splitFirst). Collisions sit mostly in a slot's first use
+ * (sticky slots: rho in the first pass, rho^(r+1) after), so the first window has about
+ * min(K, C) rho of them and the settled passes share the rest of f C. The settled passes
+ * collide at the re-hashed rate: pairs that cannot split meet anew on every pass, and the
+ * chain's fresh passes (first-use rate rho, every held index) already charge that; counting
+ * them in the settled rate as well counts them twice (tried: ATP with skew, 4 jobs / 256,
+ * +7.7% -> +17.6% against the packet level). Every split needs the index still free
+ * (StillFree).
+ * \return the expected splits per pass; 0 without skew or holders
+ */
+SplitKeyCounts
+ExpectedSplits(const SplitKeyExposure& x)
+{
+    const double first = x.spread + x.start;
+    if (first <= 0 || x.holderHold <= 0)
+    {
+        return {};
+    }
+    const double k = x.slots;
+    const double passes = x.chunks / k;
+    const double firstRate = std::min(1.0, std::max(x.rho, x.fRehashed));
+    SplitKeyCounts c;
+    c.first = k * firstRate * x.splitFirst * StillFree(x.claim, x.workers, first);
+    if (passes > 1)
+    {
+        const double restRate =
+            std::max(0.0, (x.fRehashed * x.chunks - firstRate * k) / (x.chunks - k));
+        const double splitRest =
+            std::min(1.0, x.spread / x.holderHold) * StillFree(x.claim, x.workers, x.spread);
+        c.settled = k * restRate * splitRest;
+        c.fresh = k * std::min(1.0, x.rho) * splitRest;
+    }
+    return c;
+}
+
+/**
+ * Stall episodes from the splits of each pass: one timeout resends the whole window, so the
+ * splits of one pass cost one stall, 1 - exp(-splits in the pass) (splits at several pools
+ * add up: a key stalls its window once whichever pool it split at). A stall that waits the
+ * timeout shifts the job's phase against the others, so the pass after it collides at the
+ * first-use rate again (RestallingEpisodes; measured at 4 jobs / 1024: 3-4 stalls an
+ * iteration per job where one pass of fresh collisions gives one).
+ * \param c the expected splits per pass \param passes C / K
+ * \param timedOut the share of stalls that wait the timeout
+ * \return {episodes in the first window, in the later passes}
+ */
+std::pair<double, double>
+SplitKeyEpisodes(const SplitKeyCounts& c, double passes, double timedOut)
+{
+    const double first = 1 - std::exp(-c.first);
+    if (passes <= 1)
+    {
+        return {first, 0.0};
+    }
+    const double settled = 1 - std::exp(-c.settled);
+    const double fresh = 1 - std::exp(-c.fresh);
+    return {first, RestallingEpisodes(passes - 1, first * timedOut, settled, fresh, timedOut)};
+}
+
+/**
  * \brief MakeEnumAccessor for a setter and getter of EsaRatePolicy::Rule, on every ns-3 release
  *        (ns-3.41 made EnumValue a template, see ns3-compat.h).
  * \param setter the setter \param getter the getter
@@ -887,8 +1112,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     // Workers start an iteration up to IterationJitter apart: the first window's keys arrive
     // spread over the range of W uniform starts, J (W - 1) / (W + 1) on average.
     auto startSpread = [&](size_t j) {
-        const double w = std::max(1u, jobs[j].workers);
-        return m_iterationJitter.GetSeconds() * (w - 1) / (w + 1);
+        return StartSpread(m_iterationJitter.GetSeconds(), jobs[j].workers);
     };
     // Window slots a job cycles through the pool (fewer if it has fewer chunks).
     auto slotsOf = [&](size_t j) { return std::min(window[j], chunks[j]); };
@@ -964,148 +1188,71 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         }
         return std::min(1.0, std::fabs(window[i] * interval[i] - window[j] * interval[j]) / width);
     };
-    // Skew splits keys (ATP, ESA): a key whose first packet collides with a holder that frees
-    // before the key's last packet arrives has its late packets allocate the aggregator, a
-    // partial sum that can never complete. The worker's window stalls on it until
-    // ResendTimeout passes without a result; the resend moves the key to the PS. Past the
-    // first window a holder's remaining hold at a random arrival is uniform over its sojourn
-    // h, so a collision splits with probability min(1, spread / h) (the host spread); in the
-    // first window the split follows from when the two jobs' first packets arrive
-    // (firstWindowSplit). Collisions sit mostly in a slot's first use (sticky slots: rho in
-    // the first pass, rho^(r+1) after), so the first window has about min(K, C) rho of them
-    // and the other passes share the rest. One timeout resends the whole window, so the
-    // splits of one pass cost one stall: episodes = sum over passes of 1 - exp(-splits in the
-    // pass), each ResendTimeout plus the resent chunk's round trip. A stall that waits the
-    // timeout shifts the job's phase against the others, so the pass after it collides at the
-    // first-use rate again (RestallingEpisodes; measured at 4 jobs / 1024: 3-4 stalls an
-    // iteration per job where one pass of fresh collisions gives one).
-    // ESA: the holder a key collided with has the higher priority, and when its slot comes
-    // back to that index it preempts the stranded partial, whose eviction hands the key to
-    // the PS by the path its aggregate would have taken: the stall is only how much later
+    // Skew splits keys (ATP, ESA; ExpectedSplits): the worker's window stalls on a key split
+    // at the switch until ResendTimeout passes without a result, and the resend moves the key
+    // to the PS (SplitKeyEpisodes, each episode ResendTimeout plus the resent chunk's round
+    // trip). ESA: the holder a key collided with has the higher priority, and when its slot
+    // comes back to that index it preempts the stranded partial, whose eviction hands the key
+    // to the PS by the path its aggregate would have taken: the stall is only how much later
     // that eviction comes than the key's last packet, at most the timeout (waitFirst and
-    // waitRest, the blocking-weighted means over the holders, see rescueDelay). After the
-    // last of the holder's C / K passes of an iteration its slot comes back one iteration
-    // later (the sync part: compute time is not known here) if it has iterations left.
-    std::vector<double> episodesFirst(n, 0.0);
-    std::vector<double> episodesRest(n, 0.0);
-    // A split needs the index free when the key's late packets come: after the holder
-    // releases it, a chunk of a job that blocks j (claim: their chunk arrivals per aggregator)
-    // hashed there takes it first with probability 1 - exp(-claim x gap), and the late
-    // packets then fall back to the PS too, so the key completes there. gap: from the release
-    // to j's next packet, the spacing of its W workers' packets over their spread s, s /
-    // (W + 1).
+    // waitRest, the blocking-weighted means over the holders, RescueDelay). After the last of
+    // the holder's C / K passes of an iteration its slot comes back one iteration later (the
+    // sync part: compute time is not known here) if it has iterations left.
+    // claim: chunk arrivals per aggregator of the jobs that block j (StillFree).
     std::vector<double> claim(n, 0.0);
-    auto stillFree = [&](size_t j, double s) {
-        const double w = std::max(1u, jobs[j].workers);
-        return std::exp(-claim[j] * s / (w + 1));
-    };
     auto stallOf = [&](size_t j,
                        double holderHold,
                        double splitFirst,
                        double timedOut,
                        double waitFirst,
                        double waitRest) {
-        episodesFirst[j] = 0;
-        episodesRest[j] = 0;
-        const double first = spread[j] + startSpread(j);
-        if (first <= 0 || holderHold <= 0)
-        {
-            return 0.0;
-        }
-        const double k = slotsOf(j);
-        const double passes = chunks[j] / k;
-        // The settled passes collide at the re-hashed rate: pairs that cannot split meet anew
-        // on every pass, and the chain's fresh passes (first-use rate rho, every held index)
-        // already charge that; counting them in the settled rate as well counts them twice
-        // (tried: ATP with skew, 4 jobs / 256, +7.7% -> +17.6% against the packet level).
-        const double firstRate = std::min(1.0, std::max(rho[j], fRehashed[j]));
-        const double restRate =
-            passes > 1 ? std::max(0.0, (fRehashed[j] * chunks[j] - firstRate * k) / (chunks[j] - k))
-                       : 0.0;
-        episodesFirst[j] = 1 - std::exp(-k * firstRate * splitFirst * stillFree(j, first));
-        if (passes > 1)
-        {
-            const double splitRest =
-                std::min(1.0, spread[j] / holderHold) * stillFree(j, spread[j]);
-            const double settled = 1 - std::exp(-k * restRate * splitRest);
-            const double fresh = 1 - std::exp(-k * std::min(1.0, rho[j]) * splitRest);
-            episodesRest[j] = RestallingEpisodes(passes - 1,
-                                                 episodesFirst[j] * timedOut,
-                                                 settled,
-                                                 fresh,
-                                                 timedOut);
-        }
-        return m_ratePolicy->SplitKeyStall(episodesFirst[j],
-                                           episodesRest[j],
-                                           m_resendTimeout.GetSeconds(),
-                                           rtt,
-                                           waitFirst,
-                                           waitRest);
+        const SplitKeyExposure exposure{slotsOf(j),
+                                        chunks[j],
+                                        rho[j],
+                                        fRehashed[j],
+                                        spread[j],
+                                        startSpread(j),
+                                        double(jobs[j].workers),
+                                        claim[j],
+                                        holderHold,
+                                        splitFirst};
+        const auto [first, rest] =
+            SplitKeyEpisodes(ExpectedSplits(exposure), chunks[j] / slotsOf(j), timedOut);
+        return m_ratePolicy
+            ->SplitKeyStall(first, rest, m_resendTimeout.GetSeconds(), rtt, waitFirst, waitRest);
     };
-    // A first-window collision of job j's key with holder i's splits it when j's last packet
-    // comes after i's release. i holds from its first packet to its last and then for the
-    // switch - PS - switch part of its hold (its PS link's queue included): H = start_i +
-    // hold_i + queue_i; j's packets span L = start_j + spread_j. Their first packets arrive D =
-    // first_j - first_i apart: the collision is 0 < D < H, the split H - L < D < H. A first
-    // packet comes at its slot's offset in the window, which leaves at line rate (uniform over
-    // the window's send span), plus the earliest worker's start, the least of W uniform
-    // starts on [0, J] (mean J / (W + 1)), taken as one uniform of that mean and variance.
-    // The later passes' min(1, spread / h) reads D as uniform over the hold; at an
-    // iteration's start it is not: both jobs' first packets crowd its beginning, so a
-    // collision there splits less often. A job's own slots share its workers' starts (D is
-    // the window offset alone). queue_i is the first window's: the PS link starts the
-    // iteration empty and fills at the first use's fallback rate (QueueingSum's ramp).
     const double jitter = m_iterationJitter.GetSeconds();
-    auto firstWindowQueueing = [&](size_t i) {
-        const double r = std::min(1.0, std::max(rho[i], f[i]));
-        const double load = tx * (r * jobs[i].workers + 1 - r);
-        return QueueingSum(slotsOf(i), window[i], std::max(interval[i], load), load, tx, rtt) /
-               slotsOf(i);
-    };
     auto firstWindowSplit = [&](size_t i, size_t j) {
         const bool self = i == j;
-        // The width and offset of a uniform for a first packet's arrival.
         auto arrival = [&](size_t x) {
-            const double w = std::max(1u, jobs[x].workers);
-            const double span = slotsOf(x) * tx / jobs[x].linkShare;
-            const double startMean = self ? 0.0 : jitter / (w + 1);
-            const double startVar =
-                self ? 0.0 : w * jitter * jitter / ((w + 1) * (w + 1) * (w + 2));
-            const double width = std::sqrt(span * span + 12 * startVar);
-            return std::make_pair(width, span / 2 + startMean - width / 2);
+            return FirstPacketArrivalOf(jobs[x].workers,
+                                        slotsOf(x),
+                                        tx,
+                                        jobs[x].linkShare,
+                                        jitter,
+                                        self);
         };
-        const auto [widthI, offsetI] = arrival(i);
-        const auto [widthJ, offsetJ] = arrival(j);
-        const double held = startSpread(i) + hold[i] + firstWindowQueueing(i);
-        const double range = startSpread(j) + spread[j];
-        const double shift = offsetJ - offsetI; // D = U_j - U_i + shift
-        const double collide = widthI > 0 && widthJ > 0
-                                   ? UniformDifferenceBetween(widthJ, widthI, -shift, held - shift)
-                                   : 0.0;
-        if (collide <= 1e-12)
-        {
-            return std::min(1.0, range / std::max(held, 1e-30));
-        }
-        const double lo = std::max(0.0, held - range);
-        return UniformDifferenceBetween(widthJ, widthI, lo - shift, held - shift) / collide;
+        const double queue = FirstWindowQueueing(rho[i],
+                                                 f[i],
+                                                 jobs[i].workers,
+                                                 slotsOf(i),
+                                                 window[i],
+                                                 interval[i],
+                                                 tx,
+                                                 rtt);
+        return FirstWindowSplit(arrival(i),
+                                arrival(j),
+                                startSpread(i) + hold[i] + queue,
+                                startSpread(j) + spread[j]);
     };
-    // ESA, how much later than its last packet a key of job j split against holder i is
-    // rescued while i's slot comes back within the iteration. The slot is idle for
-    // gap = K_i I_i - h_i between uses (h_i its steady hold); in an iteration's first window
-    // the holder's earliest workers wait for its last one to start (start_i), so they send
-    // the slot's next chunk as soon as the result reaches them: gap = max(one trip switch -
-    // worker - switch, K_i I_i - h_i - start_i). The key's packets span s (its host spread,
-    // plus its start spread in the first window) and split when its last packet comes after
-    // the holder's hold H ends, by O uniform on [max(0, s - H), s] (its first packet uniform
-    // over the hold), so it waits E[max(0, gap - O)] (MeanShortfall) more than unsplit.
     const double returnTrip =
         std::max(0.0, rtt - 2 * (tx + m_linkDelay.GetSeconds()) - 2 * PipelineSeconds());
     auto rescueDelay = [&](size_t i, size_t j, bool firstWindow) {
-        const double start = firstWindow ? startSpread(i) : 0.0;
-        const double gap = std::max(returnTrip, window[i] * interval[i] - steadyHold[i] - start);
-        const double s = spread[j] + (firstWindow ? startSpread(j) : 0.0);
-        const double h = steadyHold[i] + start;
-        return MeanShortfall(gap, std::max(0.0, s - h), s);
+        return RescueDelay(returnTrip,
+                           window[i] * interval[i],
+                           steadyHold[i],
+                           firstWindow ? startSpread(i) : 0.0,
+                           spread[j] + (firstWindow ? startSpread(j) : 0.0));
     };
     // Damped steps whose weight decays as 1/round after the first rounds (Mann iteration):
     // the map is continuous but can overshoot into a 2-cycle near the pool's capacity.
@@ -1206,7 +1353,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                     {
                         continue;
                     }
-                    // (without skew nothing splits: stillFree does not read it)
+                    // (without skew nothing splits: StillFree does not read it)
                     claimRate += skewed ? 1 / interval[i] / pool : 0.0;
                     double b = held[i] * PairFiring(held[i] / window[i], held[j] / window[j]);
                     levelOthers += p >= k && i != j ? b : 0.0;
@@ -1334,7 +1481,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                 // those whose phases drift meet anew, the others decay (finalShare).
                 const double persist = driftOf(i, j) + (1 - driftOf(i, j)) * finalShare(i, j);
                 const double split = std::min(1.0, spread[j] / std::max(steadyHold[i], 1e-30)) *
-                                     stillFree(j, spread[j]);
+                                     StillFree(claim[j], jobs[j].workers, spread[j]);
                 const double stranded = window[i] * interval[i] / interval[j] * f[j] *
                                         pairBlocking[j][i] / total * persist * split;
                 (*overhangOut)[j][i] =
