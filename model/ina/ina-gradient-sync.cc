@@ -1933,6 +1933,20 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
         // switch. Without host jitter it is max(tx, rtt / window), and tx <= tx / linkShare
         // below, so the interval keeps its bits.
         t.windowed = WindowInterval(t.rtt, t.window, tx, t.job->workers);
+        for (Level& l : t.levels)
+        {
+            // Keys split at the ToRs (TwoLevelSplitStall): a key's packets there are the rack's
+            // workers', spread by their host delays and, in the first window, their starts.
+            // The spine is left out: measured, it (almost) never strands a partial (doc/ina.md,
+            // "Racks (rate level)").
+            if (l.pool != spine)
+            {
+                const auto [latest, earliest] =
+                    HostDelayExtremes(l.workers, m_packetJitter.GetSeconds(), t.windowed);
+                l.spread = latest - earliest;
+                l.start = StartSpread(m_iterationJitter.GetSeconds(), l.workers);
+            }
+        }
         t.psLoad = tx * (t.f * t.job->workers + (1 - t.f));
         for (size_t u = 0; u < t.uplinks.size(); ++u)
         {
@@ -1951,7 +1965,7 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
     for (size_t j = 0; j < n; ++j)
     {
         out[j] = tj[j].rtt + (tj[j].chunks - 1) * tj[j].interval +
-                 SkewSeconds(jobs[j].workers, tj[j].interval);
+                 SkewSeconds(jobs[j].workers, tj[j].interval) + tj[j].stall;
         fallback[j] = tj[j].f;
     }
     if (held)
@@ -2098,10 +2112,11 @@ InaGradientSync::TwoLevelHoldings(std::vector<TieredJob>& tj, double tx) const
 {
     // Little's law at every level, as at one switch. A chunk waits in the queue of whichever
     // link sets its interval: the PS link's queue holds its aggregators at every level, the
-    // uplink's only at the ToRs (the spine allocates after the uplink).
+    // uplink's only at the ToRs (the spine allocates after the uplink). A job stalled on a
+    // split key holds nothing meanwhile (its iteration is longer).
     for (auto& t : tj)
     {
-        const double iter = t.rtt + (t.chunks - 1) * t.interval;
+        const double iter = t.rtt + (t.chunks - 1) * t.interval + t.stall;
         const double qPs = QueueingSum(t.chunks, t.window, t.interval, t.psLoad, tx, t.rtt);
         const double qUp =
             t.uplinkFloor > t.psLoad
@@ -2110,6 +2125,7 @@ InaGradientSync::TwoLevelHoldings(std::vector<TieredJob>& tj, double tx) const
         for (Level& l : t.levels)
         {
             const double sojourn = t.chunks * l.hold + qPs + (l.tor ? qUp : 0.0);
+            l.sojourn = sojourn / t.chunks;
             const double x = l.preemptRate * sojourn / t.chunks;
             const double kept = x > 1e-12 ? (1 - std::exp(-x)) / x : 1.0;
             l.demand = kept * sojourn / iter;
@@ -2141,7 +2157,7 @@ InaGradientSync::TwoLevelRound(std::vector<TieredJob>& tj,
         offset[j + 1] = offset[j] + tj[j].levels.size();
     }
     std::vector<double> fNew(tj.size());
-    std::vector<double> levelF(offset.back());
+    std::vector<LevelFallback> levelF(offset.back());
     std::vector<double> preempt(offset.back());
     std::vector<double> block(offset.back());
     if (!shared)
@@ -2165,8 +2181,11 @@ InaGradientSync::TwoLevelRound(std::vector<TieredJob>& tj,
         for (size_t a = 0; a < t.levels.size(); ++a)
         {
             Level& l = t.levels[a];
-            residual = std::max(residual, std::fabs(levelF[offset[j] + a] - l.f));
-            l.f += weight * (levelF[offset[j] + a] - l.f);
+            const LevelFallback& next = levelF[offset[j] + a];
+            residual = std::max(residual, std::fabs(next.f - l.f));
+            l.f += weight * (next.f - l.f);
+            l.fRehashed += weight * (next.rehashed - l.fRehashed);
+            l.rho = next.rho;
             l.preemptRate = preempt[offset[j] + a];
         }
         // PS link: one aggregate per chunk done in the network; a chunk that fell back brings
@@ -2184,6 +2203,10 @@ InaGradientSync::TwoLevelRound(std::vector<TieredJob>& tj,
         }
         t.psLoad = tx * packets;
         t.interval = std::max({tx / t.job->linkShare, t.windowed, t.psLoad});
+    }
+    for (size_t j = 0; j < tj.size() && shared; ++j)
+    {
+        tj[j].stall = TwoLevelSplitStall(tj, j, (*shared)[j], tx);
     }
     ShareUplinks(tj, racks, txUp, tx);
     return residual;
@@ -2232,7 +2255,6 @@ InaGradientSync::PairwiseBlocking(const std::vector<TieredJob>& tj,
 {
     const double pool = m_poolSize;
     const InaRatePolicy& policy = *m_ratePolicy;
-    const bool preempts = policy.Preempts();
     const TieredJob& t = tj[j];
     const size_t levels = t.levels.size();
     std::fill(block, block + levels, 0.0);
@@ -2249,8 +2271,7 @@ InaGradientSync::PairwiseBlocking(const std::vector<TieredJob>& tj,
         for (const auto& [a, b] : s.levels)
         {
             const double h = c.levels[b].held;
-            const double x =
-                w * h * (preempts ? 1.0 : PairFiring(h / c.window, t.levels[a].held / t.window));
+            const double x = PairBlock(c, h, t, t.levels[a].held, w);
             block[a] += x;
             preempt[a] += w / c.interval / pool;
             // The same index at every level, and a ToR's hold contains the spine's: the
@@ -2266,12 +2287,135 @@ InaGradientSync::PairwiseBlocking(const std::vector<TieredJob>& tj,
 }
 
 double
+InaGradientSync::PairBlock(const TieredJob& c,
+                           double held,
+                           const TieredJob& t,
+                           double tHeld,
+                           double weight) const
+{
+    return weight * held *
+           (m_ratePolicy->Preempts() ? 1.0 : PairFiring(held / c.window, tHeld / t.window));
+}
+
+double
+InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
+                                    size_t j,
+                                    const std::vector<Shared>& shared,
+                                    double tx) const
+{
+    const TieredJob& t = tj[j];
+    if (m_ratePolicy->Preempts())
+    {
+        // ESA's split keys are rescued when the holder's slot comes back (RescueDelay), which
+        // needs every holder's cycle; the ranked sums do not visit the holders. Not charged.
+        return 0.0;
+    }
+    const double pool = m_poolSize;
+    const double jitter = m_iterationJitter.GetSeconds();
+    const bool ownApart = m_dedup && t.Slots() <= pool; // as in NextFallback
+    auto arrival = [&](const TieredJob& x, const Level& l, bool self) {
+        return FirstPacketArrivalOf(l.workers, x.Slots(), tx, x.job->linkShare, jitter, self);
+    };
+    // A key stalls its window once per pass whichever ToR it split at: the splits of a pass
+    // at the job's ToRs add up before the chain turns them into stalls.
+    SplitKeyCounts splits;
+    for (size_t a = 0; a < t.levels.size(); ++a)
+    {
+        const Level& here = t.levels[a];
+        if (here.spread + here.start <= 0)
+        {
+            continue; // the spine, or no skew: nothing splits
+        }
+        // The single-switch sums over the holders at this pool (SolveSharedPool): blocking-
+        // weighted sojourn and first-window split, and their chunk arrivals per aggregator.
+        double blocking = 0;
+        double holderHold = 0;
+        double splitFirst = 0;
+        double claim = 0;
+        auto meet = [&](const TieredJob& c, const Level& there, double b, bool self) {
+            const double queue = FirstWindowQueueing(there.rho,
+                                                     c.f,
+                                                     c.job->workers,
+                                                     c.Slots(),
+                                                     c.window,
+                                                     c.interval,
+                                                     tx,
+                                                     c.rtt);
+            blocking += b;
+            holderHold += b * there.sojourn;
+            splitFirst += b * FirstWindowSplit(arrival(c, there, self),
+                                               arrival(t, here, self),
+                                               there.start + there.hold + queue,
+                                               here.start + here.spread);
+            claim += 1 / c.interval / pool;
+        };
+        if (!ownApart)
+        {
+            meet(t, here, PairBlock(t, here.held, t, here.held, 1.0), true);
+        }
+        for (const Shared& s : shared)
+        {
+            const TieredJob& c = tj[s.other];
+            const double w = m_ratePolicy->BlockingWeight(*c.job, s.other, *t.job, j);
+            for (const auto& [mine, theirs] : s.levels)
+            {
+                if (mine == a)
+                {
+                    const Level& there = c.levels[theirs];
+                    meet(c, there, PairBlock(c, there.held, t, here.held, w), false);
+                }
+            }
+        }
+        if (blocking <= 0)
+        {
+            continue;
+        }
+        const SplitKeyCounts atPool = ExpectedSplits({t.Slots(),
+                                                      t.chunks,
+                                                      here.rho,
+                                                      here.fRehashed,
+                                                      here.spread,
+                                                      here.start,
+                                                      here.workers,
+                                                      claim,
+                                                      holderHold / blocking,
+                                                      splitFirst / blocking});
+        fprintf(stderr,
+                "j %zu a %zu K %g C %g rho %g fre %g spread %g start %g w %g claim %g hh %g sf "
+                "%g -> %g %g %g f %g lf %g\n",
+                j,
+                a,
+                t.Slots(),
+                t.chunks,
+                here.rho,
+                here.fRehashed,
+                here.spread,
+                here.start,
+                here.workers,
+                claim,
+                holderHold / blocking,
+                splitFirst / blocking,
+                atPool.first,
+                atPool.settled,
+                atPool.fresh,
+                t.f,
+                here.f);
+        splits.first += atPool.first;
+        splits.settled += atPool.settled;
+        splits.fresh += atPool.fresh;
+    }
+    // Every ATP stall waits the timeout (nothing rescues a split key).
+    const auto [first, rest] = SplitKeyEpisodes(splits, t.chunks / t.Slots(), 1.0);
+    return m_ratePolicy->SplitKeyStall(first, rest, m_resendTimeout.GetSeconds(), t.rtt, 0.0, 0.0);
+}
+
+double
 InaGradientSync::NextFallback(const TieredJob& t,
                               Met met,
                               const double* block,
                               const std::vector<double>& poolDemand,
                               const std::vector<double>& poolSlots,
-                              double* levelF) const
+                              LevelFallback* levelF) const
 {
     const double pool = m_poolSize;
     const InaRatePolicy& policy = *m_ratePolicy;
@@ -2302,11 +2446,8 @@ InaGradientSync::NextFallback(const TieredJob& t,
         share = ListedIterationShare(slots, pool, phi, *t.job, t.chunks, t.Slots(), t.f);
     }
     // Not the aggregator it holds itself; re-hashed first uses against the blocking holdings.
-    auto hashed = [&](double b) {
-        return StickyFallback(std::min(1.0, share * std::max(0.0, b - 1) / pool),
-                              t.chunks,
-                              t.window);
-    };
+    auto firstUse = [&](double b) { return std::min(1.0, share * std::max(0.0, b - 1) / pool); };
+    auto hashed = [&](double b) { return StickyFallback(firstUse(b), t.chunks, t.window); };
     double f = hashed(blocking);
     for (size_t a = 0; a < levels; ++a)
     {
@@ -2318,6 +2459,8 @@ InaGradientSync::NextFallback(const TieredJob& t,
             const double room = policy.Room(pool, block[a], l.demand, poolDemand[l.pool]);
             fa = std::max(fa, 1 - std::max(0.0, room) / l.demand);
         }
+        levelF[a].rho = firstUse(block[a] + own[a]);
+        levelF[a].rehashed = std::min(1.0, fa);
         if (!preempts)
         {
             // A pool holding more window slots than aggregators keeps pairs on one index that
@@ -2328,8 +2471,8 @@ InaGradientSync::NextFallback(const TieredJob& t,
                 fa,
                 PersistingPairFallback(levelSlots, pool, block[a], levelSlots - t.Slots()));
         }
-        levelF[a] = std::min(1.0, fa);
-        f = std::max(f, levelF[a]);
+        levelF[a].f = std::min(1.0, fa);
+        f = std::max(f, levelF[a].f);
     }
     return std::min(1.0, f);
 }

@@ -198,6 +198,11 @@ class InaGradientSync : public IterationTermModel
         double held{0};        //!< aggregators held
         double f{0};           //!< fraction of chunks colliding at this level
         double preemptRate{0}; //!< ESA: higher-priority chunk arrivals per aggregator [1/s]
+        double sojourn{0};     //!< aggregator hold per chunk with queueing [s]
+        double spread{0};      //!< host spread of a key's packets from below, ToRs only [s]
+        double start{0};       //!< range of the iteration starts of its workers below [s]
+        double rho{0};         //!< first-use collision probability here
+        double fRehashed{0};   //!< f here without the floor of the pairs that cannot split
     };
 
     /// A job of a two-level component (ToR pools of the racks it touches, and the spine).
@@ -213,6 +218,7 @@ class InaGradientSync : public IterationTermModel
         double uplinkFloor{0};     //!< interval the shared uplinks leave it [s]
         double psLoad{0};          //!< PS-link time per chunk [s]
         double f{0};               //!< fraction of chunks completed at the PS
+        double stall{0};           //!< time an iteration loses to keys split by skew [s]
         std::vector<std::pair<size_t, double>> uplinks; //!< (rack, packets per chunk)
 
         /** \return the window slots it cycles through a pool: its window, or its chunks if
@@ -285,6 +291,29 @@ class InaGradientSync : public IterationTermModel
     /** \brief Holdings of every level of every job from its interval and fallback. */
     void TwoLevelHoldings(std::vector<TieredJob>& tj, double tx) const;
     /**
+     * \brief Time an iteration of job j loses to keys split by skew at its ToRs (ATP): the
+     *        single-switch terms (ExpectedSplits) at every ToR pool it aggregates at, with that
+     *        pool's holders, its workers there and their spread; the splits of a pass add up
+     *        over the ToRs (one timeout resends the window whichever ToR a key split at).
+     * \param shared the others job j shares a pool with \param tx wire time [s]
+     * \return seconds per iteration (0 without skew, and for a preemptive policy)
+     */
+    double TwoLevelSplitStall(const std::vector<TieredJob>& tj,
+                              size_t j,
+                              const std::vector<Shared>& shared,
+                              double tx) const;
+    /**
+     * \brief What holder c's holdings at one level take from job t at the same pool: in full
+     *        (ESA: a higher priority), or once per overlapping pair (ATP, PairFiring).
+     * \param c the holder \param held c's holdings there \param t the job
+     * \param tHeld t's holdings there \param weight the policy's BlockingWeight of c on t
+     */
+    double PairBlock(const TieredJob& c,
+                     double held,
+                     const TieredJob& t,
+                     double tHeld,
+                     double weight) const;
+    /**
      * \brief One damped round: new fallback fractions, loads and intervals.
      * \param shared per job the others it shares a pool with (PairwiseBlocking), or null for a
      *        preemptive policy (RankedBlocking over above)
@@ -309,6 +338,14 @@ class InaGradientSync : public IterationTermModel
                        InaRankedHoldings& above) const;
     /** \brief This round's holdings and rates into the ranked sums. */
     void SumRankedHoldings(const std::vector<TieredJob>& tj, InaRankedHoldings& above) const;
+
+    /// A job's fallback at one level in a round (NextFallback's output).
+    struct LevelFallback
+    {
+        double f{0};        //!< fraction of chunks colliding there
+        double rho{0};      //!< first-use collision probability there
+        double rehashed{0}; //!< f without the floor of the pairs that cannot split
+    };
 
     /// What the other jobs of a component take from one job in a round (NextFallback's input).
     struct Met
@@ -347,7 +384,8 @@ class InaGradientSync : public IterationTermModel
      * \param block per level of t: the others' blocking holdings at its pool
      * \param poolDemand per pool: the demand of all the jobs there
      * \param poolSlots per pool: the window slots of all the jobs there
-     * \param levelF out: per level of t, its fallback fraction there
+     * \param levelF out: per level of t, its fallback fraction there (f), its first-use
+     *        collision probability (rho) and f without the pairs' floor (rehashed)
      * \return the overall fallback fraction
      */
     double NextFallback(const TieredJob& t,
@@ -355,7 +393,7 @@ class InaGradientSync : public IterationTermModel
                         const double* block,
                         const std::vector<double>& poolDemand,
                         const std::vector<double>& poolSlots,
-                        double* levelF) const;
+                        LevelFallback* levelF) const;
     /**
      * \brief Max-min fair chunk rates on the shared uplinks (FIFO: jobs whose windows fill the
      *        queue get equal chunk rates); sets uplinkFloor and the interval of every job.
