@@ -553,3 +553,57 @@ TEST_CASE("INA rate level over racks: host jitter lengthens a two-level window r
     REQUIRE(interval > 1.2 * rtt / window); // the host delays matter here
     REQUIRE(t1 == Approx(expected).epsilon(1e-9));
 }
+
+TEST_CASE("INA rate level over racks: ATP keys split by skew at the ToRs stall the window", "[ina]")
+{
+    // 2 ATP jobs, 4 + 4 workers over 2 racks, 4 passes of the window per iteration, on 64
+    // aggregators per switch, with 3 us of mean host jitter per packet: every pass has far more
+    // than one expected split at its ToRs (the host spread of a rack's 4 packets, ~7.6 us,
+    // exceeds the ToR's hold, and tens of the 256 slots collide per pass), so every pass
+    // stalls once (1 - e^-splits = 1 to 1e-13), and ATP pays each stall with the resend
+    // timeout plus the resent chunk's round trip. So T = R + (C - 1) I + SkewSeconds(8, I) +
+    // (C / K) (ResendTimeout + R) with I = WindowInterval(R, K, tx, 8) (the window binds), R
+    // the cross-rack round trip, from a lone job on a roomy pool without jitter:
+    // T0 = R + (C - 1) R / K.
+    auto model = [](uint32_t pool, double jitterNs) {
+        Ptr<InaGradientSync> m = CreateObject<InaGradientSync>();
+        m->SetAttribute("Policy", StringValue("atp"));
+        m->SetAttribute("PoolSize", UintegerValue(pool));
+        m->SetAttribute("UplinkRate", DataRateValue(DataRate("400Gbps")));
+        m->SetAttribute("PacketJitter", TimeValue(NanoSeconds(jitterNs)));
+        return m;
+    };
+    Ptr<InaGradientSync> bare = model(20000, 0);
+    Ptr<InaGradientSync> skewed = model(64, 3000);
+    const double window = 256; // the Window attribute's default
+    const double chunks = 4 * window;
+    std::vector<InaRateJob> jobs(2);
+    for (size_t j = 0; j < jobs.size(); ++j)
+    {
+        jobs[j].workers = 8;
+        jobs[j].racks = {{0, 4}, {1, 4}};
+        jobs[j].gradientBytes = 4.0 * bare->ValuesPerPacket() * chunks;
+        jobs[j].iterations = 2;
+        jobs[j].id = j;
+    }
+    REQUIRE(bare->ChunksPerIteration(jobs[0].gradientBytes) == chunks);
+    UintegerValue overhead;
+    bare->GetAttribute("HeaderOverheadBytes", overhead);
+    const double tx = (4.0 * bare->ValuesPerPacket() + overhead.Get()) * 8 / 100e9;
+    TimeValue timeout;
+    skewed->GetAttribute("ResendTimeout", timeout);
+    std::vector<double> f;
+    const double t0 = bare->RackSyncTimes({jobs[0]}, &f)[0];
+    REQUIRE(f[0] == 0);
+    const double rtt = t0 / (1 + (chunks - 1) / window);
+    const double interval = skewed->WindowInterval(rtt, window, tx, 8);
+    const double expected = rtt + (chunks - 1) * interval + skewed->SkewSeconds(8, interval) +
+                            chunks / window * (timeout.Get().GetSeconds() + rtt);
+    const std::vector<double> t = skewed->RackSyncTimes(jobs, &f);
+    for (size_t j = 0; j < jobs.size(); ++j)
+    {
+        CAPTURE(j, t[j], expected, f[j], rtt, interval, t0);
+        REQUIRE(f[j] > 0); // the pool is contended
+        REQUIRE(t[j] == Approx(expected).epsilon(1e-9));
+    }
+}
