@@ -2022,7 +2022,10 @@ InaGradientSync::SolveTwoLevel(std::vector<TieredJob>& tj,
     {
         RankComponent(tj, atPool.size(), racks, above);
     }
-    else
+    // The split-key stalls (TwoLevelSplitStall) visit every holder of a ToR, also under a
+    // preemptive policy; only with skew, since nothing splits without it.
+    const bool skewed = m_packetJitter.GetSeconds() > 0 || m_iterationJitter.GetSeconds() > 0;
+    if (!ranked || skewed)
     {
         shared = SharedPools(tj, atPool);
     }
@@ -2034,6 +2037,7 @@ InaGradientSync::SolveTwoLevel(std::vector<TieredJob>& tj,
         TwoLevelHoldings(tj, tx);
         if (TwoLevelRound(tj,
                           ranked ? nullptr : &shared,
+                          shared.empty() ? nullptr : &shared,
                           above,
                           atPool,
                           tx,
@@ -2137,6 +2141,7 @@ InaGradientSync::TwoLevelHoldings(std::vector<TieredJob>& tj, double tx) const
 double
 InaGradientSync::TwoLevelRound(std::vector<TieredJob>& tj,
                                const std::vector<std::vector<Shared>>* shared,
+                               const std::vector<std::vector<Shared>>* pairs,
                                InaRankedHoldings& above,
                                const std::vector<std::vector<size_t>>& atPool,
                                double tx,
@@ -2204,9 +2209,9 @@ InaGradientSync::TwoLevelRound(std::vector<TieredJob>& tj,
         t.psLoad = tx * packets;
         t.interval = std::max({tx / t.job->linkShare, t.windowed, t.psLoad});
     }
-    for (size_t j = 0; j < tj.size() && shared; ++j)
+    for (size_t j = 0; j < tj.size() && pairs; ++j)
     {
-        tj[j].stall = TwoLevelSplitStall(tj, j, (*shared)[j], tx);
+        tj[j].stall = TwoLevelSplitStall(tj, j, (*pairs)[j], tx);
     }
     ShareUplinks(tj, racks, txUp, tx);
     return residual;
@@ -2304,21 +2309,28 @@ InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
                                     double tx) const
 {
     const TieredJob& t = tj[j];
-    if (m_ratePolicy->Preempts())
-    {
-        // ESA's split keys are rescued when the holder's slot comes back (RescueDelay), which
-        // needs every holder's cycle; the ranked sums do not visit the holders. Not charged.
-        return 0.0;
-    }
+    const InaRatePolicy& policy = *m_ratePolicy;
+    const bool preempts = policy.Preempts();
     const double pool = m_poolSize;
     const double jitter = m_iterationJitter.GetSeconds();
+    const double timeout = m_resendTimeout.GetSeconds();
     const bool ownApart = m_dedup && t.Slots() <= pool; // as in NextFallback
+    // ESA's rescuer sends its slot's next chunk when its result reaches its worker: one trip
+    // ToR - worker - ToR, as at one switch (RescueDelay).
+    const double hop = tx + m_linkDelay.GetSeconds();
+    const double pass = PipelineSeconds();
+    const double returnTrip = std::max(0.0, policy.RoundTrip(hop, pass, 0) - 2 * hop - 2 * pass);
     auto arrival = [&](const TieredJob& x, const Level& l, bool self) {
         return FirstPacketArrivalOf(l.workers, x.Slots(), tx, x.job->linkShare, jitter, self);
     };
     // A key stalls its window once per pass whichever ToR it split at: the splits of a pass
-    // at the job's ToRs add up before the chain turns them into stalls.
+    // at the job's ToRs add up before the chain turns them into stalls. ESA's rescue waits
+    // and the share of stalls that wait the timeout are the split-weighted means over them.
     SplitKeyCounts splits;
+    double waitFirst = 0;
+    double waitRest = 0;
+    double timedOut = 0;
+    double timedOutOf = 0; // the splits timedOut is the mean over
     for (size_t a = 0; a < t.levels.size(); ++a)
     {
         const Level& here = t.levels[a];
@@ -2327,11 +2339,15 @@ InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
             continue; // the spine, or no skew: nothing splits
         }
         // The single-switch sums over the holders at this pool (SolveSharedPool): blocking-
-        // weighted sojourn and first-window split, and their chunk arrivals per aggregator.
+        // weighted sojourn, first-window split, rescue waits and timed-out share, and their
+        // chunk arrivals per aggregator.
         double blocking = 0;
         double holderHold = 0;
         double splitFirst = 0;
         double claim = 0;
+        double poolWaitFirst = 0;
+        double poolWaitRest = 0;
+        double poolTimedOut = 0;
         auto meet = [&](const TieredJob& c, const Level& there, double b, bool self) {
             const double queue = FirstWindowQueueing(there.rho,
                                                      c.f,
@@ -2348,6 +2364,35 @@ InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
                                                there.start + there.hold + queue,
                                                here.start + here.spread);
             claim += 1 / c.interval / pool;
+            if (self || !preempts)
+            {
+                // Nothing rescues it (ATP; ESA's own slot: a job does not preempt itself).
+                poolWaitFirst += b * (timeout + t.rtt);
+                poolWaitRest += b * (timeout + t.rtt);
+                poolTimedOut += b;
+                return;
+            }
+            // ESA: the holder's slot comes back within its iteration (again) or, after its
+            // last use, one iteration later if it has iterations left (at most the timeout).
+            const double again = std::max(0.0, 1 - c.Slots() / c.chunks);
+            const double cycle =
+                c.job->iterations > 1 ? c.rtt + (c.chunks - 1) * c.interval + c.stall : timeout;
+            const double last = (1 - again) * std::min(timeout, cycle);
+            const double slotCycle = c.window * c.interval;
+            poolWaitFirst += b * (again * std::min(timeout,
+                                                   RescueDelay(returnTrip,
+                                                               slotCycle,
+                                                               there.sojourn,
+                                                               there.start,
+                                                               here.spread + here.start)) +
+                                  last);
+            poolWaitRest +=
+                b *
+                (again *
+                     std::min(timeout,
+                              RescueDelay(returnTrip, slotCycle, there.sojourn, 0.0, here.spread)) +
+                 last);
+            poolTimedOut += b * (1 - again);
         };
         if (!ownApart)
         {
@@ -2356,10 +2401,10 @@ InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
         for (const Shared& s : shared)
         {
             const TieredJob& c = tj[s.other];
-            const double w = m_ratePolicy->BlockingWeight(*c.job, s.other, *t.job, j);
+            const double w = policy.BlockingWeight(*c.job, s.other, *t.job, j);
             for (const auto& [mine, theirs] : s.levels)
             {
-                if (mine == a)
+                if (mine == a && w > 0)
                 {
                     const Level& there = c.levels[theirs];
                     meet(c, there, PairBlock(c, there.held, t, here.held, w), false);
@@ -2380,33 +2425,28 @@ InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
                                                       claim,
                                                       holderHold / blocking,
                                                       splitFirst / blocking});
-        fprintf(stderr,
-                "j %zu a %zu K %g C %g rho %g fre %g spread %g start %g w %g claim %g hh %g sf "
-                "%g -> %g %g %g f %g lf %g\n",
-                j,
-                a,
-                t.Slots(),
-                t.chunks,
-                here.rho,
-                here.fRehashed,
-                here.spread,
-                here.start,
-                here.workers,
-                claim,
-                holderHold / blocking,
-                splitFirst / blocking,
-                atPool.first,
-                atPool.settled,
-                atPool.fresh,
-                t.f,
-                here.f);
         splits.first += atPool.first;
         splits.settled += atPool.settled;
         splits.fresh += atPool.fresh;
+        waitFirst += atPool.first * poolWaitFirst / blocking;
+        waitRest += (atPool.settled + atPool.fresh) * poolWaitRest / blocking;
+        const double poolSplits = atPool.first + atPool.settled + atPool.fresh;
+        timedOut += poolSplits * (poolTimedOut / blocking);
+        timedOutOf += poolSplits;
     }
-    // Every ATP stall waits the timeout (nothing rescues a split key).
-    const auto [first, rest] = SplitKeyEpisodes(splits, t.chunks / t.Slots(), 1.0);
-    return m_ratePolicy->SplitKeyStall(first, rest, m_resendTimeout.GetSeconds(), t.rtt, 0.0, 0.0);
+    if (timedOutOf <= 0)
+    {
+        return 0.0;
+    }
+    const auto [first, rest] =
+        SplitKeyEpisodes(splits, t.chunks / t.Slots(), timedOut / timedOutOf);
+    return policy.SplitKeyStall(
+        first,
+        rest,
+        timeout,
+        t.rtt,
+        splits.first > 0 ? waitFirst / splits.first : 0.0,
+        splits.settled + splits.fresh > 0 ? waitRest / (splits.settled + splits.fresh) : 0.0);
 }
 
 double

@@ -291,12 +291,14 @@ class InaGradientSync : public IterationTermModel
     /** \brief Holdings of every level of every job from its interval and fallback. */
     void TwoLevelHoldings(std::vector<TieredJob>& tj, double tx) const;
     /**
-     * \brief Time an iteration of job j loses to keys split by skew at its ToRs (ATP): the
+     * \brief Time an iteration of job j loses to keys split by skew at its ToRs: the
      *        single-switch terms (ExpectedSplits) at every ToR pool it aggregates at, with that
      *        pool's holders, its workers there and their spread; the splits of a pass add up
      *        over the ToRs (one timeout resends the window whichever ToR a key split at).
      * \param shared the others job j shares a pool with \param tx wire time [s]
-     * \return seconds per iteration (0 without skew, and for a preemptive policy)
+     *        ESA: a key split against a higher priority waits for that holder's slot to come
+     *        back (RescueDelay), one against its own slot the timeout.
+     * \return seconds per iteration (0 without skew)
      */
     double TwoLevelSplitStall(const std::vector<TieredJob>& tj,
                               size_t j,
@@ -317,10 +319,12 @@ class InaGradientSync : public IterationTermModel
      * \brief One damped round: new fallback fractions, loads and intervals.
      * \param shared per job the others it shares a pool with (PairwiseBlocking), or null for a
      *        preemptive policy (RankedBlocking over above)
+     * \param pairs the same, for the split-key stalls (TwoLevelSplitStall), or null: none
      * \return residual
      */
     double TwoLevelRound(std::vector<TieredJob>& tj,
                          const std::vector<std::vector<Shared>>* shared,
+                         const std::vector<std::vector<Shared>>* pairs,
                          InaRankedHoldings& above,
                          const std::vector<std::vector<size_t>>& atPool,
                          double tx,
