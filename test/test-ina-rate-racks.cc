@@ -607,3 +607,35 @@ TEST_CASE("INA rate level over racks: ATP keys split by skew at the ToRs stall t
         REQUIRE(t[j] == Approx(expected).epsilon(1e-9));
     }
 }
+
+TEST_CASE("INA rate level over racks: ESA never rescues a key split against its own slot at a ToR",
+          "[ina]")
+{
+    // A lone cross-rack job, 4 + 4 workers, with its 256 window slots over 64 aggregators per
+    // switch: its own slots share indices (no de-duplication can separate them), and a key
+    // split against its own slot at a ToR is never rescued (a job does not preempt itself),
+    // so it waits the timeout and its resend, as under ATP. Alone, ESA and ATP then take the
+    // same time (no other job: the same blocking, room and fallback), and the skew costs at
+    // least one timeout.
+    auto model = [](const std::string& policy, bool skew) {
+        Ptr<InaGradientSync> m = CreateObject<InaGradientSync>();
+        m->SetAttribute("Policy", StringValue(policy));
+        m->SetAttribute("PoolSize", UintegerValue(64));
+        m->SetAttribute("PacketJitter", TimeValue(NanoSeconds(skew ? 500 : 0)));
+        m->SetAttribute("IterationJitter", TimeValue(MicroSeconds(skew ? 10 : 0)));
+        return m;
+    };
+    std::vector<InaRateJob> jobs(1);
+    jobs[0].workers = 8;
+    jobs[0].racks = {{0, 4}, {1, 4}};
+    jobs[0].gradientBytes = 4.0 * 62 * 400 * 4;
+    jobs[0].iterations = 2;
+    const double esa = model("esa", true)->RackSyncTimes(jobs)[0];
+    const double atp = model("atp", true)->RackSyncTimes(jobs)[0];
+    const double bare = model("esa", false)->RackSyncTimes(jobs)[0];
+    TimeValue timeout;
+    model("esa", true)->GetAttribute("ResendTimeout", timeout);
+    CAPTURE(esa, atp, bare);
+    REQUIRE(esa > bare + timeout.Get().GetSeconds());
+    REQUIRE(esa == Approx(atp).epsilon(1e-12));
+}
