@@ -74,9 +74,10 @@ namespace ns3
  * worker's start, the latest of W host delays on every window round, longer holds, and keys split
  * by skew that stall a window for ResendTimeout (ESA: until the holder's next use preempts the
  * stranded partial), doc/ina.md "Skew (rate level)". Two-level components take the once-per-
- * iteration terms and the window round's host delays (WindowInterval over all the job's workers).
- * Not captured: loss, state across evaluations, longer holds and split keys in two-level
- * components.
+ * iteration terms, the window round's host delays (WindowInterval over all the job's workers) and
+ * the keys split at their ToRs (TwoLevelSplitStall: the single-switch terms per ToR pool). Not
+ * captured: loss, state across evaluations, longer holds in two-level components, ESA's departure
+ * stalls there, and keys split at the spine.
  */
 class InaGradientSync : public IterationTermModel
 {
