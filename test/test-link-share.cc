@@ -273,3 +273,47 @@ TEST_CASE("shared links: the peak data share is the largest per-node share, bit 
     }
     Simulator::Destroy();
 }
+
+namespace
+{
+/// \param n counter of the sync model's change notices
+void
+CountNotice(uint32_t* n)
+{
+    ++*n;
+}
+} // namespace
+
+TEST_CASE("shared links: a remembered sync share is compared again whenever a node's data load "
+          "moves",
+          "[links]")
+{
+    // CheckShares compares the shares only after a SetDataLoad that moved some load: the
+    // sync model must hear of every move of a share, however many unchanged loads came
+    // between, and of none while the loads stay.
+    Rig rig(true, false);
+    uint32_t notices = 0;
+    rig.ring->SetChangeCallback(MakeBoundCallback(&CountNotice, &notices));
+    rig.SyncTime(); // its share remembered at no data load: its peak
+    const std::vector<double> idle(2, 0.0);
+    const std::vector<double> busy = {0.75 * RAIL, 0.0};  // leaves the sync half of node 0's
+    const std::vector<double> busier = {0.8 * RAIL, 0.0}; // still half
+    auto pass = [&](const std::vector<double>& out) {
+        rig.links->SetDataLoad(out, idle);
+        Simulator::Run(); // the check scheduled after the pass
+    };
+    pass(idle);
+    pass(idle);
+    CHECK(notices == 0);
+    pass(busy);
+    CHECK(notices == 1);
+    pass(busy); // not evaluated again: its share remembered is still its peak
+    CHECK(notices == 2);
+    rig.SyncTime(); // now at half
+    pass(busy);
+    pass(busier); // moved a load, not the share
+    pass(busier);
+    CHECK(notices == 2);
+    pass(idle);
+    CHECK(notices == 3);
+}

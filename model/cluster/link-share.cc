@@ -65,6 +65,7 @@ LinkShare::SetLinks(const ClusterTopology& topology,
     m_capacity = railBytesPerSecond * railsPerNode;
     m_dataOut.assign(topology.numNodes, 0.0);
     m_dataIn.assign(topology.numNodes, 0.0);
+    m_dataMoved = true; // every share may move with the capacity
 }
 
 void
@@ -128,6 +129,10 @@ void
 LinkShare::SetDataLoad(const std::vector<double>& out, const std::vector<double>& in)
 {
     NS_LOG_FUNCTION(this);
+    // A remembered share moves only with the load of a node it crosses: CheckShares compares
+    // them only if some load moved (with local loading, or before data crosses the rails,
+    // none ever does)
+    m_dataMoved = m_dataMoved || !SameLoad(out, m_dataOut) || !SameLoad(in, m_dataIn);
     // Copied into the kept vectors: taking the caller's by move freed these one pass late,
     // which left the heap fragmented (160 MB more peak RSS at ten times Philly).
     m_dataOut = out;
@@ -149,6 +154,20 @@ LinkShare::SetDataLoad(const std::vector<double>& out, const std::vector<double>
         m_checkPending = true;
         Simulator::ScheduleNow(&LinkShare::CheckShares, this);
     }
+}
+
+bool
+LinkShare::SameLoad(const std::vector<double>& load, const std::vector<double>& kept)
+{
+    // kept as SetDataLoad keeps load: cut or padded with 0 to the nodes
+    for (size_t n = 0; n < kept.size(); ++n)
+    {
+        if ((n < load.size() ? load[n] : 0.0) != kept[n])
+        {
+            return false; // (-0 and +0 give every share alike, so == is enough)
+        }
+    }
+    return true;
 }
 
 double
@@ -208,6 +227,12 @@ LinkShare::CheckShares()
 {
     NS_LOG_FUNCTION(this);
     m_checkPending = false;
+    // Every remembered share was taken at the loads of its SyncShare or found unmoved at
+    // those of the last check: with the same loads since, none moved, and the walk only
+    // drops the jobs no longer running (which decides whether the next SetDataLoad schedules
+    // a check). A share found moved is compared again at the next check, until the sync
+    // model has taken it.
+    const bool compare = m_dataMoved;
     bool moved = false;
     for (auto it = m_used.begin(); it != m_used.end();)
     {
@@ -217,9 +242,10 @@ LinkShare::CheckShares()
             it = m_used.erase(it);
             continue;
         }
-        moved = moved || ShareOf(u.traffic) != u.share;
+        moved = moved || (compare && ShareOf(u.traffic) != u.share);
         ++it;
     }
+    m_dataMoved = moved;
     if (moved && m_sync)
     {
         NS_LOG_LOGIC("data load moved a sync share: re-evaluate the sync terms");

@@ -140,6 +140,11 @@ class LinkShare : public Object
     double ShareOf(const std::vector<SyncLinkTraffic>& traffic, uint32_t* node = nullptr) const;
     /** Ask the sync model to re-evaluate if a remembered share has moved. */
     void CheckShares();
+    /**
+     * \param load a data load as SetDataLoad is given it \param kept one as it keeps it
+     * \return true if keeping load would leave kept's values as they are
+     */
+    static bool SameLoad(const std::vector<double>& load, const std::vector<double>& kept);
 
     ClusterTopology m_topology;
     double m_capacity{0}; //!< one node's rail bundle, each direction [bytes/s]
@@ -147,6 +152,9 @@ class LinkShare : public Object
     std::vector<double> m_dataOut; //!< per node [bytes/s]
     std::vector<double> m_dataIn;  //!< per node [bytes/s]
     bool m_checkPending{false};
+    /// some node's data load moved since CheckShares last found every remembered share
+    /// unmoved (until then it compares them)
+    bool m_dataMoved{true};
     mutable Figures m_figures;
 
     /** A running job's share as its sync model last used it. */
