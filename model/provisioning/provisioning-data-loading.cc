@@ -209,6 +209,10 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
             }
         }
         m_level.SetClasses(classOf, uint32_t(m_classSlots.size()));
+        m_capsMovedAt.assign(statics, 0);
+        m_railClass = uint32_t(
+            std::find(m_classSlots.begin(), m_classSlots.end(), &ProvisioningUtilization::rail) -
+            m_classSlots.begin()); // past the classes if there are no rails (UsedInClass: 0)
         m_onNode.assign(topology.numNodes, {});
         m_gpuIndices.Reset(topology.numNodes, topology.gpusPerNode);
         std::vector<Ptr<const ClusterJob>> kept;
@@ -451,15 +455,30 @@ ProvisioningDataLoading::DescribeMarked()
         {
             --m_notLevelable;
         }
-        m_level.Remove(id);
         m_byThreshold.erase({r.threshold, id});
-        r.levelable = m_model->DescribeJob(r.spec, r.plan, flows);
-        r.described = true;
         r.work = 0;
         r.threshold = 0;
+        if (DescriptionStands(id, r))
+        {
+            // what Remove and Add of its description again would do, without making it
+            m_level.AddAgain(id);
+        }
+        else
+        {
+            m_level.Remove(id);
+            r.levelable = m_model->DescribeJob(r.spec, r.plan, flows);
+            r.described = true;
+            r.describedPlan = r.plan;
+            r.describedFirstGpu = r.spec.firstGpu;
+            r.describedBuilds = m_model->GetNStaticBuilds();
+            r.describedAt = m_capsStamp;
+            if (r.levelable)
+            {
+                m_level.Add(id, std::move(flows));
+            }
+        }
         if (r.levelable)
         {
-            m_level.Add(id, std::move(flows));
             double unit = m_level.SlowestUnit(id);
             if (std::isfinite(unit) && unit > 0)
             {
@@ -475,6 +494,34 @@ ProvisioningDataLoading::DescribeMarked()
         }
     }
     m_marked.clear();
+}
+
+bool
+ProvisioningDataLoading::DescriptionStands(uint64_t id, const Running& r) const
+{
+    if (!r.described || !r.levelable || PlanMoved(r.plan, r.describedPlan) ||
+        r.spec.firstGpu != r.describedFirstGpu || r.describedBuilds != m_model->GetNStaticBuilds())
+    {
+        return false;
+    }
+    // The flows' units are dominant shares over the capacities they use (and the job's own
+    // storage clients, which stay): none may have moved since.
+    const std::vector<ProvisioningLevel::Flow>* flows = m_level.FlowsOf(id);
+    if (!flows)
+    {
+        return false;
+    }
+    for (const auto& f : *flows)
+    {
+        for (const auto& [res, w] : f.usage)
+        {
+            if (res >= m_capsMovedAt.size() || m_capsMovedAt[res] > r.describedAt)
+            {
+                return false;
+            }
+        }
+    }
+    return true;
 }
 
 bool
@@ -636,11 +683,14 @@ ProvisioningDataLoading::ApplyRailReserve(LinkShare& links)
         return;
     }
     // The jobs on a node whose rails moved are described again (a rail may be a flow's
-    // dominant resource), and the level gets the new capacities.
+    // dominant resource), and the level gets the new capacities of those rails (the only
+    // ones a reserve moves: a pass need not compare every resource's).
+    std::vector<uint32_t> movedNodes;
     for (uint32_t n = 0; n < reserve.size() && n < m_onNode.size(); ++n)
     {
         if (n >= m_reserve.size() || reserve[n] != m_reserve[n])
         {
+            movedNodes.push_back(n);
             for (const auto& [id, g] : m_onNode[n])
             {
                 m_marked.insert(id);
@@ -649,9 +699,21 @@ ProvisioningDataLoading::ApplyRailReserve(LinkShare& links)
     }
     m_reserve = reserve;
     m_model->SetRailReserve(std::move(reserve));
-    uint32_t statics = m_model->StaticCount();
-    const auto& caps = m_model->Capacities();
-    m_level.SetCapacities(std::vector<double>(caps.begin(), caps.begin() + statics));
+    m_model->StaticCount(); // the static capacities with the new reserve
+    m_capsMoved.clear();
+    for (uint32_t n : movedNodes)
+    {
+        m_model->ReserveResources(n, m_capsMoved);
+    }
+    m_level.SetCapacities(m_model->Capacities(), m_capsMoved);
+    ++m_capsStamp;
+    for (uint32_t res : m_capsMoved)
+    {
+        if (res < m_capsMovedAt.size())
+        {
+            m_capsMovedAt[res] = m_capsStamp;
+        }
+    }
 }
 
 void
@@ -663,6 +725,13 @@ ProvisioningDataLoading::ShareRailLoads(LinkShare& links)
     if (!m_levelValid)
     {
         m_model->RailLoads(out, in); // the full pass's
+    }
+    else if (m_level.UsedInClass(m_railClass) == 0 && !std::isnan(m_levelNow))
+    {
+        // No kept flow crosses a rail (local loading): every uplink's sums are +0, and so is
+        // each node's load at any level L but a NaN (L x 0), without reading them
+        out.assign(m_onNode.size(), 0.0);
+        in.assign(m_onNode.size(), 0.0);
     }
     else
     {

@@ -123,6 +123,12 @@ class ProvisioningDataLoading : public ReportingTermModel
         double reportedWork{0};     //!< work last reported with the group
         double fullRate{0};         //!< samples/s per GPU of the last full pass
         double threshold{0};        //!< the level below which it is starved (0: never)
+        /// what its description (DescribeJob) was made from, when it was last described: the
+        /// plan, its first GPUs, the model's static builds and m_capsStamp (DescriptionStands)
+        CachePlan describedPlan;
+        std::vector<uint32_t> describedFirstGpu; //!< see describedPlan
+        uint64_t describedBuilds{0};             //!< see describedPlan
+        uint64_t describedAt{0};                 //!< see describedPlan
     };
 
     /** \param job an engine job \param spec set to the model's view of it */
@@ -151,6 +157,13 @@ class ProvisioningDataLoading : public ReportingTermModel
     void Replan();
     /** (Re)describe the marked jobs to m_level. */
     void DescribeMarked();
+    /**
+     * \param id a kept job \param r it, its plan set
+     * \return true if describing it again would give the flows m_level keeps of it: it was
+     *         described with this plan and these GPUs, and no capacity its flows use moved
+     *         since (a job on a node whose rail reserve moved, its flows off the rails)
+     */
+    bool DescriptionStands(uint64_t id, const Running& r) const;
     /** The pass with the level: report the pace and the jobs whose term moved. */
     /**
      * \param all report every job \param moved else the jobs (re)described now
@@ -203,6 +216,10 @@ class ProvisioningDataLoading : public ReportingTermModel
     bool m_syncMoved{true};
     /// the links m_reserve was taken from (held, so that new links never share its address)
     Ptr<const LinkShare> m_reserveFrom;
+    std::vector<uint32_t> m_capsMoved; //!< scratch of ApplyRailReserve: the rails it moved
+    uint64_t m_capsStamp{0};           //!< rail reserves applied that moved capacities
+    /// per static resource: m_capsStamp when its capacity last moved (DescriptionStands)
+    std::vector<uint64_t> m_capsMovedAt;
     std::vector<double> m_railOut; //!< scratch of ShareRailLoads: per node, out
     std::vector<double> m_railIn;  //!< scratch of ShareRailLoads: per node, in
     /// per node: the kept jobs with GPUs there, by id, and their GPUs
@@ -235,7 +252,9 @@ class ProvisioningDataLoading : public ReportingTermModel
     static ProvisioningUtilization OnlyFields(const ProvisioningUtilization& util,
                                               const std::vector<UtilizationField>& fields);
     std::vector<UtilizationField> m_classSlots; //!< per class: its member
-    mutable std::vector<double> m_busiest;      //!< scratch of GetUtilization, per class
+    /// the class of the rails and leaf-spine links in m_level (m_classSlots.size(): none)
+    uint32_t m_railClass{0};
+    mutable std::vector<double> m_busiest; //!< scratch of GetUtilization, per class
 };
 
 } // namespace ns3

@@ -53,6 +53,7 @@ ProvisioningLevel::Reset(std::vector<double> caps, uint32_t level)
     m_updates = 0;
     m_lastLevel = 0;
     m_classOf.clear(); // SetClasses again
+    m_usedInClass.clear();
     m_classes = 0;
     for (ShareTree* tree : {&m_atLevel, &m_atDemand})
     {
@@ -92,6 +93,11 @@ ProvisioningLevel::SetClasses(const std::vector<uint8_t>& classOf, uint32_t clas
     }
     m_classOf = classOf;
     m_classes = classes;
+    m_usedInClass.assign(classes, 0);
+    for (uint32_t r : m_used)
+    {
+        ++m_usedInClass[m_classOf[r]];
+    }
     m_shareBase.assign(classes, 0);
     m_shareWidth.assign(classes, 1);
     uint32_t nodes = 0;
@@ -146,6 +152,37 @@ ProvisioningLevel::SetCapacities(std::vector<double> caps)
         if (Over(r))
         {
             m_over.insert(r);
+        }
+    }
+}
+
+void
+ProvisioningLevel::SetCapacities(const std::vector<double>& caps,
+                                 const std::vector<uint32_t>& moved)
+{
+    NS_LOG_FUNCTION(this << moved.size());
+    if (caps.size() < m_caps.size())
+    {
+        throw std::invalid_argument(
+            "ProvisioningLevel::SetCapacities: " + std::to_string(caps.size()) +
+            " capacities for " + std::to_string(m_caps.size()) + " resources");
+    }
+    for (uint32_t r : moved)
+    {
+        if (r >= m_caps.size() || caps[r] == m_caps[r])
+        {
+            continue;
+        }
+        MarkBoth(r); // its shares moved
+        m_caps[r] = caps[r];
+        // m_over holds the used resources over capacity (Count keeps it): r's test moved
+        if (m_users[r] > 0 && Over(r))
+        {
+            m_over.insert(r);
+        }
+        else
+        {
+            m_over.erase(r);
         }
     }
 }
@@ -257,6 +294,10 @@ ProvisioningLevel::ListUsed(uint32_t r)
 {
     m_usedAt[r] = static_cast<uint32_t>(m_used.size());
     m_used.push_back(r);
+    if (!m_usedInClass.empty())
+    {
+        ++m_usedInClass[m_classOf[r]];
+    }
 }
 
 void
@@ -265,6 +306,10 @@ ProvisioningLevel::UnlistUsed(uint32_t r)
     m_used[m_usedAt[r]] = m_used.back();
     m_usedAt[m_used.back()] = m_usedAt[r];
     m_used.pop_back();
+    if (!m_usedInClass.empty())
+    {
+        --m_usedInClass[m_classOf[r]];
+    }
 }
 
 void
@@ -311,6 +356,30 @@ ProvisioningLevel::Add(uint64_t job, std::vector<Flow> flows)
 void
 ProvisioningLevel::Remove(uint64_t job)
 {
+    RemoveKeeping(job, nullptr);
+}
+
+void
+ProvisioningLevel::AddAgain(uint64_t job)
+{
+    std::vector<Flow> flows;
+    if (m_jobs.count(job) > 0)
+    {
+        RemoveKeeping(job, &flows);
+        Add(job, std::move(flows));
+    }
+}
+
+const std::vector<ProvisioningLevel::Flow>*
+ProvisioningLevel::FlowsOf(uint64_t job) const
+{
+    auto it = m_jobs.find(job);
+    return it == m_jobs.end() ? nullptr : &it->second.flows;
+}
+
+void
+ProvisioningLevel::RemoveKeeping(uint64_t job, std::vector<Flow>* keep)
+{
     auto it = m_jobs.find(job);
     if (it == m_jobs.end())
     {
@@ -336,6 +405,10 @@ ProvisioningLevel::Remove(uint64_t job)
         {
             m_byCap.erase(at);
         }
+    }
+    if (keep)
+    {
+        *keep = std::move(j.flows);
     }
     m_jobs.erase(it);
     Updated();

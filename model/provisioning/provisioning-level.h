@@ -67,12 +67,35 @@ class ProvisioningLevel
     void SetCapacities(std::vector<double> caps);
 
     /**
+     * \brief New capacities of some resources (those a node's rail reserve moved); the
+     *        other resources' and the flows stay. Costs the resources named, not all.
+     * \param caps capacity of every resource, as for Reset (at least as many)
+     * \param moved the resources whose capacity may differ from the kept one
+     */
+    void SetCapacities(const std::vector<double>& caps, const std::vector<uint32_t>& moved);
+
+    /**
      * \param job a job not kept yet (a kept one is replaced)
      * \param flows its flows (resource ids below caps.size())
      */
     void Add(uint64_t job, std::vector<Flow> flows);
     /** \param job a job kept (else nothing happens) */
     void Remove(uint64_t job);
+    /**
+     * \brief Remove a kept job and add it again with its flows, for a caller whose new
+     *        description of the job would be the one kept.
+     *
+     * The sums get what Remove and Add of that description give, in the same order, and the
+     * job's flows new arrival numbers: leaving the job as it is would change the history of
+     * the running sums' roundings (and when they are refreshed), so the level's bits.
+     * \param job a job kept (else nothing happens)
+     */
+    void AddAgain(uint64_t job);
+    /**
+     * \param job a job
+     * \return its kept flows, nullptr if it is not kept (valid until the next update)
+     */
+    const std::vector<Flow>* FlowsOf(uint64_t job) const;
 
     /**
      * \return the level L in solver units; +infinity when the level's resource fits every
@@ -149,6 +172,15 @@ class ProvisioningLevel
     void BusiestSharesScanned(std::vector<double>& busiest, uint64_t classes = kAllClasses) const;
     /** Every class (BusiestShares); SetClasses allows at most 64 */
     static constexpr uint64_t kAllClasses = ~uint64_t(0);
+
+    /**
+     * \param c a class (SetClasses)
+     * \return how many resources of class c some kept flow uses (0 before SetClasses)
+     */
+    uint32_t UsedInClass(uint32_t c) const
+    {
+        return c < m_usedInClass.size() ? m_usedInClass[c] : 0;
+    }
 
     /** \return the resources some kept flow uses (unordered) */
     const std::vector<uint32_t>& Used() const
@@ -333,6 +365,11 @@ class ProvisioningLevel
      * it away)
      */
     void Count(const Flow& flow, bool capped, bool onLevel, bool enter);
+    /**
+     * \param job a job kept (else nothing happens)
+     * \param keep if not null, set to its flows (else they are dropped)
+     */
+    void RemoveKeeping(uint64_t job, std::vector<Flow>* keep);
     /** \param r a resource that got its first user: list it in m_used */
     void ListUsed(uint32_t r);
     /** \param r a resource that lost its last user: take it out of m_used */
@@ -371,22 +408,23 @@ class ProvisioningLevel
     std::vector<double> m_demand;      //!< per resource: sum of weight x cap, every flow
     /// Refresh's scratch: per used resource, its sums (capped, rising, demand) before
     std::vector<std::array<double, 3>> m_sumsBefore;
-    std::vector<uint32_t> m_users;      //!< per resource: flows using it
-    std::vector<uint32_t> m_levelUsers; //!< per resource: flows on the level's using it
-    std::vector<uint32_t> m_used;       //!< resources with users, unordered
-    std::vector<uint32_t> m_usedAt;     //!< per resource: its index in m_used
-    std::set<uint32_t> m_over;          //!< resources but the level's over capacity
-    uint64_t m_seq{0};                  //!< entries made
-    uint32_t m_updates{0};              //!< since the last Refresh
-    double m_lastLevel{0};              //!< what Level() returned last
-    std::vector<uint8_t> m_classOf;     //!< per resource: its class (SetClasses)
-    uint32_t m_classes{0};              //!< number of classes (SetClasses)
-    std::vector<uint32_t> m_shareBase;  //!< per class: its tree's node 0 in ShareTree::nodes
-    std::vector<uint32_t> m_shareWidth; //!< per class: its tree's leaves (a power of two)
-    std::vector<uint32_t> m_leafRes;    //!< per class, per leaf (at m_shareBase / 2): resource
-    std::vector<uint32_t> m_slotOf;     //!< per resource: its leaf in its class's tree
-    mutable ShareTree m_atLevel;        //!< shares at a finite level (kept up to date lazily)
-    mutable ShareTree m_atDemand;       //!< shares at full demand (kept up to date lazily)
+    std::vector<uint32_t> m_users;       //!< per resource: flows using it
+    std::vector<uint32_t> m_levelUsers;  //!< per resource: flows on the level's using it
+    std::vector<uint32_t> m_used;        //!< resources with users, unordered
+    std::vector<uint32_t> m_usedAt;      //!< per resource: its index in m_used
+    std::set<uint32_t> m_over;           //!< resources but the level's over capacity
+    uint64_t m_seq{0};                   //!< entries made
+    uint32_t m_updates{0};               //!< since the last Refresh
+    double m_lastLevel{0};               //!< what Level() returned last
+    std::vector<uint8_t> m_classOf;      //!< per resource: its class (SetClasses)
+    std::vector<uint32_t> m_usedInClass; //!< per class: its resources in m_used (SetClasses)
+    uint32_t m_classes{0};               //!< number of classes (SetClasses)
+    std::vector<uint32_t> m_shareBase;   //!< per class: its tree's node 0 in ShareTree::nodes
+    std::vector<uint32_t> m_shareWidth;  //!< per class: its tree's leaves (a power of two)
+    std::vector<uint32_t> m_leafRes;     //!< per class, per leaf (at m_shareBase / 2): resource
+    std::vector<uint32_t> m_slotOf;      //!< per resource: its leaf in its class's tree
+    mutable ShareTree m_atLevel;         //!< shares at a finite level (kept up to date lazily)
+    mutable ShareTree m_atDemand;        //!< shares at full demand (kept up to date lazily)
     /// the resource that gave the last level (Binding())
     uint32_t m_binding{ProvisioningModel::kNoResource};
 };

@@ -557,6 +557,7 @@ ProvisioningModel::BuildResources()
     // resources with other capacities on training nodes' rails. The kept usages stay valid
     // if the pool twins do; their dominant shares are computed again when next used.
     bool keepUsages = sameScalars;
+    ++m_nStaticBuilds;
     std::vector<uint32_t> twinRep;
     std::vector<uint32_t> twinCount;
     bool twinsValid = m_twinsValid;
@@ -2061,6 +2062,20 @@ ProvisioningModel::SetRailReserve(std::vector<double> reserve)
 {
     m_reserveMoved = m_reserveMoved || reserve != m_railReserve;
     m_railReserve = std::move(reserve);
+}
+
+void
+ProvisioningModel::ReserveResources(uint32_t node, std::vector<uint32_t>& out) const
+{
+    if (node + 1 >= m_reserveLinkOf.size())
+    {
+        return; // no reserve applies to it
+    }
+    for (uint32_t i = m_reserveLinkOf[node]; i < m_reserveLinkOf[node + 1]; ++i)
+    {
+        out.push_back(2 * m_reserveLinks[i]); // as UpdateReserveCaps sets them
+        out.push_back(2 * m_reserveLinks[i] + 1);
+    }
 }
 
 void

@@ -228,6 +228,12 @@ class ProvisioningModel : public Object
      */
     void SetRailReserve(std::vector<double> reserve);
     /**
+     * \brief The static resources whose capacity follows a training node's rail reserve: its
+     *        rail links, each way. Valid once a StaticCount() after SetRailReserve built them.
+     * \param node a training node \param out appended to: their ids
+     */
+    void ReserveResources(uint32_t node, std::vector<uint32_t>& out) const;
+    /**
      * \brief The last Solve's load on every training node's rail links, summed over its rails.
      * \param out per training node, bytes/s sent out of it over its rails (output)
      * \param in per training node, bytes/s received over its rails (output)
@@ -365,6 +371,16 @@ class ProvisioningModel : public Object
     uint64_t GetUsageCacheBytes() const
     {
         return m_usageBytes;
+    }
+
+    /**
+     * \return builds of every static resource since the model was created (not those that
+     *         only moved the rails of a new rail reserve): a description of a job
+     *         (DescribeJob) made before the last one may no longer be the model's
+     */
+    uint64_t GetNStaticBuilds() const
+    {
+        return m_nStaticBuilds;
     }
 
     /** \return kept usages built since the model was created (ReuseUsages: the misses) */
@@ -684,6 +700,7 @@ eturn per job result; empty optional when the compact usages cannot give the ful
     mutable bool m_poolZeroRefused{false};
     uint64_t m_nPoolZeroBuilds{0}; //!< usages built from pool node 0's part
     uint64_t m_nUsagesBuilt{0};    //!< entries of m_usages built (GetNUsagesBuilt)
+    uint64_t m_nStaticBuilds{0};   //!< full builds of the static resources (GetNStaticBuilds)
     /// resource id -> the solver's id (kUnused: no flow uses it); the solver holds only the
     /// resources some flow uses, in ascending id order, so its size follows the running jobs
     /// rather than the cluster
