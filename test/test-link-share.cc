@@ -317,3 +317,69 @@ TEST_CASE("shared links: a remembered sync share is compared again whenever a no
     pass(idle);
     CHECK(notices == 3);
 }
+
+TEST_CASE("shared links: a kept job whose rails' reserve moved is described with their new "
+          "capacity",
+          "[links]")
+{
+    // KSpeed on 2 nodes of 2 GPUs, rails of 1 GB/s, no pool cache: each GPU's rail is its
+    // flow's dominant resource, and the pool's 2 cores bind at a level below 1 (rails fit). Jobs A
+    // and B run alone on nodes 0 and 1; then C spans both and its sync keeps half of their rails.
+    // A and B are not described anew by the model (their plan and GPUs stand), but their
+    // flows cross those rails: their pace must be the one of a loader that sees A, B and C
+    // at once.
+    ClusterTopology topology;
+    topology.numNodes = 2;
+    topology.gpusPerNode = 2;
+    topology.nodesPerRack = 2;
+    WorkloadProfile profile;
+    profile.name = "rail-bound";
+    profile.localBatch = 100;
+    profile.gradientBytes = 1e8;
+    profile.rawBytesPerSample = 1e3;
+    profile.decodedBytesPerSample = 1e6;
+    // spread over 2 pool nodes of 1 core: 3/4 of the share of the GPU's rail
+    profile.cpuSecondsPerSample = 0.75 * 2 * 1e6 * WIRE / 1e9;
+    profile.dataset = "d";
+    profile.datasetBytes = 1e9;
+    Ptr<ClusterJob> a = JobOnGpus(1, profile, {{0, 1}}, 0.01);
+    Ptr<ClusterJob> b = JobOnGpus(2, profile, {{1, 1}}, 0.01);
+    Ptr<ClusterJob> c = JobOnGpus(3, profile, {{0, 1}, {1, 1}}, 0.01);
+    Config::SetDefault("ns3::ProvisioningModel::PoolNodes", UintegerValue(2));
+    Config::SetDefault("ns3::ProvisioningModel::PoolCores", DoubleValue(1));
+    Config::SetDefault("ns3::ProvisioningModel::PoolCacheBytes", DoubleValue(0)); // decode all
+    auto loader = [&]() {
+        auto links = CreateObject<LinkShare>();
+        links->SetLinks(topology, 1e9, 2);
+        auto ring = CreateObject<RingAllReduceSync>();
+        ring->SetLinkShare(links);
+        links->SetSyncModel(PeekPointer(ring));
+        auto data = CreateObject<ProvisioningDataLoading>();
+        data->Configure("kspeed", CreateObject<StorageBackend>());
+        RailClusterConfig rail;
+        rail.railRateBps = 8e9;
+        rail.node.pcieGen = 5;
+        rail.node.nicDmaBandwidth = 1e12;
+        data->SetNodeTemplate(rail);
+        data->SetLinkShare(links);
+        return std::make_pair(data, ring); // held: the links keep a plain pointer to it
+    };
+    auto [kept, keptRing] = loader();
+    std::vector<double> alone(2, 0.0);
+    kept->Evaluate(topology, {a, b}, alone);
+    std::vector<double> s(3, 0.0);
+    kept->Evaluate(topology, {a, b, c}, s);   // C starts: the reserve of nodes 0 and 1 moves
+    CHECK(kept->GetPassCounts().second == 0); // every pass on the level
+    auto [fresh, freshRing] = loader();
+    std::vector<double> expected(3, 0.0);
+    fresh->Evaluate(topology, {a, b, c}, expected);
+    CHECK(fresh->GetPassCounts().second == 0);
+    for (size_t k = 0; k < 3; ++k)
+    {
+        INFO("job " << k + 1);
+        CHECK(s[k] == Approx(expected[k]).epsilon(1e-9));
+    }
+    CHECK(s[0] > 1.2 * alone[0]); // C took pool cores and half of A's rail
+    Simulator::Destroy();
+    Config::Reset();
+}
