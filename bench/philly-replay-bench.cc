@@ -126,6 +126,9 @@ ConfigOptions(const std::string& config)
         {"dpp", "--ina=ideal --provisioning=dpp --storage-policy=ideal"},
         {"alluxio", "--ina=ideal --provisioning=alluxio --storage-policy=ideal"},
         {"kspeed", "--ina=ideal --provisioning=kspeed --storage-policy=ideal"},
+        // Ring all-reduce on the rails local loading's model keeps a reserve of (LinkShare):
+        // every start or stop of a job that spans nodes moves the reserve of its nodes.
+        {"local-ring", "--ina=none --provisioning=local --storage-policy=ideal"},
         {"cba", "--ina=ideal --provisioning=ideal --storage-policy=cba"},
         {"cba-vc-10tb",
          "--ina=ideal --provisioning=ideal --storage-policy=cba --dataset-rule=vc "
