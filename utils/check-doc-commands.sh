@@ -61,7 +61,12 @@ extract() {
             marker_line = FNR
             next
         }
-        if (text ~ /^[ \t]*(```|~~~)/) { fence = !fence; next }
+        if (text ~ /^[ \t]*(```|~~~)/) {
+            # A marker on the line before an opening fence marks the first line of the block.
+            if (!fence && marker_line == FNR - 1) marker_line = FNR
+            fence = !fence
+            next
+        }
         if (pending != "") {
             cont = text
             sub(/^[ \t]+/, "", cont)
