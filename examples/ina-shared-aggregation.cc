@@ -39,6 +39,7 @@
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -111,6 +112,7 @@ struct RunOut
     uint64_t psFallbackBytes{0};
     double endSeconds{0}; //!< simulated time the run covered (last finish, or the stop time)
     double wallSeconds{0};
+    std::optional<uint32_t> atpHashSalt; //!< the salt ATP ran with (set for ATP only)
 };
 
 /// A bad option value: main() prints it as one line and exits 1.
@@ -149,11 +151,14 @@ RunOnce(const InaRunConfig& cfg)
 {
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(cfg.seed);
+    RunOut out;
+    out.cfg = cfg;
     InaHelper helper;
     helper.SetPolicy(cfg.policy);
     if (cfg.policy == "atp")
     {
-        helper.SetPolicyAttribute("HashSalt", UintegerValue(AtpHashSalt(cfg.seed)));
+        out.atpHashSalt = AtpHashSalt(cfg.seed);
+        helper.SetPolicyAttribute("HashSalt", UintegerValue(*out.atpHashSalt));
     }
     helper.SetSwitchAttribute("PoolSize", UintegerValue(cfg.poolSize));
     helper.SetLinkRate(DataRate(cfg.linkRate));
@@ -174,8 +179,6 @@ RunOnce(const InaRunConfig& cfg)
         helper.SetPolicyAttribute("PriorityRule", StringValue(cfg.priorityRule));
         helper.SetPolicyAttribute("Preemption", StringValue(cfg.esaPreemption));
     }
-    RunOut out;
-    out.cfg = cfg;
     for (uint32_t j = 0; j < cfg.jobs; ++j)
     {
         const MixModel& m = kMix[j % (sizeof(kMix) / sizeof(kMix[0]))];
@@ -453,29 +456,28 @@ nlohmann::json
 ToJson(const RunOut& o)
 {
     nlohmann::json j;
-    j["config"] = {
-        {"policy", o.cfg.policy},
-        {"poolSize", o.cfg.poolSize},
-        {"loss", o.cfg.loss},
-        {"jobs", o.cfg.jobs},
-        {"workers", o.cfg.workers},
-        {"iterations", o.cfg.iterations},
-        {"seed", o.cfg.seed},
-        {"modelScale", o.cfg.modelScale},
-        {"computeScale", o.cfg.computeScale},
-        {"linkRate", o.cfg.linkRate},
-        {"window", o.cfg.window},
-        {"priorityRule", o.cfg.priorityRule},
-        {"outlierProbability", o.cfg.outlierProb},
-        {"iterationJitterUs", o.cfg.jitterUs},
-        {"packetJitterNs", o.cfg.packetJitterNs},
-        {"esaPreemption", o.cfg.esaPreemption},
-        {"atpCc", o.cfg.atpCc},
-        {"racks", o.cfg.racks},
-        {"crossRack", o.cfg.crossRack},
-        {"hierarchical", o.cfg.hierarchical},
-        {"uplinkRate", o.cfg.uplinkRate},
-        {"atpHashSalt", o.cfg.policy == "atp" ? nlohmann::json(AtpHashSalt(o.cfg.seed)) : nullptr}};
+    j["config"] = {{"policy", o.cfg.policy},
+                   {"poolSize", o.cfg.poolSize},
+                   {"loss", o.cfg.loss},
+                   {"jobs", o.cfg.jobs},
+                   {"workers", o.cfg.workers},
+                   {"iterations", o.cfg.iterations},
+                   {"seed", o.cfg.seed},
+                   {"modelScale", o.cfg.modelScale},
+                   {"computeScale", o.cfg.computeScale},
+                   {"linkRate", o.cfg.linkRate},
+                   {"window", o.cfg.window},
+                   {"priorityRule", o.cfg.priorityRule},
+                   {"outlierProbability", o.cfg.outlierProb},
+                   {"iterationJitterUs", o.cfg.jitterUs},
+                   {"packetJitterNs", o.cfg.packetJitterNs},
+                   {"esaPreemption", o.cfg.esaPreemption},
+                   {"atpCc", o.cfg.atpCc},
+                   {"racks", o.cfg.racks},
+                   {"crossRack", o.cfg.crossRack},
+                   {"hierarchical", o.cfg.hierarchical},
+                   {"uplinkRate", o.cfg.uplinkRate},
+                   {"atpHashSalt", o.atpHashSalt ? nlohmann::json(*o.atpHashSalt) : nullptr}};
     j["summary"] = {{"avgJctSeconds", o.unfinished == 0 ? nlohmann::json(o.avgJct) : nullptr},
                     {"avgJctFinishedSeconds",
                      std::isnan(o.avgJct) ? nlohmann::json(nullptr) : nlohmann::json(o.avgJct)},
