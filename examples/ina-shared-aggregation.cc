@@ -401,13 +401,14 @@ RunRate(const InaRunConfig& cfg)
             break;
         }
         std::vector<double> fallback;
-        std::vector<double> t = cfg.racks > 1 ? m->RackSyncTimes(jobs, &fallback)
-                                              : m->SwitchSyncTimes(jobs, 0, &fallback);
-        const std::vector<std::vector<double>> overhang =
-            cfg.racks > 1
-                ? std::vector<std::vector<double>>(running.size(),
-                                                   std::vector<double>(running.size(), 0.0))
-                : m->DepartureStalls(jobs);
+        std::vector<std::vector<double>> overhang;
+        std::vector<double> t = cfg.racks > 1
+                                    ? m->RackSyncTimes(jobs, &fallback, nullptr, &overhang)
+                                    : m->SwitchSyncTimes(jobs, 0, &fallback);
+        if (cfg.racks <= 1)
+        {
+            overhang = m->DepartureStalls(jobs);
+        }
         double dt = 1e30;
         for (size_t k = 0; k < running.size(); ++k)
         {

@@ -639,3 +639,76 @@ TEST_CASE("INA rate level over racks: ESA never rescues a key split against its 
     REQUIRE(esa > bare + timeout.Get().GetSeconds());
     REQUIRE(esa == Approx(atp).epsilon(1e-12));
 }
+
+TEST_CASE("INA rate level over racks: ESA stalls at the ToRs outlive the holder that would "
+          "rescue them",
+          "[ina]")
+{
+    // doc/ina.md ("Stalls that outlive their rescuer"), at the ToRs: two cross-rack ESA jobs,
+    // 4 + 4 workers each. Job 1's keys split at a ToR against the last use of job 0's slot
+    // (job 0 has the higher priority and a single pass: 200 chunks in a window of 256) wait
+    // for job 0's next iteration; when job 0 leaves, they wait for the ResendTimeout T instead,
+    // once for all of them: departure[1][0] = (1 - e^-N) (T - cycle0), N the keys split in job
+    // 0's last window, which does not depend on T. So three timeouts lie on one line whose
+    // slope is in (0, 1) and whose root, cycle0, is job 0's iteration without the start skew:
+    // at least its line-rate cycle, at most its whole iteration time.
+    auto model = [](Time timeout) {
+        Ptr<InaGradientSync> m = CreateObject<InaGradientSync>();
+        m->SetAttribute("Policy", StringValue("esa"));
+        m->SetAttribute("PoolSize", UintegerValue(256));
+        m->SetAttribute("Window", UintegerValue(256));
+        m->SetAttribute("IterationJitter", TimeValue(MicroSeconds(10)));
+        m->SetAttribute("PacketJitter", TimeValue(NanoSeconds(50)));
+        m->SetAttribute("ResendTimeout", TimeValue(timeout));
+        return m;
+    };
+    auto jobsIn = [](const std::vector<std::pair<uint32_t, uint32_t>>& racks) {
+        std::vector<InaRateJob> jobs(2);
+        for (size_t j = 0; j < 2; ++j)
+        {
+            jobs[j].id = j;
+            jobs[j].workers = 8;
+            jobs[j].racks = racks;
+            jobs[j].iterations = 2;
+            jobs[j].priorityKey = j + 1;
+            jobs[j].gradientBytes = 4.0 * 62 * (j == 0 ? 200 : 2000);
+        }
+        return jobs;
+    };
+    const std::vector<InaRateJob> cross = jobsIn({{0, 4}, {1, 4}});
+    const std::vector<double> timeouts{200e-6, 400e-6, 600e-6};
+    std::vector<double> d;
+    std::vector<double> iteration0;
+    for (double t : timeouts)
+    {
+        std::vector<std::vector<double>> departure;
+        iteration0.push_back(
+            model(Seconds(t))->RackSyncTimes(cross, nullptr, nullptr, &departure)[0]);
+        REQUIRE(departure.size() == 2);
+        CHECK(departure[0][1] == 0); // the highest priority is never split against job 1
+        CHECK(departure[0][0] == 0);
+        CHECK(departure[1][1] == 0);
+        d.push_back(departure[1][0]);
+    }
+    CAPTURE(d[0], d[1], d[2], iteration0[0]);
+    REQUIRE(d[0] > 0);
+    const double slope = (d[1] - d[0]) / (timeouts[1] - timeouts[0]);
+    CHECK((d[2] - d[1]) / (timeouts[2] - timeouts[1]) == Approx(slope).epsilon(1e-9));
+    REQUIRE(slope > 0);
+    REQUIRE(slope < 1);
+    const double cycle0 = timeouts[0] - d[0] / slope;
+    const double tx = (4 * 62 + 60) * 8 / 100e9;
+    CAPTURE(cycle0);
+    CHECK(cycle0 > 199 * tx);
+    CHECK(cycle0 < iteration0[0]);
+
+    // Both jobs in rack 0 alone: its ToR is a single switch, and the stalls are
+    // DepartureStalls' bit for bit.
+    const std::vector<InaRateJob> local = jobsIn({{0, 8}});
+    std::vector<std::vector<double>> departure;
+    model(MicroSeconds(200))->RackSyncTimes(local, nullptr, nullptr, &departure);
+    const std::vector<std::vector<double>> single =
+        model(MicroSeconds(200))->DepartureStalls(local);
+    REQUIRE(single[1][0] > 0);
+    CHECK(departure == single);
+}

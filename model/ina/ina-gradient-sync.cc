@@ -25,6 +25,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 namespace ns3
 {
@@ -1634,12 +1635,28 @@ InaGradientSync::LinkTraffic(const ClusterJob& job, std::vector<SyncLinkTraffic>
 std::vector<double>
 InaGradientSync::RackSyncTimes(const std::vector<InaRateJob>& jobs,
                                std::vector<double>* fallback,
-                               std::vector<PoolHoldings>* held) const
+                               std::vector<PoolHoldings>* held,
+                               std::vector<std::vector<double>>* departure) const
 {
     const size_t n = jobs.size();
     std::vector<double> out(n, 0.0);
     std::vector<double> fb(n, 0.0);
     std::vector<PoolHoldings> hd(n);
+    if (departure)
+    {
+        departure->assign(n, std::vector<double>(n, 0.0));
+    }
+    // A sub-problem's [victim][holder] stalls, into the jobs' own indices.
+    auto scatterDeparture = [&](const std::vector<size_t>& idx,
+                                const std::vector<std::vector<double>>& sub) {
+        for (size_t a = 0; a < sub.size(); ++a)
+        {
+            for (size_t b = 0; b < sub[a].size(); ++b)
+            {
+                (*departure)[idx[a]][idx[b]] = sub[a][b];
+            }
+        }
+    };
     // Rack-local jobs by rack (a job without racks on a switch of its own), cross-rack jobs.
     std::map<int64_t, std::vector<size_t>> local;
     std::vector<size_t> cross;
@@ -1690,8 +1707,19 @@ InaGradientSync::RackSyncTimes(const std::vector<InaRateJob>& jobs,
         }
         std::vector<double> f;
         std::vector<double> h;
-        std::vector<double> t = SwitchSyncTimes(subset(idx), 0, &f, held ? &h : nullptr);
+        std::vector<std::vector<double>> dep;
+        std::vector<double> t = SyncTimesWithFloor(subset(idx),
+                                                   0,
+                                                   {},
+                                                   &f,
+                                                   nullptr,
+                                                   held ? &h : nullptr,
+                                                   departure ? &dep : nullptr);
         scatter(idx, t, f);
+        if (departure)
+        {
+            scatterDeparture(idx, dep);
+        }
         for (size_t k = 0; k < h.size() && rack >= 0; ++k) // rack < 0: no rack given
         {
             hd[idx[k]] = {{rack, h[k]}};
@@ -1702,10 +1730,18 @@ InaGradientSync::RackSyncTimes(const std::vector<InaRateJob>& jobs,
         std::vector<double> f;
         std::vector<PoolHoldings> h;
         std::vector<double> spine;
+        std::vector<std::vector<double>> dep;
         std::vector<double> t = twoLevel
-                                    ? TwoLevelTimes(subset(component), f, held ? &h : nullptr)
+                                    ? TwoLevelTimes(subset(component),
+                                                    f,
+                                                    held ? &h : nullptr,
+                                                    departure ? &dep : nullptr)
                                     : SpineOnlyTimes(subset(cross), f, held ? &spine : nullptr);
         scatter(component, t, f);
+        if (departure && twoLevel)
+        {
+            scatterDeparture(component, dep);
+        }
         for (size_t k = 0; k < h.size(); ++k)
         {
             hd[component[k]] = std::move(h[k]);
@@ -1868,7 +1904,8 @@ InaGradientSync::UplinksOverloaded(const std::vector<TieredJob>& tj, size_t rack
 std::vector<double>
 InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
                                std::vector<double>& fallback,
-                               std::vector<PoolHoldings>* held) const
+                               std::vector<PoolHoldings>* held,
+                               std::vector<std::vector<double>>* departure) const
 {
     const size_t n = jobs.size();
     const double values = ValuesPerPacket();
@@ -1967,6 +2004,10 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
         out[j] = tj[j].rtt + (tj[j].chunks - 1) * tj[j].interval +
                  SkewSeconds(jobs[j].workers, tj[j].interval) + tj[j].stall;
         fallback[j] = tj[j].f;
+    }
+    if (departure)
+    {
+        *departure = TwoLevelDepartureStalls(tj, SharedPools(tj, atPool));
     }
     if (held)
     {
@@ -2447,6 +2488,138 @@ InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
         t.rtt,
         splits.first > 0 ? waitFirst / splits.first : 0.0,
         splits.settled + splits.fresh > 0 ? waitRest / (splits.settled + splits.fresh) : 0.0);
+}
+
+double
+InaGradientSync::StillSharedAtLastIteration(const TieredJob& c,
+                                            const TieredJob& t,
+                                            double sojourn,
+                                            double slots,
+                                            double held) const
+{
+    // As at one switch (DepartureStalls): pairs whose phases drift meet anew on every use;
+    // the others decay over the iterations the pair has run together, as every collision of
+    // the victim re-hashes its slot (IterationShare over all the slots hashed into the pool).
+    const double drift =
+        sojourn > 0
+            ? std::min(1.0, std::fabs(c.window * c.interval - t.window * t.interval) / sojourn)
+            : 0.0;
+    const double iters = c.job->iterations + std::min(c.job->iterationsDone, t.job->iterationsDone);
+    if (iters <= 1)
+    {
+        return 1.0;
+    }
+    const double pool = m_poolSize;
+    const double phi = std::min(1.0, 2 * held / std::max(slots, 1e-30));
+    const double passes = c.chunks / c.Slots();
+    const double last = iters * IterationShare(slots, pool, phi, passes, iters) -
+                        (iters - 1) * IterationShare(slots, pool, phi, passes, iters - 1);
+    return drift + (1 - drift) * last;
+}
+
+std::vector<std::vector<double>>
+InaGradientSync::TwoLevelDepartureStalls(const std::vector<TieredJob>& tj,
+                                         const std::vector<std::vector<Shared>>& shared) const
+{
+    const size_t n = tj.size();
+    std::vector<std::vector<double>> out(n, std::vector<double>(n, 0.0));
+    const InaRatePolicy& policy = *m_ratePolicy;
+    if (!policy.Preempts())
+    {
+        return out; // ATP: a split key waits the timeout whoever leaves (TwoLevelSplitStall)
+    }
+    const double pool = m_poolSize;
+    const double timeout = m_resendTimeout.GetSeconds();
+    // Per pool: the window slots hashed into it and the aggregators held there, for the share
+    // of pairs still on one index at the holder's last iteration (as at one switch).
+    std::vector<double> poolSlots;
+    std::vector<double> poolHeld;
+    for (const TieredJob& t : tj)
+    {
+        for (const Level& l : t.levels)
+        {
+            poolSlots.resize(std::max(poolSlots.size(), l.pool + 1), 0.0);
+            poolHeld.resize(poolSlots.size(), 0.0);
+            poolSlots[l.pool] += t.Slots();
+            poolHeld[l.pool] += l.held;
+        }
+    }
+    for (size_t j = 0; j < n; ++j)
+    {
+        const TieredJob& t = tj[j];
+        if (t.stall <= 0)
+        {
+            continue; // nothing split (no skew, or nothing to collide with)
+        }
+        const bool ownApart = m_dedup && t.Slots() <= pool; // as in NextFallback
+        std::vector<double> stranded(n, 0.0);               // keys of j split in i's last window
+        for (size_t a = 0; a < t.levels.size(); ++a)
+        {
+            const Level& here = t.levels[a];
+            if (here.spread <= 0)
+            {
+                continue; // the spine, or no host jitter: nothing splits after the first window
+            }
+            // The holders j meets at this ToR, as TwoLevelSplitStall weighs them: j's blocking
+            // there and the chunk arrivals per aggregator that may take a freed index first.
+            double blocking = ownApart ? 0.0 : PairBlock(t, here.held, t, here.held, 1.0);
+            double claim = ownApart ? 0.0 : 1 / t.interval / pool;
+            // (holder, its level at this pool, its blocking of j here)
+            std::vector<std::tuple<size_t, size_t, double>> above;
+            for (const Shared& sh : shared[j])
+            {
+                const TieredJob& c = tj[sh.other];
+                const double w = policy.BlockingWeight(*c.job, sh.other, *t.job, j);
+                for (const auto& [mine, theirs] : sh.levels)
+                {
+                    if (mine == a && w > 0)
+                    {
+                        const double b = PairBlock(c, c.levels[theirs].held, t, here.held, w);
+                        blocking += b;
+                        claim += 1 / c.interval / pool;
+                        above.emplace_back(sh.other, theirs, b);
+                    }
+                }
+            }
+            if (blocking <= 0)
+            {
+                continue;
+            }
+            for (const auto& [i, theirs, b] : above)
+            {
+                const TieredJob& c = tj[i];
+                const double sojourn = c.levels[theirs].sojourn;
+                // j sends K_i I_i / I_j chunks in i's last window, a share f there collides at
+                // this ToR, i's part of it is its share of j's blocking, and a collision
+                // splits when j's packets outlast i's hold and none is taken first; only pairs
+                // still on one index by i's last iteration count.
+                const double split = std::min(1.0, here.spread / std::max(sojourn, 1e-30)) *
+                                     StillFree(claim, here.workers, here.spread);
+                const double persist = StillSharedAtLastIteration(c,
+                                                                  t,
+                                                                  sojourn,
+                                                                  poolSlots[here.pool],
+                                                                  poolHeld[here.pool]);
+                stranded[i] +=
+                    c.window * c.interval / t.interval * here.f * b / blocking * persist * split;
+            }
+        }
+        for (size_t i = 0; i < n; ++i)
+        {
+            const TieredJob& c = tj[i];
+            if (stranded[i] <= 0 || c.Slots() <= 0 || c.chunks <= 0)
+            {
+                continue;
+            }
+            // i's last use of a slot in an iteration is rescued by its next iteration (the
+            // cycle the per-iteration stall charges); when i leaves, j waits the rest of the
+            // timeout.
+            const double cycle =
+                c.job->iterations > 1 ? c.rtt + (c.chunks - 1) * c.interval + c.stall : timeout;
+            out[j][i] = (1 - std::exp(-stranded[i])) * std::max(0.0, timeout - cycle);
+        }
+    }
+    return out;
 }
 
 double

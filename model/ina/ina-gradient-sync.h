@@ -75,9 +75,10 @@ namespace ns3
  * by skew that stall a window for ResendTimeout (ESA: until the holder's next use preempts the
  * stranded partial), doc/ina.md "Skew (rate level)". Two-level components take the once-per-
  * iteration terms, the window round's host delays (WindowInterval over all the job's workers) and
- * the keys split at their ToRs (TwoLevelSplitStall: the single-switch terms per ToR pool). Not
- * captured: loss, state across evaluations, longer holds in two-level components, ESA's departure
- * stalls there, and keys split at the spine.
+ * the keys split at their ToRs (TwoLevelSplitStall: the single-switch terms per ToR pool), and
+ * ESA's departure stalls at the ToRs (TwoLevelDepartureStalls). Not
+ * captured: loss, state across evaluations, longer holds in two-level components, and keys split
+ * at the spine.
  */
 class InaGradientSync : public IterationTermModel
 {
@@ -146,11 +147,15 @@ class InaGradientSync : public IterationTermModel
      * \param jobs the jobs (a job with empty racks is treated as alone in its own rack)
      * \param fallback if not null: set to the fraction of each job's chunks completed at its PS
      * \param held if not null: set to each job's holdings at the pools it uses
+     * \param departure if not null: set to DepartureStalls' one-off delays, [victim][holder],
+     *        for the jobs at a rack's ToR alone (the single-switch terms) and the two-level
+     *        components (TwoLevelDepartureStalls); 0 for the spine-only mode
      * \return seconds per iteration, per job
      */
     std::vector<double> RackSyncTimes(const std::vector<InaRateJob>& jobs,
                                       std::vector<double>* fallback = nullptr,
-                                      std::vector<PoolHoldings>* held = nullptr) const;
+                                      std::vector<PoolHoldings>* held = nullptr,
+                                      std::vector<std::vector<double>>* departure = nullptr) const;
 
     /**
      * \brief Use this allocation policy (as TcpSocketBase::SetCongestionControlAlgorithm).
@@ -234,11 +239,13 @@ class InaGradientSync : public IterationTermModel
      * \brief Two-level aggregation of cross-rack jobs with the local jobs of their racks.
      * \param jobs the component's jobs \param fallback out: fraction at the PS per job
      * \param held out if not null: each job's holdings per pool
+     * \param departure out if not null: TwoLevelDepartureStalls, [victim][holder]
      * \return seconds per iteration, per job
      */
     std::vector<double> TwoLevelTimes(const std::vector<InaRateJob>& jobs,
                                       std::vector<double>& fallback,
-                                      std::vector<PoolHoldings>* held = nullptr) const;
+                                      std::vector<PoolHoldings>* held = nullptr,
+                                      std::vector<std::vector<double>>* departure = nullptr) const;
     /**
      * \brief Cross-rack jobs aggregated at the spine only (the single-switch model with one
      *        more hop each way), their chunk interval at least what the shared uplinks leave.
@@ -305,6 +312,30 @@ class InaGradientSync : public IterationTermModel
                               size_t j,
                               const std::vector<Shared>& shared,
                               double tx) const;
+    /**
+     * \brief ESA's stalls that outlive their rescuer, at the ToRs (DepartureStalls' terms per
+     *        ToR pool): a key of job j split at a ToR against the last use of holder i's slot
+     *        in i's iteration waits for i's next iteration; if i leaves instead, nothing
+     *        rescues it and j waits its ResendTimeout. The keys of j split in i's last window
+     *        add up over the ToRs they share (one timeout resends j's whole window).
+     * \param tj the component, solved \param shared per job, the others it shares a pool with
+     * \return [j][i]: seconds j loses at once when i departs (0 without skew and but for ESA)
+     */
+    /**
+     * \brief The share of job t's slots that still share an index with holder c's at c's last
+     *        iteration, at one pool (the single switch's persist, DepartureStalls).
+     * \param c the holder \param t the victim \param sojourn c's hold per chunk there [s]
+     * \param slots window slots hashed into the pool \param held aggregators held there
+     * \return in [0, 1]
+     */
+    double StillSharedAtLastIteration(const TieredJob& c,
+                                      const TieredJob& t,
+                                      double sojourn,
+                                      double slots,
+                                      double held) const;
+    std::vector<std::vector<double>> TwoLevelDepartureStalls(
+        const std::vector<TieredJob>& tj,
+        const std::vector<std::vector<Shared>>& shared) const;
     /**
      * \brief What holder c's holdings at one level take from job t at the same pool: in full
      *        (ESA: a higher priority), or once per overlapping pair (ATP, PairFiring).
