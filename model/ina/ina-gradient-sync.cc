@@ -598,6 +598,84 @@ RescueDelay(double returnTrip,
     return MeanShortfall(gap, std::max(0.0, span - h), span);
 }
 
+/// The holder of a split key's aggregator, as HolderSplitWaits reads it.
+struct SplitKeyHolder
+{
+    double slots;      //!< K_i: window slots it cycles through the pool
+    double chunks;     //!< C_i: chunks per iteration
+    double iterations; //!< iterations it has left (> 1: its slots come back next iteration)
+    double rtt;        //!< its chunk round trip [s]
+    double interval;   //!< I_i: its chunk interval [s]
+    double stall;      //!< what its iteration loses to its own split keys [s]
+    double slotCycle;  //!< K_i I_i: from one use of a slot to the next [s]
+    double hold;       //!< h_i: its hold of the aggregator (sojourn) [s]
+    double start;      //!< start_i: spread of its workers' iteration starts [s]
+};
+
+/// What a key split against one holder waits (HolderSplitWaits).
+struct HolderSplitWait
+{
+    double first{0};    //!< its wait in an iteration's first window [s]
+    double rest{0};     //!< its wait in a later pass [s]
+    double last{0};     //!< the part of either that waits for the holder's next iteration [s]
+    double cycle{0};    //!< the holder's iteration, at most the timeout [s]
+    double timedOut{0}; //!< the share of such splits that wait the timeout
+};
+
+/**
+ * How long a key of the victim split against holder i waits, at one pool. Unrescued (ATP;
+ * ESA against the victim's own slot: a job does not preempt itself, PreemptOwnJob false) it
+ * waits the timeout and its resend: timeout + R_victim, always timed out. Rescued (ESA, a
+ * higher priority): the holder's slot comes back within its iteration with probability
+ * again = max(0, 1 - K_i / C_i), the key waiting RescueDelay (at most the timeout) past its
+ * last packet, with the holder's start only in the first window; after the slot's last use of
+ * the iteration it waits for the holder's next iteration, cycle = R_i + (C_i - 1) I_i +
+ * stall_i (the timeout if none is left), at most the timeout: last = (1 - again) min(timeout,
+ * cycle), and those splits count as timed out.
+ * \param rescued the holder preempts the stranded partial \param timeout ResendTimeout [s]
+ * \param victimRtt the victim's round trip [s] \param returnTrip switch - worker - switch [s]
+ * \param holder holder i \param victimSpread host spread of the key's packets [s]
+ * \param victimStart spread of the victim's workers' iteration starts [s]
+ */
+HolderSplitWait
+HolderSplitWaits(bool rescued,
+                 double timeout,
+                 double victimRtt,
+                 double returnTrip,
+                 const SplitKeyHolder& holder,
+                 double victimSpread,
+                 double victimStart)
+{
+    const double again = std::max(0.0, 1 - holder.slots / holder.chunks);
+    const double cycle = holder.iterations > 1
+                             ? holder.rtt + (holder.chunks - 1) * holder.interval + holder.stall
+                             : timeout;
+    HolderSplitWait w;
+    w.cycle = std::min(timeout, cycle);
+    if (!rescued)
+    {
+        w.first = timeout + victimRtt;
+        w.rest = timeout + victimRtt;
+        w.timedOut = 1.0;
+        return w;
+    }
+    w.last = (1 - again) * w.cycle;
+    w.first = again * std::min(timeout,
+                               RescueDelay(returnTrip,
+                                           holder.slotCycle,
+                                           holder.hold,
+                                           holder.start,
+                                           victimSpread + victimStart)) +
+              w.last;
+    w.rest =
+        again *
+            std::min(timeout,
+                     RescueDelay(returnTrip, holder.slotCycle, holder.hold, 0.0, victimSpread)) +
+        w.last;
+    w.timedOut = 1 - again;
+    return w;
+}
+
 /// Expected keys of a job split by skew at one pool, per pass (ExpectedSplits).
 struct SplitKeyCounts
 {
@@ -1248,13 +1326,6 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     };
     const double returnTrip =
         std::max(0.0, rtt - 2 * (tx + m_linkDelay.GetSeconds()) - 2 * PipelineSeconds());
-    auto rescueDelay = [&](size_t i, size_t j, bool firstWindow) {
-        return RescueDelay(returnTrip,
-                           window[i] * interval[i],
-                           steadyHold[i],
-                           firstWindow ? startSpread(i) : 0.0,
-                           spread[j] + (firstWindow ? startSpread(j) : 0.0));
-    };
     // Damped steps whose weight decays as 1/round after the first rounds (Mann iteration):
     // the map is continuous but can overshoot into a 2-cycle near the pool's capacity.
     constexpr int ROUNDS = 2000;
@@ -1280,8 +1351,8 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         });
     }
     auto sameLevel = [&](size_t a, size_t b) { return !preempts || a == b; };
-    // ESA, per victim j and holder i: the blocking, the last-use rescue wait and i's cycle
-    // (for DepartureStalls).
+    // ESA, per victim j and holder i: the blocking, the last-use rescue wait (0 where nothing
+    // rescues: ATP, a job's own slot) and i's cycle (for DepartureStalls).
     std::vector<std::vector<double>> pairBlocking(n, std::vector<double>(n, 0.0));
     std::vector<std::vector<double>> pairWaitLast(n, std::vector<double>(n, 0.0));
     std::vector<std::vector<double>> pairCycle(n, std::vector<double>(n, 0.0));
@@ -1363,28 +1434,31 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                     holderHold += b * perChunk[i];
                     // (without skew nothing splits: stallOf does not read it)
                     splitFirst += skewed ? b * firstWindowSplit(i, j) : 0.0;
-                    const double timeout = m_resendTimeout.GetSeconds();
-                    const double again = std::max(0.0, 1 - slotsOf(i) / chunks[i]);
-                    const double cycle = jobs[i].iterations > 1
-                                             ? rtt + (chunks[i] - 1) * interval[i] + stall[i]
-                                             : timeout;
                     // A key split against the job's own slot (more slots than aggregators) is
                     // never rescued: a job does not preempt itself (PreemptOwnJob false), so
                     // it waits for the timeout and its resend, as under ATP.
-                    const bool self = i == j;
-                    const double last = self ? 0.0 : (1 - again) * std::min(timeout, cycle);
-                    const double wFirst =
-                        self ? timeout + rtt
-                             : again * std::min(timeout, rescueDelay(i, j, true)) + last;
-                    const double wRest =
-                        self ? timeout + rtt
-                             : again * std::min(timeout, rescueDelay(i, j, false)) + last;
-                    waitFirst += b * wFirst;
-                    timedOut += b * (self || !preempts ? 1.0 : 1 - again);
-                    waitRest += b * wRest;
+                    const SplitKeyHolder holder{slotsOf(i),
+                                                chunks[i],
+                                                jobs[i].iterations,
+                                                rtt,
+                                                interval[i],
+                                                stall[i],
+                                                window[i] * interval[i],
+                                                steadyHold[i],
+                                                startSpread(i)};
+                    const HolderSplitWait w = HolderSplitWaits(preempts && i != j,
+                                                               m_resendTimeout.GetSeconds(),
+                                                               rtt,
+                                                               returnTrip,
+                                                               holder,
+                                                               spread[j],
+                                                               startSpread(j));
+                    waitFirst += b * w.first;
+                    timedOut += b * w.timedOut;
+                    waitRest += b * w.rest;
                     pairBlocking[j][i] = b;
-                    pairWaitLast[j][i] = last;
-                    pairCycle[j][i] = std::min(timeout, cycle);
+                    pairWaitLast[j][i] = w.last;
+                    pairCycle[j][i] = w.cycle;
                 }
                 holderHold /= std::max(aboveBlocking + levelBlocking, 1e-30);
                 waitFirst /= std::max(aboveBlocking + levelBlocking, 1e-30);
@@ -2405,35 +2479,27 @@ InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
                                                there.start + there.hold + queue,
                                                here.start + here.spread);
             claim += 1 / c.interval / pool;
-            if (self || !preempts)
-            {
-                // Nothing rescues it (ATP; ESA's own slot: a job does not preempt itself).
-                poolWaitFirst += b * (timeout + t.rtt);
-                poolWaitRest += b * (timeout + t.rtt);
-                poolTimedOut += b;
-                return;
-            }
-            // ESA: the holder's slot comes back within its iteration (again) or, after its
-            // last use, one iteration later if it has iterations left (at most the timeout).
-            const double again = std::max(0.0, 1 - c.Slots() / c.chunks);
-            const double cycle =
-                c.job->iterations > 1 ? c.rtt + (c.chunks - 1) * c.interval + c.stall : timeout;
-            const double last = (1 - again) * std::min(timeout, cycle);
-            const double slotCycle = c.window * c.interval;
-            poolWaitFirst += b * (again * std::min(timeout,
-                                                   RescueDelay(returnTrip,
-                                                               slotCycle,
-                                                               there.sojourn,
-                                                               there.start,
-                                                               here.spread + here.start)) +
-                                  last);
-            poolWaitRest +=
-                b *
-                (again *
-                     std::min(timeout,
-                              RescueDelay(returnTrip, slotCycle, there.sojourn, 0.0, here.spread)) +
-                 last);
-            poolTimedOut += b * (1 - again);
+            // Nothing rescues it under ATP, nor ESA's own slot (a job does not preempt itself);
+            // ESA's higher priority comes back to its slot (HolderSplitWaits).
+            const SplitKeyHolder holder{c.Slots(),
+                                        c.chunks,
+                                        c.job->iterations,
+                                        c.rtt,
+                                        c.interval,
+                                        c.stall,
+                                        c.window * c.interval,
+                                        there.sojourn,
+                                        there.start};
+            const HolderSplitWait w = HolderSplitWaits(preempts && !self,
+                                                       timeout,
+                                                       t.rtt,
+                                                       returnTrip,
+                                                       holder,
+                                                       here.spread,
+                                                       here.start);
+            poolWaitFirst += b * w.first;
+            poolWaitRest += b * w.rest;
+            poolTimedOut += b * w.timedOut;
         };
         if (!ownApart)
         {
