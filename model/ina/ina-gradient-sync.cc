@@ -2424,20 +2424,6 @@ InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
                                     double tx) const
 {
     const TieredJob& t = tj[j];
-    const InaRatePolicy& policy = *m_ratePolicy;
-    const bool preempts = policy.Preempts();
-    const double pool = m_poolSize;
-    const double jitter = m_iterationJitter.GetSeconds();
-    const double timeout = m_resendTimeout.GetSeconds();
-    const bool ownApart = m_dedup && t.Slots() <= pool; // as in NextFallback
-    // ESA's rescuer sends its slot's next chunk when its result reaches its worker: one trip
-    // ToR - worker - ToR, as at one switch (RescueDelay).
-    const double hop = tx + m_linkDelay.GetSeconds();
-    const double pass = PipelineSeconds();
-    const double returnTrip = std::max(0.0, policy.RoundTrip(hop, pass, 0) - 2 * hop - 2 * pass);
-    auto arrival = [&](const TieredJob& x, const Level& l, bool self) {
-        return FirstPacketArrivalOf(l.workers, x.Slots(), tx, x.job->linkShare, jitter, self);
-    };
     // A key stalls its window once per pass whichever ToR it split at: the splits of a pass
     // at the job's ToRs add up before the chain turns them into stalls. ESA's rescue waits
     // and the share of stalls that wait the timeout are the split-weighted means over them.
@@ -2453,72 +2439,8 @@ InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
         {
             continue; // the spine, or no skew: nothing splits
         }
-        // The single-switch sums over the holders at this pool (SolveSharedPool): blocking-
-        // weighted sojourn, first-window split, rescue waits and timed-out share, and their
-        // chunk arrivals per aggregator.
-        double blocking = 0;
-        double holderHold = 0;
-        double splitFirst = 0;
-        double claim = 0;
-        double poolWaitFirst = 0;
-        double poolWaitRest = 0;
-        double poolTimedOut = 0;
-        auto meet = [&](const TieredJob& c, const Level& there, double b, bool self) {
-            const double queue = FirstWindowQueueing(there.rho,
-                                                     c.f,
-                                                     c.job->workers,
-                                                     c.Slots(),
-                                                     c.window,
-                                                     c.interval,
-                                                     tx,
-                                                     c.rtt);
-            blocking += b;
-            holderHold += b * there.sojourn;
-            splitFirst += b * FirstWindowSplit(arrival(c, there, self),
-                                               arrival(t, here, self),
-                                               there.start + there.hold + queue,
-                                               here.start + here.spread);
-            claim += 1 / c.interval / pool;
-            // Nothing rescues it under ATP, nor ESA's own slot (a job does not preempt itself);
-            // ESA's higher priority comes back to its slot (HolderSplitWaits).
-            const SplitKeyHolder holder{c.Slots(),
-                                        c.chunks,
-                                        c.job->iterations,
-                                        c.rtt,
-                                        c.interval,
-                                        c.stall,
-                                        c.window * c.interval,
-                                        there.sojourn,
-                                        there.start};
-            const HolderSplitWait w = HolderSplitWaits(preempts && !self,
-                                                       timeout,
-                                                       t.rtt,
-                                                       returnTrip,
-                                                       holder,
-                                                       here.spread,
-                                                       here.start);
-            poolWaitFirst += b * w.first;
-            poolWaitRest += b * w.rest;
-            poolTimedOut += b * w.timedOut;
-        };
-        if (!ownApart)
-        {
-            meet(t, here, PairBlock(t, here.held, t, here.held, 1.0), true);
-        }
-        for (const Shared& s : shared)
-        {
-            const TieredJob& c = tj[s.other];
-            const double w = policy.BlockingWeight(*c.job, s.other, *t.job, j);
-            for (const auto& [mine, theirs] : s.levels)
-            {
-                if (mine == a && w > 0)
-                {
-                    const Level& there = c.levels[theirs];
-                    meet(c, there, PairBlock(c, there.held, t, here.held, w), false);
-                }
-            }
-        }
-        if (blocking <= 0)
+        const ToRHolderSums sums = SumToRHolders(tj, j, a, shared, tx);
+        if (sums.blocking <= 0)
         {
             continue;
         }
@@ -2529,16 +2451,16 @@ InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
                                                       here.spread,
                                                       here.start,
                                                       here.workers,
-                                                      claim,
-                                                      holderHold / blocking,
-                                                      splitFirst / blocking});
+                                                      sums.claim,
+                                                      sums.holderHold / sums.blocking,
+                                                      sums.splitFirst / sums.blocking});
         splits.first += atPool.first;
         splits.settled += atPool.settled;
         splits.fresh += atPool.fresh;
-        waitFirst += atPool.first * poolWaitFirst / blocking;
-        waitRest += (atPool.settled + atPool.fresh) * poolWaitRest / blocking;
+        waitFirst += atPool.first * sums.waitFirst / sums.blocking;
+        waitRest += (atPool.settled + atPool.fresh) * sums.waitRest / sums.blocking;
         const double poolSplits = atPool.first + atPool.settled + atPool.fresh;
-        timedOut += poolSplits * (poolTimedOut / blocking);
+        timedOut += poolSplits * (sums.timedOut / sums.blocking);
         timedOutOf += poolSplits;
     }
     if (timedOutOf <= 0)
@@ -2547,13 +2469,120 @@ InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
     }
     const auto [first, rest] =
         SplitKeyEpisodes(splits, t.chunks / t.Slots(), timedOut / timedOutOf);
-    return policy.SplitKeyStall(
+    return m_ratePolicy->SplitKeyStall(
         first,
         rest,
-        timeout,
+        m_resendTimeout.GetSeconds(),
         t.rtt,
         splits.first > 0 ? waitFirst / splits.first : 0.0,
         splits.settled + splits.fresh > 0 ? waitRest / (splits.settled + splits.fresh) : 0.0);
+}
+
+InaGradientSync::ToRHolderSums
+InaGradientSync::SumToRHolders(const std::vector<TieredJob>& tj,
+                               size_t j,
+                               size_t a,
+                               const std::vector<Shared>& shared,
+                               double tx) const
+{
+    const TieredJob& t = tj[j];
+    const Level& here = t.levels[a];
+    const InaRatePolicy& policy = *m_ratePolicy;
+    // ESA's rescuer sends its slot's next chunk when its result reaches its worker: one trip
+    // ToR - worker - ToR, as at one switch (RescueDelay).
+    const double hop = tx + m_linkDelay.GetSeconds();
+    const double pass = PipelineSeconds();
+    const double returnTrip = std::max(0.0, policy.RoundTrip(hop, pass, 0) - 2 * hop - 2 * pass);
+    ToRHolderSums sums;
+    const bool ownApart = m_dedup && t.Slots() <= m_poolSize; // as in NextFallback
+    if (!ownApart)
+    {
+        MeetToRHolder(sums,
+                      t,
+                      here,
+                      t,
+                      here,
+                      PairBlock(t, here.held, t, here.held, 1.0),
+                      true,
+                      tx,
+                      returnTrip);
+    }
+    for (const Shared& s : shared)
+    {
+        const TieredJob& c = tj[s.other];
+        const double w = policy.BlockingWeight(*c.job, s.other, *t.job, j);
+        for (const auto& [mine, theirs] : s.levels)
+        {
+            if (mine == a && w > 0)
+            {
+                const Level& there = c.levels[theirs];
+                MeetToRHolder(sums,
+                              c,
+                              there,
+                              t,
+                              here,
+                              PairBlock(c, there.held, t, here.held, w),
+                              false,
+                              tx,
+                              returnTrip);
+            }
+        }
+    }
+    return sums;
+}
+
+void
+InaGradientSync::MeetToRHolder(ToRHolderSums& sums,
+                               const TieredJob& c,
+                               const Level& there,
+                               const TieredJob& t,
+                               const Level& here,
+                               double b,
+                               bool self,
+                               double tx,
+                               double returnTrip) const
+{
+    const double jitter = m_iterationJitter.GetSeconds();
+    auto arrival = [&](const TieredJob& x, const Level& l) {
+        return FirstPacketArrivalOf(l.workers, x.Slots(), tx, x.job->linkShare, jitter, self);
+    };
+    const double queue = FirstWindowQueueing(there.rho,
+                                             c.f,
+                                             c.job->workers,
+                                             c.Slots(),
+                                             c.window,
+                                             c.interval,
+                                             tx,
+                                             c.rtt);
+    sums.blocking += b;
+    sums.holderHold += b * there.sojourn;
+    sums.splitFirst += b * FirstWindowSplit(arrival(c, there),
+                                            arrival(t, here),
+                                            there.start + there.hold + queue,
+                                            here.start + here.spread);
+    const double pool = m_poolSize;
+    sums.claim += 1 / c.interval / pool;
+    // Nothing rescues it under ATP, nor ESA's own slot (a job does not preempt itself); ESA's
+    // higher priority comes back to its slot (HolderSplitWaits).
+    const SplitKeyHolder holder{c.Slots(),
+                                c.chunks,
+                                c.job->iterations,
+                                c.rtt,
+                                c.interval,
+                                c.stall,
+                                c.window * c.interval,
+                                there.sojourn,
+                                there.start};
+    const HolderSplitWait w = HolderSplitWaits(m_ratePolicy->Preempts() && !self,
+                                               m_resendTimeout.GetSeconds(),
+                                               t.rtt,
+                                               returnTrip,
+                                               holder,
+                                               here.spread,
+                                               here.start);
+    sums.waitFirst += b * w.first;
+    sums.waitRest += b * w.rest;
+    sums.timedOut += b * w.timedOut;
 }
 
 double

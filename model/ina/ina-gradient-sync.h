@@ -312,6 +312,45 @@ class InaGradientSync : public IterationTermModel
                               size_t j,
                               const std::vector<Shared>& shared,
                               double tx) const;
+
+    /// Job j's holders at one of its ToR pools, summed as at one switch (SolveSharedPool).
+    struct ToRHolderSums
+    {
+        double blocking{0};   //!< their blocking [aggr.]
+        double holderHold{0}; //!< blocking-weighted sojourn [s x aggr.]
+        double splitFirst{0}; //!< blocking-weighted first-window split (FirstWindowSplit) [aggr.]
+        double claim{0};      //!< their chunk arrivals per aggregator [1/s]
+        double waitFirst{0};  //!< blocking-weighted wait of a split key, first window [s x aggr.]
+        double waitRest{0};   //!< the same in a later pass [s x aggr.]
+        double timedOut{0};   //!< blocking-weighted share of splits waiting the timeout [aggr.]
+    };
+
+    /**
+     * \brief The holders job j meets at its ToR level a (TwoLevelSplitStall): its own slots
+     *        where de-duplication cannot separate them, and every job sharing that pool with a
+     *        positive BlockingWeight (ATP: all; ESA: the higher priorities).
+     * \param shared the others job j shares a pool with \param tx wire time [s]
+     */
+    ToRHolderSums SumToRHolders(const std::vector<TieredJob>& tj,
+                                size_t j,
+                                size_t a,
+                                const std::vector<Shared>& shared,
+                                double tx) const;
+    /**
+     * \brief Add holder c's level there to the sums of job t's level here: its blocking b,
+     *        sojourn, first-window split, chunk arrivals and the waits of a key split against it
+     *        (HolderSplitWaits; rescued only by ESA's higher priorities, never by self).
+     * \param returnTrip ToR - worker - ToR [s]
+     */
+    void MeetToRHolder(ToRHolderSums& sums,
+                       const TieredJob& c,
+                       const Level& there,
+                       const TieredJob& t,
+                       const Level& here,
+                       double b,
+                       bool self,
+                       double tx,
+                       double returnTrip) const;
     /**
      * \brief ESA's stalls that outlive their rescuer, at the ToRs (DepartureStalls' terms per
      *        ToR pool): a key of job j split at a ToR against the last use of holder i's slot
