@@ -313,7 +313,11 @@ ProvisioningDataLoading::Admit(Ptr<const ClusterJob> job)
                 "ProvisioningDataLoading: job " + r.spec.name + " is placed on node " +
                 std::to_string(node) + ", beyond the cluster's " + std::to_string(m_onNode.size()));
         }
-        m_onNode[node][job->record.id] += g;
+        std::vector<uint64_t>& ids = m_onNode[node];
+        if (std::find(ids.begin(), ids.end(), job->record.id) == ids.end())
+        {
+            ids.push_back(job->record.id); // once, if the placement names the node twice
+        }
     }
     if (r.spec.gpusOnNode.size() > 1)
     {
@@ -644,7 +648,13 @@ ProvisioningDataLoading::JobStopped(const ClusterJob& job)
     m_gpuIndices.Release(job.record.id); // no one else's GPUs move
     for (const auto& [node, g] : r.spec.gpusOnNode)
     {
-        m_onNode[node].erase(job.record.id);
+        std::vector<uint64_t>& ids = m_onNode[node];
+        auto at = std::find(ids.begin(), ids.end(), job.record.id);
+        if (at != ids.end())
+        {
+            *at = ids.back(); // their order is not used
+            ids.pop_back();
+        }
     }
     m_plansStale = CountProfile(r.spec.profile, job.record.id, -1) || m_plansStale;
     if (r.described && !r.levelable)
@@ -691,7 +701,7 @@ ProvisioningDataLoading::ApplyRailReserve(LinkShare& links)
         if (n >= m_reserve.size() || reserve[n] != m_reserve[n])
         {
             movedNodes.push_back(n);
-            for (const auto& [id, g] : m_onNode[n])
+            for (uint64_t id : m_onNode[n])
             {
                 m_marked.insert(id);
             }

@@ -222,8 +222,9 @@ class ProvisioningDataLoading : public ReportingTermModel
     std::vector<uint64_t> m_capsMovedAt;
     std::vector<double> m_railOut; //!< scratch of ShareRailLoads: per node, out
     std::vector<double> m_railIn;  //!< scratch of ShareRailLoads: per node, in
-    /// per node: the kept jobs with GPUs there, by id, and their GPUs
-    std::vector<std::map<uint64_t, uint32_t>> m_onNode;
+    /// per node: the kept jobs with GPUs there, each once, unordered (a node holds a few; a
+    /// tree per node cost an allocation per start and stop, and Tiresias makes 330,000 each)
+    std::vector<std::vector<uint64_t>> m_onNode;
     GpuIndexAllocator m_gpuIndices;    //!< the GPUs each job holds (kept jobs, or EvaluateAll's)
     std::vector<uint64_t> m_gpusMoved; //!< scratch of TakeGpus
     std::map<std::string, std::map<uint64_t, const WorkloadProfile*>> m_readers; //!< by dataset
