@@ -2058,6 +2058,24 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
                 l.start = StartSpread(m_iterationJitter.GetSeconds(), l.workers);
             }
         }
+        // A holder spanning all those ToRs meets a key at all of them on one index: its
+        // packets there are all those workers' (TwoLevelSplitStall, KeyReach).
+        t.reachAll = {};
+        for (const Level& l : t.levels)
+        {
+            if (l.spread + l.start > 0)
+            {
+                t.reachAll.tors += 1;
+                t.reachAll.workers += l.workers;
+            }
+        }
+        if (t.reachAll.tors > 0)
+        {
+            const auto [latest, earliest] =
+                HostDelayExtremes(t.reachAll.workers, m_packetJitter.GetSeconds(), t.windowed);
+            t.reachAll.spread = latest - earliest;
+            t.reachAll.start = StartSpread(m_iterationJitter.GetSeconds(), t.reachAll.workers);
+        }
         t.psLoad = tx * (t.f * t.job->workers + (1 - t.f));
         for (size_t u = 0; u < t.uplinks.size(); ++u)
         {
@@ -2439,29 +2457,60 @@ InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
         {
             continue; // the spine, or no skew: nothing splits
         }
-        const ToRHolderSums sums = SumToRHolders(tj, j, a, shared, tx);
-        if (sums.blocking <= 0)
+        const std::vector<ToRHolderGroup> groups = SumToRHolders(tj, j, a, shared, tx);
+        double blocking = 0;
+        double claim = 0; // the chunk arrivals of all the pool's holders (StillFree)
+        for (const ToRHolderGroup& g : groups)
         {
-            continue;
+            blocking += g.sums.blocking;
+            claim += g.sums.claim;
         }
-        const SplitKeyCounts atPool = ExpectedSplits({t.Slots(),
-                                                      t.chunks,
-                                                      here.rho,
-                                                      here.fRehashed,
-                                                      here.spread,
-                                                      here.start,
-                                                      here.workers,
-                                                      sums.claim,
-                                                      sums.holderHold / sums.blocking,
-                                                      sums.splitFirst / sums.blocking});
-        splits.first += atPool.first;
-        splits.settled += atPool.settled;
-        splits.fresh += atPool.fresh;
-        waitFirst += atPool.first * sums.waitFirst / sums.blocking;
-        waitRest += (atPool.settled + atPool.fresh) * sums.waitRest / sums.blocking;
-        const double poolSplits = atPool.first + atPool.settled + atPool.fresh;
-        timedOut += poolSplits * (sums.timedOut / sums.blocking);
-        timedOutOf += poolSplits;
+        for (const ToRHolderGroup& g : groups)
+        {
+            const ToRHolderSums& sums = g.sums;
+            if (sums.blocking <= 0)
+            {
+                continue;
+            }
+            // The pool's collisions with this group's holders are its share of the blocking.
+            // One that the holder meets at several of the job's ToRs (g.reach) is the same
+            // collision at each of them (one index, freed at about the same time), so each
+            // ToR counts its share of it, and it splits the key if the holder frees the index
+            // while the key's packets still come at one of those ToRs: with the release
+            // uniform over the hold (as ExpectedSplits reads a collision), the probability
+            // grows from this ToR's packet range to the range of all those ToRs' packets
+            // (their workers' spread, and in the first window their starts), not to the sum
+            // of the ranges.
+            const double share = sums.blocking / blocking / g.reach.tors;
+            double splitFirst = sums.splitFirst / sums.blocking;
+            if (g.reach.tors > 1)
+            {
+                splitFirst = std::min(1.0,
+                                      splitFirst * (g.reach.start + g.reach.spread) /
+                                          (here.start + here.spread));
+            }
+            const SplitKeyCounts atPool = ExpectedSplits({t.Slots(),
+                                                          t.chunks,
+                                                          here.rho,
+                                                          here.fRehashed,
+                                                          g.reach.spread,
+                                                          g.reach.start,
+                                                          g.reach.workers,
+                                                          claim,
+                                                          sums.holderHold / sums.blocking,
+                                                          splitFirst});
+            const double first = atPool.first * share;
+            const double settled = atPool.settled * share;
+            const double fresh = atPool.fresh * share;
+            splits.first += first;
+            splits.settled += settled;
+            splits.fresh += fresh;
+            waitFirst += first * sums.waitFirst / sums.blocking;
+            waitRest += (settled + fresh) * sums.waitRest / sums.blocking;
+            const double poolSplits = first + settled + fresh;
+            timedOut += poolSplits * (sums.timedOut / sums.blocking);
+            timedOutOf += poolSplits;
+        }
     }
     if (timedOutOf <= 0)
     {
@@ -2478,7 +2527,7 @@ InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
         splits.settled + splits.fresh > 0 ? waitRest / (splits.settled + splits.fresh) : 0.0);
 }
 
-InaGradientSync::ToRHolderSums
+std::vector<InaGradientSync::ToRHolderGroup>
 InaGradientSync::SumToRHolders(const std::vector<TieredJob>& tj,
                                size_t j,
                                size_t a,
@@ -2493,42 +2542,82 @@ InaGradientSync::SumToRHolders(const std::vector<TieredJob>& tj,
     const double hop = tx + m_linkDelay.GetSeconds();
     const double pass = PipelineSeconds();
     const double returnTrip = std::max(0.0, policy.RoundTrip(hop, pass, 0) - 2 * hop - 2 * pass);
-    ToRHolderSums sums;
+    std::vector<ToRHolderGroup> groups;
+    auto meet = [&](const TieredJob& c,
+                    const Level& there,
+                    double b,
+                    bool self,
+                    double tors,
+                    double workers) {
+        size_t g = 0;
+        while (g < groups.size() &&
+               (groups[g].reach.tors != tors || groups[g].reach.workers != workers))
+        {
+            ++g;
+        }
+        if (g == groups.size())
+        {
+            groups.push_back({ReachAt(t, a, tors, workers), {}});
+        }
+        MeetToRHolder(groups[g].sums, c, there, t, here, b, self, tx, returnTrip);
+    };
     const bool ownApart = m_dedup && t.Slots() <= m_poolSize; // as in NextFallback
     if (!ownApart)
     {
-        MeetToRHolder(sums,
-                      t,
-                      here,
-                      t,
-                      here,
-                      PairBlock(t, here.held, t, here.held, 1.0),
-                      true,
-                      tx,
-                      returnTrip);
+        // Its own slot holds the index at all its ToRs.
+        meet(t,
+             here,
+             PairBlock(t, here.held, t, here.held, 1.0),
+             true,
+             t.reachAll.tors,
+             t.reachAll.workers);
     }
     for (const Shared& s : shared)
     {
         const TieredJob& c = tj[s.other];
         const double w = policy.BlockingWeight(*c.job, s.other, *t.job, j);
+        if (w <= 0)
+        {
+            continue;
+        }
+        // c holds the index wherever it meets j: the ToRs of j it spans that can split.
+        const Level* there = nullptr;
+        double tors = 0;
+        double workers = 0;
         for (const auto& [mine, theirs] : s.levels)
         {
-            if (mine == a && w > 0)
+            const Level& l = t.levels[mine];
+            if (l.spread + l.start > 0)
             {
-                const Level& there = c.levels[theirs];
-                MeetToRHolder(sums,
-                              c,
-                              there,
-                              t,
-                              here,
-                              PairBlock(c, there.held, t, here.held, w),
-                              false,
-                              tx,
-                              returnTrip);
+                tors += 1;
+                workers += l.workers;
             }
+            there = mine == a ? &c.levels[theirs] : there;
+        }
+        if (there)
+        {
+            meet(c, *there, PairBlock(c, there->held, t, here.held, w), false, tors, workers);
         }
     }
-    return sums;
+    return groups;
+}
+
+InaGradientSync::KeyReach
+InaGradientSync::ReachAt(const TieredJob& t, size_t a, double tors, double workers) const
+{
+    if (tors <= 1)
+    {
+        const Level& here = t.levels[a];
+        return {1.0, here.workers, here.spread, here.start};
+    }
+    if (tors == t.reachAll.tors)
+    {
+        return t.reachAll;
+    }
+    // Some but not all of its ToRs (three racks or more).
+    const auto [latest, earliest] =
+        HostDelayExtremes(workers, m_packetJitter.GetSeconds(), t.windowed);
+    return {tors, workers, latest - earliest, StartSpread(m_iterationJitter.GetSeconds(), workers)};
 }
 
 void
@@ -2543,8 +2632,8 @@ InaGradientSync::MeetToRHolder(ToRHolderSums& sums,
                                double returnTrip) const
 {
     const double jitter = m_iterationJitter.GetSeconds();
-    auto arrival = [&](const TieredJob& x, const Level& l) {
-        return FirstPacketArrivalOf(l.workers, x.Slots(), tx, x.job->linkShare, jitter, self);
+    auto arrival = [&](const TieredJob& x, double workers) {
+        return FirstPacketArrivalOf(workers, x.Slots(), tx, x.job->linkShare, jitter, self);
     };
     const double queue = FirstWindowQueueing(there.rho,
                                              c.f,
@@ -2556,8 +2645,8 @@ InaGradientSync::MeetToRHolder(ToRHolderSums& sums,
                                              c.rtt);
     sums.blocking += b;
     sums.holderHold += b * there.sojourn;
-    sums.splitFirst += b * FirstWindowSplit(arrival(c, there),
-                                            arrival(t, here),
+    sums.splitFirst += b * FirstWindowSplit(arrival(c, there.workers),
+                                            arrival(t, here.workers),
                                             there.start + there.hold + queue,
                                             here.start + here.spread);
     const double pool = m_poolSize;

@@ -211,6 +211,20 @@ class InaGradientSync : public IterationTermModel
         double fRehashed{0};   //!< f here without the floor of the pairs that cannot split
     };
 
+    /**
+     * The packets of a key that one collision can split (TwoLevelSplitStall): the job's at
+     * every ToR where it meets the holder. ATP and ESA address a chunk by the same hashed index
+     * at every switch, so a holder spanning several of the job's ToRs holds that index at all
+     * of them and frees it at about the same time (its PS result passes them all).
+     */
+    struct KeyReach
+    {
+        double tors{0};    //!< ToRs the key meets the holder at (that can split: spread > 0)
+        double workers{0}; //!< the job's workers at those ToRs: the key's packets there
+        double spread{0};  //!< host spread of those packets, E[max] - E[min] [s]
+        double start{0};   //!< range of those workers' iteration starts [s]
+    };
+
     /// A job of a two-level component (ToR pools of the racks it touches, and the spine).
     struct TieredJob
     {
@@ -226,6 +240,7 @@ class InaGradientSync : public IterationTermModel
         double f{0};               //!< fraction of chunks completed at the PS
         double stall{0};           //!< time an iteration loses to keys split by skew [s]
         std::vector<std::pair<size_t, double>> uplinks; //!< (rack, packets per chunk)
+        KeyReach reachAll; //!< its keys at all its ToRs that can split (TwoLevelSplitStall)
 
         /** \return the window slots it cycles through a pool: its window, or its chunks if
          *          fewer */
@@ -325,17 +340,31 @@ class InaGradientSync : public IterationTermModel
         double timedOut{0};   //!< blocking-weighted share of splits waiting the timeout [aggr.]
     };
 
+    /// The holders of one ToR pool that reach the same packets of job j's key.
+    struct ToRHolderGroup
+    {
+        KeyReach reach;     //!< the key's packets a collision with them can split
+        ToRHolderSums sums; //!< their sums
+    };
+
     /**
      * \brief The holders job j meets at its ToR level a (TwoLevelSplitStall): its own slots
      *        where de-duplication cannot separate them, and every job sharing that pool with a
-     *        positive BlockingWeight (ATP: all; ESA: the higher priorities).
+     *        positive BlockingWeight (ATP: all; ESA: the higher priorities), grouped by what
+     *        a collision with them reaches (the ToRs of j they span, KeyReach).
      * \param shared the others job j shares a pool with \param tx wire time [s]
      */
-    ToRHolderSums SumToRHolders(const std::vector<TieredJob>& tj,
-                                size_t j,
-                                size_t a,
-                                const std::vector<Shared>& shared,
-                                double tx) const;
+    std::vector<ToRHolderGroup> SumToRHolders(const std::vector<TieredJob>& tj,
+                                              size_t j,
+                                              size_t a,
+                                              const std::vector<Shared>& shared,
+                                              double tx) const;
+    /**
+     * \brief The packets of job t's key that a holder met at t's ToR level a reaches, when it
+     *        spans tors of t's ToRs that can split, with t's workers there: level a's own
+     *        (one ToR), t's reachAll (all of them), else from those workers (HostDelayExtremes).
+     */
+    KeyReach ReachAt(const TieredJob& t, size_t a, double tors, double workers) const;
     /**
      * \brief Add holder c's level there to the sums of job t's level here: its blocking b,
      *        sojourn, first-window split, chunk arrivals and the waits of a key split against it
