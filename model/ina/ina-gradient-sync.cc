@@ -637,6 +637,26 @@ struct HolderSplitWait
  * \param holder holder i \param victimSpread host spread of the key's packets [s]
  * \param victimStart spread of the victim's workers' iteration starts [s]
  */
+/**
+ * The holder's iteration, after which the last use of a slot in it comes back: R_i + (C_i - 1)
+ * I_i + stall_i, or the timeout if the holder has no iteration left; at most the timeout.
+ * \param iterations iterations the holder has left \param rtt its round trip [s]
+ * \param chunks C_i \param interval I_i [s] \param stall its split-key stall [s]
+ * \param timeout ResendTimeout [s]
+ * \return seconds
+ */
+double
+HolderCycle(double iterations,
+            double rtt,
+            double chunks,
+            double interval,
+            double stall,
+            double timeout)
+{
+    const double cycle = iterations > 1 ? rtt + (chunks - 1) * interval + stall : timeout;
+    return std::min(timeout, cycle);
+}
+
 HolderSplitWait
 HolderSplitWaits(bool rescued,
                  double timeout,
@@ -647,11 +667,13 @@ HolderSplitWaits(bool rescued,
                  double victimStart)
 {
     const double again = std::max(0.0, 1 - holder.slots / holder.chunks);
-    const double cycle = holder.iterations > 1
-                             ? holder.rtt + (holder.chunks - 1) * holder.interval + holder.stall
-                             : timeout;
     HolderSplitWait w;
-    w.cycle = std::min(timeout, cycle);
+    w.cycle = HolderCycle(holder.iterations,
+                          holder.rtt,
+                          holder.chunks,
+                          holder.interval,
+                          holder.stall,
+                          timeout);
     if (!rescued)
     {
         w.first = timeout + victimRtt;
@@ -2799,8 +2821,8 @@ InaGradientSync::TwoLevelDepartureStalls(const std::vector<TieredJob>& tj,
             // cycle the per-iteration stall charges); when i leaves, j waits the rest of the
             // timeout.
             const double cycle =
-                c.job->iterations > 1 ? c.rtt + (c.chunks - 1) * c.interval + c.stall : timeout;
-            out[j][i] = (1 - std::exp(-stranded[i])) * std::max(0.0, timeout - cycle);
+                HolderCycle(c.job->iterations, c.rtt, c.chunks, c.interval, c.stall, timeout);
+            out[j][i] = (1 - std::exp(-stranded[i])) * (timeout - cycle);
         }
     }
     return out;
