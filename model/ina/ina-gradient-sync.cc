@@ -2549,50 +2549,27 @@ InaGradientSync::TwoLevelSplitStall(const std::vector<TieredJob>& tj,
         splits.settled + splits.fresh > 0 ? waitRest / (splits.settled + splits.fresh) : 0.0);
 }
 
-std::vector<InaGradientSync::ToRHolderGroup>
-InaGradientSync::SumToRHolders(const std::vector<TieredJob>& tj,
-                               size_t j,
-                               size_t a,
-                               const std::vector<Shared>& shared,
-                               double tx) const
+void
+InaGradientSync::VisitToRHolders(const std::vector<TieredJob>& tj,
+                                 size_t j,
+                                 size_t a,
+                                 const std::vector<Shared>& shared,
+                                 const std::function<void(const ToRHolder&)>& visit) const
 {
     const TieredJob& t = tj[j];
     const Level& here = t.levels[a];
     const InaRatePolicy& policy = *m_ratePolicy;
-    // ESA's rescuer sends its slot's next chunk when its result reaches its worker: one trip
-    // ToR - worker - ToR, as at one switch (RescueDelay).
-    const double hop = tx + m_linkDelay.GetSeconds();
-    const double pass = PipelineSeconds();
-    const double returnTrip = std::max(0.0, policy.RoundTrip(hop, pass, 0) - 2 * hop - 2 * pass);
-    std::vector<ToRHolderGroup> groups;
-    auto meet = [&](const TieredJob& c,
-                    const Level& there,
-                    double b,
-                    bool self,
-                    double tors,
-                    double workers) {
-        size_t g = 0;
-        while (g < groups.size() &&
-               (groups[g].reach.tors != tors || groups[g].reach.workers != workers))
-        {
-            ++g;
-        }
-        if (g == groups.size())
-        {
-            groups.push_back({ReachAt(t, a, tors, workers), {}});
-        }
-        MeetToRHolder(groups[g].sums, c, there, t, here, b, self, tx, returnTrip);
-    };
     const bool ownApart = m_dedup && t.Slots() <= m_poolSize; // as in NextFallback
     if (!ownApart)
     {
         // Its own slot holds the index at all its ToRs.
-        meet(t,
-             here,
-             PairBlock(t, here.held, t, here.held, 1.0),
-             true,
-             t.reachAll.tors,
-             t.reachAll.workers);
+        visit({&t,
+               j,
+               &here,
+               PairBlock(t, here.held, t, here.held, 1.0),
+               true,
+               t.reachAll.tors,
+               t.reachAll.workers});
     }
     for (const Shared& s : shared)
     {
@@ -2618,9 +2595,54 @@ InaGradientSync::SumToRHolders(const std::vector<TieredJob>& tj,
         }
         if (there)
         {
-            meet(c, *there, PairBlock(c, there->held, t, here.held, w), false, tors, workers);
+            visit({&c,
+                   s.other,
+                   there,
+                   PairBlock(c, there->held, t, here.held, w),
+                   false,
+                   tors,
+                   workers});
         }
     }
+}
+
+std::vector<InaGradientSync::ToRHolderGroup>
+InaGradientSync::SumToRHolders(const std::vector<TieredJob>& tj,
+                               size_t j,
+                               size_t a,
+                               const std::vector<Shared>& shared,
+                               double tx) const
+{
+    const TieredJob& t = tj[j];
+    const Level& here = t.levels[a];
+    const InaRatePolicy& policy = *m_ratePolicy;
+    // ESA's rescuer sends its slot's next chunk when its result reaches its worker: one trip
+    // ToR - worker - ToR, as at one switch (RescueDelay).
+    const double hop = tx + m_linkDelay.GetSeconds();
+    const double pass = PipelineSeconds();
+    const double returnTrip = std::max(0.0, policy.RoundTrip(hop, pass, 0) - 2 * hop - 2 * pass);
+    std::vector<ToRHolderGroup> groups;
+    VisitToRHolders(tj, j, a, shared, [&](const ToRHolder& h) {
+        size_t g = 0;
+        while (g < groups.size() &&
+               (groups[g].reach.tors != h.tors || groups[g].reach.workers != h.workers))
+        {
+            ++g;
+        }
+        if (g == groups.size())
+        {
+            groups.push_back({ReachAt(t, a, h.tors, h.workers), {}});
+        }
+        MeetToRHolder(groups[g].sums,
+                      *h.job,
+                      *h.there,
+                      t,
+                      here,
+                      h.blocking,
+                      h.self,
+                      tx,
+                      returnTrip);
+    });
     return groups;
 }
 
@@ -2757,8 +2779,7 @@ InaGradientSync::TwoLevelDepartureStalls(const std::vector<TieredJob>& tj,
         {
             continue; // nothing split (no skew, or nothing to collide with)
         }
-        const bool ownApart = m_dedup && t.Slots() <= pool; // as in NextFallback
-        std::vector<double> stranded(n, 0.0);               // keys of j split in i's last window
+        std::vector<double> stranded(n, 0.0); // keys of j split in i's last window
         for (size_t a = 0; a < t.levels.size(); ++a)
         {
             const Level& here = t.levels[a];
@@ -2768,33 +2789,26 @@ InaGradientSync::TwoLevelDepartureStalls(const std::vector<TieredJob>& tj,
             }
             // The holders j meets at this ToR, as TwoLevelSplitStall weighs them: j's blocking
             // there and the chunk arrivals per aggregator that may take a freed index first.
-            double blocking = ownApart ? 0.0 : PairBlock(t, here.held, t, here.held, 1.0);
-            double claim = ownApart ? 0.0 : 1 / t.interval / pool;
+            double blocking = 0;
+            double claim = 0;
             // (holder, its level at this pool, its blocking of j here)
-            std::vector<std::tuple<size_t, size_t, double>> above;
-            for (const Shared& sh : shared[j])
-            {
-                const TieredJob& c = tj[sh.other];
-                const double w = policy.BlockingWeight(*c.job, sh.other, *t.job, j);
-                for (const auto& [mine, theirs] : sh.levels)
+            std::vector<std::tuple<size_t, const Level*, double>> above;
+            VisitToRHolders(tj, j, a, shared[j], [&](const ToRHolder& h) {
+                blocking += h.blocking;
+                claim += 1 / h.job->interval / pool;
+                if (!h.self)
                 {
-                    if (mine == a && w > 0)
-                    {
-                        const double b = PairBlock(c, c.levels[theirs].held, t, here.held, w);
-                        blocking += b;
-                        claim += 1 / c.interval / pool;
-                        above.emplace_back(sh.other, theirs, b);
-                    }
+                    above.emplace_back(h.index, h.there, h.blocking);
                 }
-            }
+            });
             if (blocking <= 0)
             {
                 continue;
             }
-            for (const auto& [i, theirs, b] : above)
+            for (const auto& [i, there, b] : above)
             {
                 const TieredJob& c = tj[i];
-                const double sojourn = c.levels[theirs].sojourn;
+                const double sojourn = there->sojourn;
                 // j sends K_i I_i / I_j chunks in i's last window, a share f there collides at
                 // this ToR, i's part of it is its share of j's blocking, and a collision
                 // splits when j's packets outlast i's hold and none is taken first; only pairs

@@ -19,6 +19,7 @@
 #include "ns3/traced-callback.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -347,11 +348,34 @@ class InaGradientSync : public IterationTermModel
         ToRHolderSums sums; //!< their sums
     };
 
+    /// A holder job j meets at one of its ToR pools (VisitToRHolders).
+    struct ToRHolder
+    {
+        const TieredJob* job; //!< the holder (job j itself for its own slots)
+        size_t index;         //!< its index in the component
+        const Level* there;   //!< its level at that pool
+        double blocking;      //!< its blocking of job j there (PairBlock)
+        bool self;            //!< job j's own slots
+        double tors;          //!< ToRs of job j it holds the index at that can split (KeyReach)
+        double workers;       //!< job j's workers at those ToRs
+    };
+
     /**
-     * \brief The holders job j meets at its ToR level a (TwoLevelSplitStall): its own slots
-     *        where de-duplication cannot separate them, and every job sharing that pool with a
-     *        positive BlockingWeight (ATP: all; ESA: the higher priorities), grouped by what
-     *        a collision with them reaches (the ToRs of j they span, KeyReach).
+     * \brief Visits the holders job j meets at its ToR level a, in one order (the sums over
+     *        them keep their bits): its own slots where de-duplication cannot separate them
+     *        (they hold the index at all its ToRs, reachAll), then every job sharing that pool
+     *        with a positive BlockingWeight (ATP: all; ESA: the higher priorities), with the
+     *        ToRs of j it spans that can split.
+     * \param shared the others job j shares a pool with \param visit called once a holder
+     */
+    void VisitToRHolders(const std::vector<TieredJob>& tj,
+                         size_t j,
+                         size_t a,
+                         const std::vector<Shared>& shared,
+                         const std::function<void(const ToRHolder&)>& visit) const;
+    /**
+     * \brief The holders job j meets at its ToR level a (TwoLevelSplitStall, VisitToRHolders),
+     *        grouped by what a collision with them reaches (the ToRs of j they span, KeyReach).
      * \param shared the others job j shares a pool with \param tx wire time [s]
      */
     std::vector<ToRHolderGroup> SumToRHolders(const std::vector<TieredJob>& tj,
