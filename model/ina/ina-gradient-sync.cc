@@ -2074,10 +2074,9 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
             // "Racks (rate level)").
             if (l.pool != spine)
             {
-                const auto [latest, earliest] =
-                    HostDelayExtremes(l.workers, m_packetJitter.GetSeconds(), t.windowed);
-                l.spread = latest - earliest;
-                l.start = StartSpread(m_iterationJitter.GetSeconds(), l.workers);
+                const KeyReach span = SpanOf(1, l.workers, t.windowed);
+                l.spread = span.spread;
+                l.start = span.start;
             }
         }
         // A holder spanning all those ToRs meets a key at all of them on one index: its
@@ -2093,10 +2092,7 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
         }
         if (t.reachAll.tors > 0)
         {
-            const auto [latest, earliest] =
-                HostDelayExtremes(t.reachAll.workers, m_packetJitter.GetSeconds(), t.windowed);
-            t.reachAll.spread = latest - earliest;
-            t.reachAll.start = StartSpread(m_iterationJitter.GetSeconds(), t.reachAll.workers);
+            t.reachAll = SpanOf(t.reachAll.tors, t.reachAll.workers, t.windowed);
         }
         t.psLoad = tx * (t.f * t.job->workers + (1 - t.f));
         for (size_t u = 0; u < t.uplinks.size(); ++u)
@@ -2659,8 +2655,14 @@ InaGradientSync::ReachAt(const TieredJob& t, size_t a, double tors, double worke
         return t.reachAll;
     }
     // Some but not all of its ToRs (three racks or more).
+    return SpanOf(tors, workers, t.windowed);
+}
+
+InaGradientSync::KeyReach
+InaGradientSync::SpanOf(double tors, double workers, double windowed) const
+{
     const auto [latest, earliest] =
-        HostDelayExtremes(workers, m_packetJitter.GetSeconds(), t.windowed);
+        HostDelayExtremes(workers, m_packetJitter.GetSeconds(), windowed);
     return {tors, workers, latest - earliest, StartSpread(m_iterationJitter.GetSeconds(), workers)};
 }
 

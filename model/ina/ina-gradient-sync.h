@@ -390,6 +390,15 @@ class InaGradientSync : public IterationTermModel
      */
     KeyReach ReachAt(const TieredJob& t, size_t a, double tors, double workers) const;
     /**
+     * \brief The span of a key's packets from the workers of a job at tors of its ToRs: their
+     *        host spread, E[max] - E[min] of their delays (HostDelayExtremes, at the spacing
+     *        windowed), and the range of their iteration starts (StartSpread).
+     * \param tors the ToRs \param workers the job's workers there
+     * \param windowed the job's window interval (TieredJob::windowed) [s]
+     * \return {tors, workers, spread, start}
+     */
+    KeyReach SpanOf(double tors, double workers, double windowed) const;
+    /**
      * \brief Add holder c's level there to the sums of job t's level here: its blocking b,
      *        sojourn, first-window split, chunk arrivals and the waits of a key split against it
      *        (HolderSplitWaits; rescued only by ESA's higher priorities, never by self).
