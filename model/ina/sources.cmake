@@ -16,6 +16,7 @@ list(APPEND AICLUSTER_SOURCES
   model/ina/ina-esa-rate-policy.cc
   model/ina/ina-ranked-holdings.cc
   model/ina/ina-gradient-sync.cc
+  model/ina/ina-gradient-sync-racks.cc
 )
 list(APPEND AICLUSTER_HEADERS
   model/ina/ina-header.h
