@@ -414,15 +414,6 @@ class InaGradientSync : public IterationTermModel
                        double tx,
                        double returnTrip) const;
     /**
-     * \brief ESA's stalls that outlive their rescuer, at the ToRs (DepartureStalls' terms per
-     *        ToR pool): a key of job j split at a ToR against the last use of holder i's slot
-     *        in i's iteration waits for i's next iteration; if i leaves instead, nothing
-     *        rescues it and j waits its ResendTimeout. The keys of j split in i's last window
-     *        add up over the ToRs they share (one timeout resends j's whole window).
-     * \param tj the component, solved \param shared per job, the others it shares a pool with
-     * \return [j][i]: seconds j loses at once when i departs (0 without skew and but for ESA)
-     */
-    /**
      * \brief The share of job t's slots that still share an index with holder c's at c's last
      *        iteration, at one pool (the single switch's persist, DepartureStalls).
      * \param c the holder \param t the victim \param sojourn c's hold per chunk there [s]
@@ -434,6 +425,15 @@ class InaGradientSync : public IterationTermModel
                                       double sojourn,
                                       double slots,
                                       double held) const;
+    /**
+     * \brief ESA's stalls that outlive their rescuer, at the ToRs (DepartureStalls' terms per
+     *        ToR pool): a key of job j split at a ToR against the last use of holder i's slot
+     *        in i's iteration waits for i's next iteration; if i leaves instead, nothing
+     *        rescues it and j waits its ResendTimeout. The keys of j split in i's last window
+     *        add up over the ToRs they share (one timeout resends j's whole window).
+     * \param tj the component, solved \param shared per job, the others it shares a pool with
+     * \return [j][i]: seconds j loses at once when i departs (0 without skew and but for ESA)
+     */
     std::vector<std::vector<double>> TwoLevelDepartureStalls(
         const std::vector<TieredJob>& tj,
         const std::vector<std::vector<Shared>>& shared) const;
