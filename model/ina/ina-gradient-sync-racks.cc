@@ -26,6 +26,8 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("InaGradientSyncRacks");
+
 using namespace inarate;
 
 std::vector<double>
@@ -499,8 +501,6 @@ InaGradientSync::SolveTwoLevel(std::vector<TieredJob>& tj,
             return;
         }
     }
-    // The class's log component, defined in ina-gradient-sync.cc.
-    [[maybe_unused]] static LogComponent& g_log = GetLogComponent("InaGradientSync");
     NS_LOG_WARN("two-level fixed point not converged for " << tj.size() << " jobs");
 }
 
