@@ -10,6 +10,7 @@
 
 #include <boost/pool/pool.hpp>
 #include <cstddef>
+#include <memory>
 #include <new>
 
 namespace ns3
@@ -56,6 +57,83 @@ struct HugePageBlockAllocator
     static char* malloc(size_type bytes);
     /** \param block a block from malloc */
     static void free(char* block);
+};
+
+/**
+ * \ingroup aicluster
+ * \brief A std::allocator that backs each allocation of 2 MiB or more with transparent huge
+ * pages, where the kernel allows: 2 MiB-aligned, rounded up to whole pages, advised
+ * (AdviseHugePages) before anything is written. Smaller allocations come from the heap.
+ *
+ * For large arrays read at random, as the max-min solver's class records and usages are
+ * (tens of MB in a 512-GPU all-to-all): with 4 KiB pages nearly every such read also misses
+ * the TLB and waits on a page walk. Contents and behaviour are unchanged.
+ *
+ * \tparam T the element type
+ */
+template <class T>
+struct HugePageAllocator
+{
+    using value_type = T; //!< allocated type
+
+    HugePageAllocator() = default;
+
+    /** Rebinding copy (allocators of any element type are equal) */
+    template <class U>
+    HugePageAllocator(const HugePageAllocator<U>& /* other */)
+    {
+    }
+
+    /**
+     * \param n elements
+     * \return room for them
+     */
+    T* allocate(std::size_t n)
+    {
+        if (n > std::size_t(-1) / sizeof(T))
+        {
+            throw std::bad_alloc();
+        }
+        const std::size_t bytes = n * sizeof(T);
+        if (bytes < HUGE_PAGE_BYTES)
+        {
+            return std::allocator<T>().allocate(n);
+        }
+        void* block = HugePageBlockAllocator::malloc(bytes);
+        if (block == nullptr)
+        {
+            throw std::bad_alloc();
+        }
+        return static_cast<T*>(block);
+    }
+
+    /**
+     * \param p what allocate(n) returned
+     * \param n the same n
+     */
+    void deallocate(T* p, std::size_t n)
+    {
+        if (n * sizeof(T) < HUGE_PAGE_BYTES)
+        {
+            std::allocator<T>().deallocate(p, n);
+            return;
+        }
+        HugePageBlockAllocator::free(reinterpret_cast<char*>(p));
+    }
+
+    /** \return true: memory from one is released by any other */
+    template <class U>
+    bool operator==(const HugePageAllocator<U>& /* other */) const
+    {
+        return true;
+    }
+
+    /** \return false */
+    template <class U>
+    bool operator!=(const HugePageAllocator<U>& /* other */) const
+    {
+        return false;
+    }
 };
 
 /**

@@ -508,7 +508,7 @@ void
 MaxMinSolver::CompactPool()
 {
     // Released classes leave holes in the usage pool; copy the live ones down.
-    std::vector<PoolEntry> pool;
+    HugeVector<PoolEntry> pool;
     pool.reserve(m_pool.size() - m_poolDead);
     for (Class& k : m_classes)
     {

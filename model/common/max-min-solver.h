@@ -8,6 +8,8 @@
 #ifndef AICLUSTER_MAX_MIN_SOLVER_H
 #define AICLUSTER_MAX_MIN_SOLVER_H
 
+#include "ns3/huge-pages.h"
+
 #include <cstdint>
 #include <unordered_map>
 #include <utility>
@@ -252,10 +254,14 @@ class MaxMinSolver
     void CollectComponent();
     void Fill();
 
-    std::vector<FlowRec> m_flows;
+    /// the large per-class and per-usage arrays, read at random: huge pages (HugePageAllocator)
+    template <class T>
+    using HugeVector = std::vector<T, HugePageAllocator<T>>;
+
+    HugeVector<FlowRec> m_flows;
     std::vector<uint32_t> m_freeFlows;
-    std::vector<Class> m_classes;
-    std::vector<ClassInfo> m_classInfo; //!< indexed as m_classes
+    HugeVector<Class> m_classes;
+    HugeVector<ClassInfo> m_classInfo;  //!< indexed as m_classes
     std::vector<uint32_t> m_classStamp; //!< BFS marks, apart from m_classes to stay in cache
     std::vector<uint32_t> m_freeClasses;
     std::unordered_multimap<uint64_t, uint32_t> m_byKey; //!< key -> class
@@ -267,7 +273,7 @@ class MaxMinSolver
         uint32_t weight; //!< index in m_weights
     };
 
-    std::vector<PoolEntry> m_pool;                        //!< usages of all classes, 8 bytes each
+    HugeVector<PoolEntry> m_pool;                         //!< usages of all classes, 8 bytes each
     std::vector<double> m_weights;                        //!< distinct weights
     std::unordered_map<uint64_t, uint32_t> m_weightIndex; //!< weight bits -> index
     uint64_t m_poolDead{0};                               //!< pool entries of released classes
