@@ -153,6 +153,9 @@ MaxMinSolver::MaxMinSolver(std::vector<double> capacities)
     m_leftCurrent.assign(capacities.size(), 0);
     m_weight.assign(capacities.size(), 0.0);
     m_prioWeight.assign(capacities.size(), 0.0);
+    m_weightSum.assign(capacities.size(), 0.0);
+    m_prioWeightSum.assign(capacities.size(), 0.0);
+    m_sumCurrent.assign(capacities.size(), 0);
     for (std::size_t r = 0; r < capacities.size(); ++r)
     {
         if (!(capacities[r] > 0))
@@ -218,6 +221,13 @@ MaxMinSolver::Reset(const std::vector<double>& capacities)
     m_leftCurrent.assign(capacities.size(), 0);
     m_weight.assign(capacities.size(), 0.0);
     m_prioWeight.assign(capacities.size(), 0.0);
+    m_weightSum.assign(capacities.size(), 0.0);
+    m_prioWeightSum.assign(capacities.size(), 0.0);
+    m_sumCurrent.assign(capacities.size(), 0);
+    m_resum.clear();
+    m_freezeOrder.clear();
+    m_relaidOut = false;
+    m_relayoutOff = false;
     m_frozen.clear();
     m_stack.clear();
     m_saturated.clear();
@@ -422,6 +432,7 @@ MaxMinSolver::MarkDirty(uint32_t c)
             res.dirty = true;
             m_dirty.push_back(m_pool[j].res);
             m_leftCurrent[m_pool[j].res] = 0; // its load changes
+            m_sumCurrent[m_pool[j].res] = 0;  // and its weight sums
         }
     }
 }
@@ -762,24 +773,17 @@ MaxMinSolver::Fill()
     for (uint32_t r : m_componentRes)
     {
         m_left[r] = m_res[r].cap;
-        m_weight[r] = 0;
-        m_prioWeight[r] = 0;
     }
     double lowestCap = 1e300; // of the component's classes (see the cap heap below)
     for (uint32_t c : m_componentClass)
     {
-        const Class& k = m_classes[c];
         m_frozen[c] = 0;
         lowestCap = std::min(lowestCap, m_classInfo[c].cap);
-        for (uint64_t j = k.pool; j < k.pool + k.nUse; ++j)
-        {
-            m_weight[m_pool[j].res] += m_weights[m_pool[j].weight] * k.mult;
-        }
-        for (uint64_t j = k.pool + k.nUse; j < k.pool + k.nUse + k.nPrio; ++j)
-        {
-            m_prioWeight[m_pool[j].res] += m_weights[m_pool[j].weight] * k.mult;
-        }
     }
+    bool everyClass = SumWeights();
+    m_freezeOrder.clear();
+    uint64_t nextPool = ~uint64_t{0}; // where the usages of a class frozen in sequence start
+    uint64_t jumps = 0;               // freezes whose usages did not follow the last one's
 
     // A resource's level only rises while the others fill (freezing a flow at or below the
     // current level leaves left/weight at least as high), so a queued level is a lower bound:
@@ -838,6 +842,9 @@ MaxMinSolver::Fill()
         Class& k = m_classes[c];
         k.rate = rate;
         m_frozen[c] = 1;
+        m_freezeOrder.push_back(c);
+        jumps += k.pool != nextPool ? 1 : 0;
+        nextPool = k.pool + k.nUse + k.nPrio;
         for (uint64_t j = k.pool; j < k.pool + k.nUse; ++j)
         {
             double w = m_weights[m_pool[j].weight] * k.mult;
@@ -936,6 +943,140 @@ MaxMinSolver::Fill()
     {
         m_leftCurrent[r] = current;
     }
+    // Most freezes of a large fill read usages away from the last one's: lay the pool out in
+    // this fill's order, which the next fills (a flow more or less) nearly repeat. If the next
+    // such fill is scattered again, the order does not hold: stop.
+    bool scattered = everyClass && current && m_componentClass.size() >= 4096 &&
+                     2 * jumps > m_componentClass.size();
+    if (scattered && !m_relayoutOff)
+    {
+        m_relayoutOff = m_relaidOut;
+        if (!m_relayoutOff)
+        {
+            RelayoutPool();
+            m_relaidOut = true;
+        }
+    }
+    else if (everyClass && current)
+    {
+        m_relaidOut = false;
+    }
+}
+
+bool
+MaxMinSolver::SumWeights()
+{
+    // The sums over the classes in m_componentClass's order: per resource, the classes in
+    // that order, each one's usages in pool order. With every live class (id order), a
+    // resource nothing changed on since the last such fill has the same terms in the same
+    // order: its kept sums are those sums. The others are summed again over their own classes
+    // alone, in id order, the same terms in the same order.
+    bool everyClass = m_componentClass.size() == m_liveClasses;
+    auto sumOver = [this](uint32_t c, auto take) {
+        const Class& k = m_classes[c];
+        for (uint64_t j = k.pool; j < k.pool + k.nUse; ++j)
+        {
+            if (take(m_pool[j].res))
+            {
+                m_weight[m_pool[j].res] += m_weights[m_pool[j].weight] * k.mult;
+            }
+        }
+        for (uint64_t j = k.pool + k.nUse; j < k.pool + k.nUse + k.nPrio; ++j)
+        {
+            if (take(m_pool[j].res))
+            {
+                m_prioWeight[m_pool[j].res] += m_weights[m_pool[j].weight] * k.mult;
+            }
+        }
+    };
+    // The classes of the resources to re-sum, each once (marked as the component search marks
+    // them; it is done), unless they are more than a quarter of all: then sum everything.
+    bool resum = everyClass;
+    m_resum.clear();
+    if (everyClass)
+    {
+        ++m_stamp;
+        for (uint32_t r : m_componentRes)
+        {
+            if (m_sumCurrent[r])
+            {
+                continue;
+            }
+            for (const auto* list : {&m_res[r].classes, &m_res[r].priorityClasses})
+            {
+                for (uint32_t c : *list)
+                {
+                    if (m_classStamp[c] != m_stamp)
+                    {
+                        m_classStamp[c] = m_stamp;
+                        m_resum.push_back(c);
+                    }
+                }
+            }
+            if (4 * m_resum.size() > m_componentClass.size())
+            {
+                resum = false;
+                break;
+            }
+        }
+    }
+    if (resum)
+    {
+        std::sort(m_resum.begin(), m_resum.end());
+        for (uint32_t r : m_componentRes)
+        {
+            m_weight[r] = m_sumCurrent[r] ? m_weightSum[r] : 0.0;
+            m_prioWeight[r] = m_sumCurrent[r] ? m_prioWeightSum[r] : 0.0;
+        }
+        for (std::size_t i = 0; i < m_resum.size(); ++i)
+        {
+            PrefetchAhead(m_resum, m_resum.size(), i, m_classes, m_pool);
+            sumOver(m_resum[i], [this](uint32_t r) { return !m_sumCurrent[r]; });
+        }
+    }
+    else
+    {
+        for (uint32_t r : m_componentRes)
+        {
+            m_weight[r] = 0;
+            m_prioWeight[r] = 0;
+        }
+        for (std::size_t i = 0; i < m_componentClass.size(); ++i)
+        {
+            PrefetchAhead(m_componentClass, m_componentClass.size(), i, m_classes, m_pool);
+            sumOver(m_componentClass[i], [](uint32_t) { return true; });
+        }
+    }
+    if (everyClass)
+    {
+        for (uint32_t r : m_componentRes)
+        {
+            m_weightSum[r] = m_weight[r];
+            m_prioWeightSum[r] = m_prioWeight[r];
+            m_sumCurrent[r] = 1;
+        }
+    }
+    return everyClass;
+}
+
+void
+MaxMinSolver::RelayoutPool()
+{
+    // Every live class was frozen once, in m_freezeOrder: its usages are all the live ones.
+    HugeVector<PoolEntry> pool(m_pool.size() - m_poolDead);
+    uint64_t at = 0;
+    for (std::size_t i = 0; i < m_freezeOrder.size(); ++i)
+    {
+        PrefetchAhead(m_freezeOrder, m_freezeOrder.size(), i, m_classes, m_pool);
+        Class& k = m_classes[m_freezeOrder[i]];
+        std::copy(m_pool.begin() + k.pool,
+                  m_pool.begin() + k.pool + k.nUse + k.nPrio,
+                  pool.begin() + at);
+        k.pool = at;
+        at += k.nUse + k.nPrio;
+    }
+    m_pool.swap(pool);
+    m_poolDead = 0;
 }
 
 void

@@ -253,6 +253,15 @@ class MaxMinSolver
     uint32_t DirtyComponentClasses();
     void CollectComponent();
     void Fill();
+    /**
+     * Sets m_weight and m_prioWeight of the component's resources to their sums over the
+     * component's classes (m_componentClass), in that order; where the component is every live
+     * class, from the kept sums of the resources nothing changed on.
+     * \return whether the sums cover every live class (and were kept)
+     */
+    bool SumWeights();
+    /** Copies the usages into a new pool in m_freezeOrder's order (every live class) */
+    void RelayoutPool();
 
     /// the large per-class and per-usage arrays, read at random: huge pages (HugePageAllocator)
     template <class T>
@@ -316,6 +325,20 @@ class MaxMinSolver
     /// per resource: m_left is its capacity less its current load (a fill that froze every
     /// class covered it and nothing changed on it since), which IsFull reads
     std::vector<char> m_leftCurrent;
+
+    // The fill's starting weight sums, kept from the last fill of every live class (the
+    // classes in id order, as Fill sums them): a resource keeps its sums until a class using it
+    // changes (MarkDirty), and the next such fill re-sums only the changed ones.
+    std::vector<double> m_weightSum;     //!< per resource: sum of weight x mult, constrained
+    std::vector<double> m_prioWeightSum; //!< per resource: the same over priority usages
+    std::vector<char> m_sumCurrent;      //!< per resource: the two sums above are current
+    std::vector<uint32_t> m_resum;       //!< classes of the resources to re-sum
+
+    // The usage pool in the order the last fill froze the classes (RelayoutPool): the next
+    // fills, which freeze in nearly the same order, read it nearly in sequence.
+    std::vector<uint32_t> m_freezeOrder; //!< classes in the order the current fill froze them
+    bool m_relaidOut{false};             //!< the last fill of every class called RelayoutPool
+    bool m_relayoutOff{false};           //!< the order did not hold from one such fill to the next
 
     /** A resource's fill level when queued (a lower bound of its current level) */
     struct HeapEntry
