@@ -226,7 +226,7 @@ MaxMinSolver::Reset(const std::vector<double>& capacities)
     m_sumCurrent.assign(capacities.size(), 0);
     m_resum.clear();
     m_freezeOrder.clear();
-    m_relaidOut = false;
+    m_fillsSinceRelayout = kNone;
     m_relayoutOff = false;
     m_frozen.clear();
     m_stack.clear();
@@ -944,22 +944,23 @@ MaxMinSolver::Fill()
         m_leftCurrent[r] = current;
     }
     // Most freezes of a large fill read usages away from the last one's: lay the pool out in
-    // this fill's order, which the next fills (a flow more or less) nearly repeat. If the next
-    // such fill is scattered again, the order does not hold: stop.
+    // this fill's order, which the next fills (a flow more or less) nearly repeat. A copy of
+    // the pool costs a few fills: if one such fill within 8 of a relayout is scattered again,
+    // the order does not hold, and relayouts stop.
     bool scattered = everyClass && current && m_componentClass.size() >= 4096 &&
                      2 * jumps > m_componentClass.size();
     if (scattered && !m_relayoutOff)
     {
-        m_relayoutOff = m_relaidOut;
+        m_relayoutOff = m_fillsSinceRelayout < 8;
         if (!m_relayoutOff)
         {
             RelayoutPool();
-            m_relaidOut = true;
+            m_fillsSinceRelayout = 0;
         }
     }
-    else if (everyClass && current)
+    else if (everyClass && current && m_fillsSinceRelayout != kNone)
     {
-        m_relaidOut = false;
+        ++m_fillsSinceRelayout;
     }
 }
 

@@ -337,8 +337,9 @@ class MaxMinSolver
     // The usage pool in the order the last fill froze the classes (RelayoutPool): the next
     // fills, which freeze in nearly the same order, read it nearly in sequence.
     std::vector<uint32_t> m_freezeOrder; //!< classes in the order the current fill froze them
-    bool m_relaidOut{false};             //!< the last fill of every class called RelayoutPool
-    bool m_relayoutOff{false};           //!< the order did not hold from one such fill to the next
+    /// fills of every class since the last RelayoutPool (kNone: none yet)
+    uint32_t m_fillsSinceRelayout{kNone};
+    bool m_relayoutOff{false}; //!< a relayout did not hold for 8 such fills
 
     /** A resource's fill level when queued (a lower bound of its current level) */
     struct HeapEntry
