@@ -1064,17 +1064,18 @@ void
 MaxMinSolver::RelayoutPool()
 {
     // Every live class was frozen once, in m_freezeOrder: its usages are all the live ones.
-    HugeVector<PoolEntry> pool(m_pool.size() - m_poolDead);
-    uint64_t at = 0;
+    // Reserved, not sized: written once, by the copies (no zeroing pass before them).
+    HugeVector<PoolEntry> pool;
+    pool.reserve(m_pool.size() - m_poolDead);
     for (std::size_t i = 0; i < m_freezeOrder.size(); ++i)
     {
         PrefetchAhead(m_freezeOrder, m_freezeOrder.size(), i, m_classes, m_pool);
         Class& k = m_classes[m_freezeOrder[i]];
-        std::copy(m_pool.begin() + k.pool,
-                  m_pool.begin() + k.pool + k.nUse + k.nPrio,
-                  pool.begin() + at);
+        uint64_t at = pool.size();
+        pool.insert(pool.end(),
+                    m_pool.begin() + k.pool,
+                    m_pool.begin() + k.pool + k.nUse + k.nPrio);
         k.pool = at;
-        at += k.nUse + k.nPrio;
     }
     m_pool.swap(pool);
     m_poolDead = 0;
