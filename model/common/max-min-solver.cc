@@ -1064,9 +1064,10 @@ void
 MaxMinSolver::RelayoutPool()
 {
     // Every live class was frozen once, in m_freezeOrder: its usages are all the live ones.
-    // Reserved, not sized: written once, by the copies (no zeroing pass before them).
+    // Reserved, not sized: written once, by the copies (no zeroing pass before them). As much
+    // room as the old pool had: a pool without room left copies itself to grow by one class.
     HugeVector<PoolEntry> pool;
-    pool.reserve(m_pool.size() - m_poolDead);
+    pool.reserve(m_pool.capacity());
     for (std::size_t i = 0; i < m_freezeOrder.size(); ++i)
     {
         PrefetchAhead(m_freezeOrder, m_freezeOrder.size(), i, m_classes, m_pool);
