@@ -14,6 +14,7 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -109,6 +110,11 @@ PacedGroup::Clock(ClusterJob& job, double remainingWork, double now)
     job.pacedMark = VirtualTime(now) + remainingWork;
     job.pacedClocked = true;
     bool firstKnown = m_first >= 0 || m_clocked.empty();
+    if (m_clocked.empty())
+    {
+        m_clockedMax = -std::numeric_limits<double>::infinity();
+    }
+    m_clockedMax = std::max(m_clockedMax, job.pacedThreshold);
     uint32_t at = Add(m_clocked, job);
     if (firstKnown && (at == 0 || MarkBefore(at, uint32_t(m_first))))
     {
@@ -142,6 +148,11 @@ PacedGroup::Unclock(ClusterJob& job)
 void
 PacedGroup::Park(ClusterJob& job)
 {
+    if (m_parked.empty())
+    {
+        m_parkedMin = std::numeric_limits<double>::infinity();
+    }
+    m_parkedMin = std::min(m_parkedMin, job.pacedThreshold);
     Add(m_parked, job);
 }
 
@@ -177,28 +188,42 @@ InOrder(std::vector<PacedGroup::Entry>& crossing, bool descending)
 std::vector<ClusterJob*>
 PacedGroup::ClockedAbovePace() const
 {
+    if (m_clockedMax <= m_pace)
+    {
+        return {}; // every threshold is at most the bound: none crosses
+    }
     std::vector<Entry> crossing;
+    double most = -std::numeric_limits<double>::infinity();
     for (const Member& m : m_clocked)
     {
+        most = std::max(most, m.threshold);
         if (m.threshold > m_pace)
         {
             crossing.push_back({m.threshold, m.id, m.job});
         }
     }
+    m_clockedMax = most;
     return InOrder(crossing, true); // highest threshold first
 }
 
 std::vector<ClusterJob*>
 PacedGroup::ParkedAtPace() const
 {
+    if (m_parkedMin > m_pace)
+    {
+        return {}; // every threshold is at least the bound: none crosses
+    }
     std::vector<Entry> crossing;
+    double least = std::numeric_limits<double>::infinity();
     for (const Member& m : m_parked)
     {
+        least = std::min(least, m.threshold);
         if (m.threshold <= m_pace)
         {
             crossing.push_back({m.threshold, m.id, m.job});
         }
     }
+    m_parkedMin = least;
     return InOrder(crossing, false); // lowest threshold first
 }
 

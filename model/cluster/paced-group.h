@@ -11,6 +11,7 @@
 #include "ns3/event-id.h"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace ns3
@@ -155,6 +156,11 @@ class PacedGroup
     std::vector<Member> m_parked;  //!< members timed alone, unordered
     std::vector<uint32_t> m_index; //!< by job id: its index in m_clocked or m_parked
     mutable int64_t m_first{-1};   //!< index of the earliest mark in m_clocked, -1 unknown
+    // Bounds on the members' thresholds, raised (lowered) as members come and made tight by
+    // the scans: a pace at or above every clocked threshold (below every parked one) crosses
+    // none, and the scan is skipped (issue #13: the pace moves at nearly every pass).
+    mutable double m_clockedMax{-std::numeric_limits<double>::infinity()}; //!< >= clocked
+    mutable double m_parkedMin{std::numeric_limits<double>::infinity()};   //!< <= parked
 };
 
 } // namespace ns3
