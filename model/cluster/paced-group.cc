@@ -97,6 +97,31 @@ PacedGroup::MarkBefore(uint32_t a, uint32_t b) const
     return x.mark < y.mark || (x.mark == y.mark && x.id < y.id);
 }
 
+bool
+PacedGroup::Later(const Entry& a, const Entry& b)
+{
+    return b < a;
+}
+
+void
+PacedGroup::PushMark(uint32_t at)
+{
+    if (m_marks.size() > 2 * m_clocked.size() + 64)
+    {
+        // mostly entries of members gone: start again from the members
+        m_marks.clear();
+        for (const Member& m : m_clocked)
+        {
+            m_marks.push_back({m.mark, m.id, m.job});
+        }
+        std::make_heap(m_marks.begin(), m_marks.end(), Later);
+        return;
+    }
+    const Member& m = m_clocked[at];
+    m_marks.push_back({m.mark, m.id, m.job});
+    std::push_heap(m_marks.begin(), m_marks.end(), Later);
+}
+
 void
 PacedGroup::Clock(ClusterJob& job, double remainingWork, double now)
 {
@@ -113,9 +138,11 @@ PacedGroup::Clock(ClusterJob& job, double remainingWork, double now)
     if (m_clocked.empty())
     {
         m_clockedMax = -std::numeric_limits<double>::infinity();
+        m_marks.clear();
     }
     m_clockedMax = std::max(m_clockedMax, job.pacedThreshold);
     uint32_t at = Add(m_clocked, job);
+    PushMark(at);
     if (firstKnown && (at == 0 || MarkBefore(at, uint32_t(m_first))))
     {
         m_first = at;
@@ -236,15 +263,34 @@ PacedGroup::First() const
     }
     if (m_first < 0)
     {
-        uint32_t best = 0;
-        for (uint32_t i = 1; i < m_clocked.size(); ++i)
+        // The top entry is the earliest (mark, id) of every member now on the clock once the
+        // entries of members that left or came again with another mark are off it.
+        while (!m_marks.empty())
         {
-            if (MarkBefore(i, best))
+            const Entry& top = m_marks.front();
+            uint32_t at = m_index[top.id];
+            if (at < m_clocked.size() && m_clocked[at].id == top.id &&
+                m_clocked[at].mark == top.key)
             {
-                best = i;
+                m_first = at;
+                break;
             }
+            std::pop_heap(m_marks.begin(), m_marks.end(), Later);
+            m_marks.pop_back();
         }
-        m_first = best;
+        if (m_first < 0)
+        {
+            // no entry matches (a mark that is not a number): one pass over the members
+            uint32_t best = 0;
+            for (uint32_t i = 1; i < m_clocked.size(); ++i)
+            {
+                if (MarkBefore(i, best))
+                {
+                    best = i;
+                }
+            }
+            m_first = best;
+        }
     }
     return m_clocked[m_first].job;
 }

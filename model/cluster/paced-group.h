@@ -140,6 +140,13 @@ class PacedGroup
      * \return true if a's mark comes first (ties by job id)
      */
     bool MarkBefore(uint32_t a, uint32_t b) const;
+    /**
+     * \param a an entry \param b another one
+     * \return true if a comes after b (the heap's order: earliest on top)
+     */
+    static bool Later(const Entry& a, const Entry& b);
+    /** \param at a clocked member's index: its (mark, id) onto m_marks */
+    void PushMark(uint32_t at);
 
     uint32_t m_id;
     double m_pace{0};
@@ -156,6 +163,10 @@ class PacedGroup
     std::vector<Member> m_parked;  //!< members timed alone, unordered
     std::vector<uint32_t> m_index; //!< by job id: its index in m_clocked or m_parked
     mutable int64_t m_first{-1};   //!< index of the earliest mark in m_clocked, -1 unknown
+    /// The clocked members' (mark, id) as they came, earliest on top, and entries of members
+    /// that left or came again since (skipped when on top): the earliest mark, when it
+    /// leaves, is found without a pass over every member (a finish on the clock, issue #13).
+    mutable std::vector<Entry> m_marks;
     // Bounds on the members' thresholds, raised (lowered) as members come and made tight by
     // the scans: a pace at or above every clocked threshold (below every parked one) crosses
     // none, and the scan is skipped (issue #13: the pace moves at nearly every pass).
