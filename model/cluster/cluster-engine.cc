@@ -499,21 +499,16 @@ ClusterEngine::Untrack(ClusterJob* job)
     }
 }
 
-std::vector<ClusterJob*>
+const std::vector<ClusterJob*>&
 ClusterEngine::SelectJobs(uint32_t budget, bool includeRunning, const PriorityKey* from) const
 {
     // A k-way merge over the demand classes (each ordered by key), with a heap of class
     // cursors, visits jobs in key order but never looks at a job that cannot fit: the budget
     // only shrinks, so a class whose demand exceeds it is dropped for the rest of the walk.
-    struct Cursor
-    {
-        JobSet::const_iterator next;
-        JobSet::const_iterator end;
-        uint32_t demand;
-    };
-
+    using Cursor = SelectCursor;
     auto later = [](const Cursor& a, const Cursor& b) { return b.next->first < a.next->first; };
-    std::vector<Cursor> heap;
+    std::vector<Cursor>& heap = m_cursors;
+    heap.clear();
     auto open = [&heap, from](const DemandClasses& classes) {
         for (const auto& [demand, jobs] : classes)
         {
@@ -532,7 +527,8 @@ ClusterEngine::SelectJobs(uint32_t budget, bool includeRunning, const PriorityKe
     }
     std::make_heap(heap.begin(), heap.end(), later);
     bool backfill = m_scheduler->Backfill();
-    std::vector<ClusterJob*> chosen;
+    std::vector<ClusterJob*>& chosen = m_chosen;
+    chosen.clear();
     while (!heap.empty())
     {
         std::pop_heap(heap.begin(), heap.end(), later);
@@ -592,7 +588,8 @@ ClusterEngine::SelectContended(uint32_t total,
     // first key past the prefix, where the walk's choices begin.
     OrderedDemands::Split split = m_activeOrder.FirstBeyond(total);
     auto inPrefix = [&split](const QueueEntry& e) { return !split.found || e.first < split.first; };
-    std::vector<QueueEntry> prefix;
+    std::vector<QueueEntry>& prefix = m_prefix;
+    prefix.clear();
     for (const auto& [demand, jobs] : m_waitingByDemand)
     {
         for (auto it = jobs.begin(); it != jobs.end() && inPrefix(*it); ++it)
@@ -644,13 +641,15 @@ ClusterEngine::Reschedule()
     PinnedTimeStep pin; // a pass re-times many jobs, all at this event's time
     m_passPending = false;
     ++m_passes;
-    std::vector<ClusterJob*> starts;
+    std::vector<ClusterJob*>& starts = m_starts;
+    starts.clear();
     uint32_t total = m_topology.TotalGpus();
     uint32_t allocated = total - m_allocator->FreeGpus();
     if (m_scheduler->IsPreemptive() && m_waitingDemandSum + allocated > total)
     {
         // Contention: the best jobs that fit in the whole cluster run, the others yield.
-        std::vector<ClusterJob*> victims;
+        std::vector<ClusterJob*>& victims = m_victims;
+        victims.clear();
         if (m_prefixSelection)
         {
             SelectContended(total, starts, victims);
@@ -669,7 +668,8 @@ ClusterEngine::Reschedule()
     }
     else
     {
-        starts = SelectJobs(m_allocator->FreeGpus(), false);
+        const std::vector<ClusterJob*>& chosen = SelectJobs(m_allocator->FreeGpus(), false);
+        starts.assign(chosen.begin(), chosen.end());
     }
     for (ClusterJob* job : starts)
     {
@@ -930,7 +930,8 @@ ClusterEngine::RemoveRunning(ClusterJob* job)
 void
 ClusterEngine::UpdateRates()
 {
-    std::vector<Ptr<ClusterJob>> subjects;
+    std::vector<Ptr<ClusterJob>>& subjects = m_subjects;
+    subjects.clear();
     if (m_modelChanged)
     {
         // A model's own state changed: every running job may have new terms.
@@ -969,10 +970,13 @@ ClusterEngine::UpdateRates()
     {
         return;
     }
-    std::vector<double> dataTime(subjects.size(), 0.0);
-    std::vector<double> syncTime(subjects.size(), 0.0);
+    std::vector<double>& dataTime = m_dataTimes;
+    std::vector<double>& syncTime = m_syncTimes;
+    dataTime.assign(subjects.size(), 0.0);
+    syncTime.assign(subjects.size(), 0.0);
     // The models read the jobs; only the engine writes them.
-    std::vector<Ptr<const ClusterJob>> readOnly(subjects.begin(), subjects.end());
+    std::vector<Ptr<const ClusterJob>>& readOnly = m_readOnly;
+    readOnly.assign(subjects.begin(), subjects.end());
     // A reporting model is called in every pass, with no subjects too: departures and its
     // own events have to reach its state before it reports.
     if (!subjects.empty() || dataReports)
@@ -990,6 +994,8 @@ ClusterEngine::UpdateRates()
             SetIterationTime(*subjects[i], dataTime[i], syncTime[i]);
         }
     }
+    subjects.clear(); // the buffers stay for the next pass, the references do not
+    readOnly.clear();
     if (dataReports)
     {
         ApplyPaceChanges(*m_dataReporting);

@@ -172,11 +172,11 @@ class ClusterEngine : public Object
      * \param budget GPUs to give out
      * \param includeRunning walk the running jobs too (a preemptive pass under contention)
      * \param from the walk starts at this key (null: at the first job)
-     * \return the jobs taken, in key order
+     * \return the jobs taken, in key order (the engine's scratch: valid until the next call)
      */
-    std::vector<ClusterJob*> SelectJobs(uint32_t budget,
-                                        bool includeRunning,
-                                        const PriorityKey* from = nullptr) const;
+    const std::vector<ClusterJob*>& SelectJobs(uint32_t budget,
+                                               bool includeRunning,
+                                               const PriorityKey* from = nullptr) const;
     /**
      * \brief A preemptive pass under contention, as SelectJobs(total, true) decides it but
      *        with a look only at the jobs past the longest prefix of the order that fits
@@ -296,6 +296,26 @@ class ClusterEngine : public Object
     std::map<uint64_t, ClusterJob*> m_coupled;      //!< running jobs whose terms depend on others
     bool m_coupledSetChanged{false};                //!< a coupled job started, finished or yielded
     bool m_modelChanged{false};                     //!< a term model asked for re-evaluation
+
+    /// A cursor of SelectJobs' merge: a demand class's next job.
+    struct SelectCursor
+    {
+        JobSet::const_iterator next; //!< its next job
+        JobSet::const_iterator end;  //!< the class's end
+        uint32_t demand;             //!< the class's GPUs per job
+    };
+
+    // Scratch of a pass, kept so that its buffers are reused (issue #13: hundreds of
+    // thousands of Tiresias passes)
+    mutable std::vector<SelectCursor> m_cursors;   //!< SelectJobs' heap of class cursors
+    mutable std::vector<ClusterJob*> m_chosen;     //!< SelectJobs' answer
+    std::vector<ClusterJob*> m_starts;             //!< Reschedule's jobs to start
+    std::vector<ClusterJob*> m_victims;            //!< Reschedule's jobs to preempt
+    std::vector<QueueEntry> m_prefix;              //!< SelectContended's waiting prefix jobs
+    std::vector<Ptr<ClusterJob>> m_subjects;       //!< UpdateRates' jobs to evaluate
+    std::vector<Ptr<const ClusterJob>> m_readOnly; //!< the same, as the models see them
+    std::vector<double> m_dataTimes;               //!< UpdateRates' data terms [s]
+    std::vector<double> m_syncTimes;               //!< UpdateRates' sync terms [s]
     std::vector<ReportingTermModel::TermChange> m_changes;         //!< scratch for ApplyChanges()
     std::vector<ReportingTermModel::PaceChange> m_paceChanges;     //!< scratch, ApplyPaceChanges()
     std::map<uint32_t, std::unique_ptr<PacedGroup>> m_pacedGroups; //!< the data model's groups
