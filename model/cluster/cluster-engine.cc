@@ -441,8 +441,8 @@ ClusterEngine::OnModelChanged()
     RequestPass();
 }
 
-void
-ClusterEngine::Track(ClusterJob* job)
+PriorityKey
+ClusterEngine::Track(ClusterJob* job, bool inOrder)
 {
     uint32_t demand = job->gpus;
     QueueEntry entry{m_scheduler->Key(*job), job};
@@ -459,16 +459,17 @@ ClusterEngine::Track(ClusterJob* job)
     }
     else
     {
-        return;
+        return entry.first;
     }
-    if (preemptive && m_prefixSelection)
+    if (preemptive && m_prefixSelection && inOrder)
     {
         m_activeOrder.Insert(entry.first, demand);
     }
+    return entry.first;
 }
 
-void
-ClusterEngine::Untrack(ClusterJob* job)
+PriorityKey
+ClusterEngine::Untrack(ClusterJob* job, bool inOrder)
 {
     uint32_t demand = job->gpus;
     QueueEntry entry{m_scheduler->Key(*job), job};
@@ -485,7 +486,7 @@ ClusterEngine::Untrack(ClusterJob* job)
     }
     if (!classes)
     {
-        return;
+        return entry.first;
     }
     auto it = classes->find(demand);
     it->second.erase(entry);
@@ -493,10 +494,26 @@ ClusterEngine::Untrack(ClusterJob* job)
     {
         classes->erase(it);
     }
-    if (m_scheduler->IsPreemptive() && m_prefixSelection)
+    if (m_scheduler->IsPreemptive() && m_prefixSelection && inOrder)
     {
         m_activeOrder.Erase(entry.first);
     }
+    return entry.first;
+}
+
+void
+ClusterEngine::Rekey(const PriorityKey& before, const PriorityKey& after, uint32_t demand)
+{
+    if (!m_scheduler->IsPreemptive() || !m_prefixSelection)
+    {
+        return;
+    }
+    if (!(before < after) && !(after < before))
+    {
+        return; // erased and inserted again, it would stand where it is
+    }
+    m_activeOrder.Erase(before);
+    m_activeOrder.Insert(after, demand);
 }
 
 const std::vector<ClusterJob*>&
@@ -693,9 +710,10 @@ ClusterEngine::StartJob(ClusterJob* job)
     job->placement =
         m_allocator->Allocate(job->gpus,
                               job->gpus == job->record.numGpus ? job->record.numNodes : 0);
-    Untrack(job);
+    // waiting, then running: in the order of waiting and running jobs all along
+    PriorityKey before = Untrack(job, false);
     job->state = ClusterJob::RUNNING;
-    Track(job);
+    Rekey(before, Track(job, false), job->gpus);
     job->lastUpdate = now;
     job->iterationTime = 0; // set by UpdateRates() in this same pass
     // The running paths read job.gpus, not a walk over the placement's nodes.
@@ -737,13 +755,13 @@ ClusterEngine::PreemptJob(ClusterJob* job)
     m_finishes.Remove(*job);
     Simulator::Remove(job->priorityEvent);
     RemoveRunning(job);
-    Untrack(job);
+    PriorityKey before = Untrack(job, false); // running, then waiting (see StartJob)
     job->state = ClusterJob::WAITING;
     job->lastQueued = now;
     job->iterationTime = 0;
     ++job->preemptions;
     UpdatePolicy(*job, now);
-    Track(job);
+    Rekey(before, Track(job, false), job->gpus);
     SchedulePriorityEvent(job);
     NS_LOG_LOGIC("t=" << now << " preempt job " << job->record.id << " (preemption "
                       << job->preemptions << ", level " << job->priorityLevel << ")");
@@ -804,9 +822,9 @@ ClusterEngine::OnPriorityChange(ClusterJob* job)
     NS_LOG_FUNCTION(this << job->record.id);
     double now = NowSeconds();
     AdvanceProgress(*job);
-    Untrack(job);
+    PriorityKey before = Untrack(job, false);
     UpdatePolicy(*job, now);
-    Track(job);
+    Rekey(before, Track(job, false), job->gpus);
     NS_LOG_LOGIC("t=" << now << " job " << job->record.id << " now at level "
                       << job->priorityLevel);
     SchedulePriorityEvent(job);

@@ -254,10 +254,26 @@ class ClusterEngine : public Object
     void AccountStall(ClusterJob& job, double now, double remainingNow) const;
     /** \return what binds a running job: compute, data:<resource> or sync:<resource> */
     std::string BoundOf(const ClusterJob& job) const;
-    /** Add the job to the ordered sets its state puts it in (call after a state/key change). */
-    void Track(ClusterJob* job);
-    /** Remove the job from its ordered sets (call before a state/key change). */
-    void Untrack(ClusterJob* job);
+    /**
+     * Add the job to the ordered sets its state puts it in (call after a state/key change).
+     * \param job the job
+     * \param inOrder also to m_activeOrder (false: the caller's Rekey moves it there)
+     * \return its key
+     */
+    PriorityKey Track(ClusterJob* job, bool inOrder = true);
+    /**
+     * Remove the job from its ordered sets (call before a state/key change).
+     * \param job the job
+     * \param inOrder also from m_activeOrder (false: the caller's Rekey moves it there)
+     * \return its key
+     */
+    PriorityKey Untrack(ClusterJob* job, bool inOrder = true);
+    /**
+     * Move a job that stays waiting or running (a preemptive policy's) in m_activeOrder from
+     * one key to another: nothing to do if they are the same.
+     * \param before its key before \param after its key now \param demand its GPUs
+     */
+    void Rekey(const PriorityKey& before, const PriorityKey& after, uint32_t demand);
     void SchedulePriorityEvent(ClusterJob* job);
     /**
      * \brief Bring the scheduling policy's state of the job up to date and publish its
