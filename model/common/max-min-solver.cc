@@ -525,15 +525,19 @@ MaxMinSolver::CompactPool()
     {
         if (k.mult > 0)
         {
-            uint64_t at = pool.size();
-            pool.insert(pool.end(),
-                        m_pool.begin() + k.pool,
-                        m_pool.begin() + k.pool + k.nUse + k.nPrio);
-            k.pool = at;
+            CopyUsages(k, pool);
         }
     }
     m_pool.swap(pool);
     m_poolDead = 0;
+}
+
+void
+MaxMinSolver::CopyUsages(Class& k, HugeVector<PoolEntry>& pool) const
+{
+    uint64_t at = pool.size();
+    pool.insert(pool.end(), m_pool.begin() + k.pool, m_pool.begin() + k.pool + k.nUse + k.nPrio);
+    k.pool = at;
 }
 
 double
@@ -1071,12 +1075,7 @@ MaxMinSolver::RelayoutPool()
     for (std::size_t i = 0; i < m_freezeOrder.size(); ++i)
     {
         PrefetchAhead(m_freezeOrder, m_freezeOrder.size(), i, m_classes, m_pool);
-        Class& k = m_classes[m_freezeOrder[i]];
-        uint64_t at = pool.size();
-        pool.insert(pool.end(),
-                    m_pool.begin() + k.pool,
-                    m_pool.begin() + k.pool + k.nUse + k.nPrio);
-        k.pool = at;
+        CopyUsages(m_classes[m_freezeOrder[i]], pool);
     }
     m_pool.swap(pool);
     m_poolDead = 0;

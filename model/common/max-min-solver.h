@@ -282,6 +282,13 @@ class MaxMinSolver
         uint32_t weight; //!< index in m_weights
     };
 
+    /**
+     * Appends class k's usages to a new pool and points k at them there (CompactPool,
+     * RelayoutPool)
+     * \param k a live class \param pool the new pool
+     */
+    void CopyUsages(Class& k, HugeVector<PoolEntry>& pool) const;
+
     HugeVector<PoolEntry> m_pool;                         //!< usages of all classes, 8 bytes each
     std::vector<double> m_weights;                        //!< distinct weights
     std::unordered_map<uint64_t, uint32_t> m_weightIndex; //!< weight bits -> index
