@@ -147,25 +147,7 @@ KeepNotDone(const std::vector<uint32_t>& list, std::vector<uint32_t>& todo, Done
 
 MaxMinSolver::MaxMinSolver(std::vector<double> capacities)
 {
-    m_res.resize(capacities.size());
-    m_resStamp.assign(capacities.size(), 0);
-    m_left.assign(capacities.size(), 0.0);
-    m_leftCurrent.assign(capacities.size(), 0);
-    m_weight.assign(capacities.size(), 0.0);
-    m_prioWeight.assign(capacities.size(), 0.0);
-    m_weightSum.assign(capacities.size(), 0.0);
-    m_prioWeightSum.assign(capacities.size(), 0.0);
-    m_sumCurrent.assign(capacities.size(), 0);
-    for (std::size_t r = 0; r < capacities.size(); ++r)
-    {
-        if (!(capacities[r] > 0))
-        {
-            throw std::invalid_argument("MaxMinSolver: capacity of resource " + std::to_string(r) +
-                                        " must be > 0");
-        }
-        m_res[r].cap = capacities[r];
-    }
-    RestartSets();
+    Reset(capacities);
 }
 
 void
@@ -179,7 +161,7 @@ MaxMinSolver::Reset(const std::vector<double>& capacities)
                                         " must be > 0");
         }
     }
-    // Every member as the constructor and the default initialisers leave it.
+    // Every member as the default initialisers leave it (the constructor is a Reset too).
     m_flows.clear();
     m_freeFlows.clear();
     m_classes.clear();
