@@ -53,6 +53,25 @@ RandomSpec(std::mt19937& rng, uint32_t resources)
     return s;
 }
 
+/// \param rng generator \param n resources \return capacities from 1 to about 138, uneven
+std::vector<double>
+RandomCapacities(std::mt19937& rng, std::size_t n)
+{
+    std::vector<double> caps(n);
+    for (auto& c : caps)
+    {
+        c = 1 + (rng() % 10000) * 0.0137;
+    }
+    return caps;
+}
+
+/// \param x a rate \param y another \return 1 if they differ in any bit, else 0
+uint32_t
+BitsDiffer(double x, double y)
+{
+    return std::memcmp(&x, &y, sizeof x) != 0 ? 1 : 0;
+}
+
 /// \return how many flows' rates differ in any bit between the two solvers
 uint32_t
 CountDifferent(const MaxMinSolver& s,
@@ -62,9 +81,7 @@ CountDifferent(const MaxMinSolver& s,
     uint32_t different = 0;
     for (const auto& [a, b] : handles)
     {
-        double x = s.GetRate(a);
-        double y = ref.GetRate(b);
-        different += std::memcmp(&x, &y, sizeof x) != 0 ? 1 : 0;
+        different += BitsDiffer(s.GetRate(a), ref.GetRate(b));
     }
     return different;
 }
@@ -79,11 +96,7 @@ TEST_CASE("max-min: rates equal the reference solver's bit for bit on a wide ran
         std::mt19937 rng(seed);
         // 600 resources and 4,000 flows of ~5 hops: ~35 classes per resource list, so the
         // order in which a saturated resource's classes freeze shows in the low bits.
-        std::vector<double> caps(600);
-        for (auto& c : caps)
-        {
-            c = 1 + (rng() % 10000) * 0.0137;
-        }
+        std::vector<double> caps = RandomCapacities(rng, 600);
         MaxMinSolver s(caps);
         s.SetMergeIdenticalFlows(false); // one class per flow, as the reference
         MaxMinReferenceSolver ref(caps);
@@ -133,11 +146,7 @@ TEST_CASE("max-min: incremental fills equal a from-scratch fill bit for bit, wei
     for (uint32_t seed = 1; seed <= 2; ++seed)
     {
         std::mt19937 rng(seed);
-        std::vector<double> caps(2000);
-        for (auto& c : caps)
-        {
-            c = 1 + (rng() % 10000) * 0.0137;
-        }
+        std::vector<double> caps = RandomCapacities(rng, 2000);
         const double ack = 62.0 / 4158.0;
 
         struct Op
@@ -197,9 +206,7 @@ TEST_CASE("max-min: incremental fills equal a from-scratch fill bit for bit, wei
             uint32_t different = 0;
             for (std::size_t i = 0; i < handles.size(); ++i)
             {
-                double x = s.GetRate(handles[i]);
-                double y = fresh.GetRate(freshHandles[i]);
-                different += std::memcmp(&x, &y, sizeof x) != 0 ? 1 : 0;
+                different += BitsDiffer(s.GetRate(handles[i]), fresh.GetRate(freshHandles[i]));
             }
             return different;
         };
