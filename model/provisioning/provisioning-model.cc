@@ -1203,7 +1203,6 @@ ProvisioningModel::Solve(const std::vector<ProvisioningJob>& jobs)
 std::optional<std::vector<ProvisioningJobResult>>
 ProvisioningModel::SolvePass(const std::vector<ProvisioningJob>& jobs, bool compact)
 {
-    std::vector<uint32_t> used(m_cluster.nodes, 0);
     m_jobs = &jobs;
     BuildResources();
     m_compactPass = compact && m_twinsValid && !m_twinsRefused;
@@ -1213,94 +1212,20 @@ ProvisioningModel::SolvePass(const std::vector<ProvisioningJob>& jobs, bool comp
     m_utilFresh = false;
     std::vector<CachePlan> plans = m_loader->PlanCaches(*this, jobs);
     m_flows.clear();
-
-    std::vector<ProvisioningJobResult> out;
-    out.reserve(jobs.size());
-    std::vector<std::vector<uint32_t>> flowsOf(jobs.size());
-    // per flow: its usage summed over its GPUs (lists reused from the last Solve)
-    std::vector<std::vector<MaxMinSolver::Usage>>& usageOf = m_usageOf;
-    for (auto& list : usageOf)
+    PassFlows flows;
+    if (!DescribeFlows(jobs, plans, flows))
     {
-        m_spareUsage.push_back(std::move(list));
+        // A flow not alike on every pool node: this loader's flows are not (KSpeed's
+        // Local), so this and later passes take the full usages.
+        m_twinsRefused = true;
+        m_jobs = nullptr;
+        return std::nullopt;
     }
-    usageOf.clear();
-    auto newUsage = [&]() -> std::vector<MaxMinSolver::Usage>& {
-        if (m_spareUsage.empty())
-        {
-            usageOf.emplace_back();
-        }
-        else
-        {
-            usageOf.push_back(std::move(m_spareUsage.back()));
-            m_spareUsage.pop_back();
-            usageOf.back().clear();
-        }
-        return usageOf.back();
-    };
-    std::vector<uint32_t> jobOf;     //!< per flow: its job
-    std::vector<uint32_t> groupSize; //!< per flow: its GPUs
-    std::vector<double> demand(jobs.size());
-    for (size_t k = 0; k < jobs.size(); ++k)
-    {
-        const auto& j = jobs[k];
-        demand[k] = j.GpuDemand();
-        for (size_t e = 0; e < j.gpusOnNode.size(); ++e)
-        {
-            const auto& [node, count] = j.gpusOnNode[e];
-            // its GPUs' indices: as the caller holds them, or after the jobs' before it
-            uint32_t gpu = j.firstGpu.empty() ? used[node] : j.firstGpu[e];
-            used[node] += count;
-            // aggregated: one flow carries the node's GPUs of the job (usages summed)
-            uint32_t groups = m_aggregate ? 1 : count;
-            uint32_t perGroup = m_aggregate ? count : 1;
-            if (m_aggregate && m_reuseUsages)
-            {
-                flowsOf[k].push_back(static_cast<uint32_t>(usageOf.size()));
-                ReusedUsage(j, plans[k], node, gpu, count, newUsage());
-                if (m_compactBroken)
-                {
-                    // A flow not alike on every pool node: this loader's flows are not
-                    // (KSpeed's Local), so this and later passes take the full usages.
-                    m_twinsRefused = true;
-                    m_jobs = nullptr;
-                    return std::nullopt;
-                }
-                jobOf.push_back(static_cast<uint32_t>(k));
-                groupSize.push_back(count);
-                continue;
-            }
-            for (uint32_t c = 0; c < groups; ++c)
-            {
-                UsageBuilder u;
-                for (uint32_t i = 0; i < perGroup; ++i)
-                {
-                    m_loader->AddSampleUsage(*this, j, plans[k], node, gpu++, u);
-                }
-                if (!m_aggregate)
-                {
-                    ProvisioningFlow f;
-                    f.job = static_cast<uint32_t>(k);
-                    f.node = node;
-                    f.gpu = gpu - 1;
-                    f.demand = demand[k];
-                    f.transfers = u.Transfers();
-                    m_flows.push_back(std::move(f));
-                }
-                auto usage = u.Take();
-                if (!m_aggregate)
-                {
-                    m_flows.back().usage = usage;
-                }
-                flowsOf[k].push_back(static_cast<uint32_t>(usageOf.size()));
-                newUsage() = std::move(usage);
-                jobOf.push_back(static_cast<uint32_t>(k));
-                groupSize.push_back(perGroup);
-            }
-        }
-    }
+    const auto& usageOf = m_usageOf;
     SizeClients();
     m_solved = false;
-    m_fast = m_skipFeasible && SolveFeasible(usageOf, jobOf, groupSize, demand, jobs);
+    m_fast =
+        m_skipFeasible && SolveFeasible(usageOf, flows.jobOf, flows.groupSize, flows.demand, jobs);
     m_nFast += m_fast ? 1 : 0;
     // SolveFeasible found some resource over capacity but computed every flow's unit and
     // cap, and no two flows alike: the reduced solver gives the full solver's results.
@@ -1311,166 +1236,293 @@ ProvisioningModel::SolvePass(const std::vector<ProvisioningJob>& jobs, bool comp
         m_jobs = nullptr;
         return std::nullopt; // the full solver needs every pool node's resources
     }
+    flows.solverId.assign(usageOf.size(), -1);
+    flows.unit.assign(usageOf.size(), 1.0);
     if (m_reduced)
     {
         SolveReduced(usageOf);
         ++m_nReduced;
     }
-    std::vector<int64_t> solverId(usageOf.size(), -1); //!< -1: uses no resource
-    std::vector<double> unit(usageOf.size(), 1.0);
-    if (!m_fast && !m_reduced)
+    else if (!m_fast)
     {
-        // The solver holds only the resources some flow uses, renumbered in ascending id
-        // order: every order the fill depends on (ties between resources, component walks) is
-        // the same as over all resources, so are the rates, and the solver's size follows the
-        // running jobs.
-        for (uint32_t r : m_used)
-        {
-            m_localOf[r] = kUnused;
-        }
-        m_used.clear();
-        m_localOf.resize(m_caps.size(), kUnused);
-        for (const auto& usage : usageOf)
-        {
-            for (const auto& [r, w] : usage)
-            {
-                if (m_localOf[r] == kUnused)
-                {
-                    m_localOf[r] = 0; // marked; numbered below
-                    m_used.push_back(r);
-                }
-            }
-        }
-        std::sort(m_used.begin(), m_used.end());
-        std::vector<double> usedCaps(m_used.size());
-        for (uint32_t i = 0; i < m_used.size(); ++i)
-        {
-            m_localOf[m_used[i]] = i;
-            usedCaps[i] = m_caps[m_used[i]];
-        }
-        if (m_solver)
-        {
-            m_solver->Reset(usedCaps); // as new, its buffers kept
-        }
-        else
-        {
-            m_solver = std::make_unique<MaxMinSolver>(usedCaps);
-        }
-        // No two flows alike (SolveFeasible's hashes differ): every flow makes a class of its
-        // own, in the same order, whether or not the solver looks for identical ones.
-        bool known = m_skipFeasible && m_flowUnit.size() == usageOf.size();
-        if (known && m_distinctFlows)
-        {
-            m_solver->SetMergeIdenticalFlows(false);
-        }
-        for (size_t f = 0; f < usageOf.size(); ++f)
-        {
-            uint32_t k = jobOf[f];
-            const auto& usage = usageOf[f];
-            if (usage.empty())
-            {
-                continue; // a sample that uses nothing (no data) is bounded by its GPU alone
-            }
-            double perGpu =
-                known ? m_flowUnit[f]
-                      : FlowUnit(usage,
-                                 groupSize[f],
-                                 demand[k],
-                                 jobs[k],
-                                 m_flowCached.size() == usageOf.size() ? m_flowCached[f] : nullptr);
-            unit[f] = perGpu;
-            m_scaled.assign(usage.begin(), usage.end());
-            for (auto& [res, w] : m_scaled)
-            {
-                w *= perGpu;
-                res = m_localOf[res];
-            }
-            solverId[f] = m_solver->AddFlow(m_scaled, Finite(demand[k] / perGpu));
-        }
-        m_solver->SolveAll();
+        SolveWithSolver(jobs, flows);
     }
-    // Without a solver every flow got its cap (SolveFeasible): the solver's rate is the cap.
-    auto perGpuRate = [&](size_t f) {
-        if (usageOf[f].empty())
-        {
-            return demand[jobOf[f]];
-        }
-        if (m_reduced)
-        {
-            return m_reducedRate[f] * m_flowUnit[f];
-        }
-        return m_fast ? m_flowCap[f] * m_flowUnit[f] : m_solver->GetRate(solverId[f]) * unit[f];
-    };
     for (size_t f = 0; f < m_flows.size(); ++f)
     {
-        m_flows[f].rate = perGpuRate(f);
+        m_flows[f].rate = PerGpuRate(f, flows);
     }
+    std::vector<ProvisioningJobResult> out;
+    out.reserve(jobs.size());
     for (size_t k = 0; k < jobs.size(); ++k)
     {
-        ProvisioningJobResult r;
-        r.name = jobs[k].name;
-        r.gpus = jobs[k].TotalGpus();
-        r.gpuDemand = demand[k];
-        r.cache = plans[k];
-        r.perGpu = std::numeric_limits<double>::infinity();
-        uint32_t slowest = 0;
-        for (uint32_t f : flowsOf[k])
-        {
-            double perGpu = perGpuRate(f);
-            if (perGpu < r.perGpu)
-            {
-                r.perGpu = perGpu;
-                slowest = f;
-            }
-        }
-        if (flowsOf[k].empty())
-        {
-            r.perGpu = 0;
-            r.bottleneck = "none";
-            out.push_back(std::move(r));
-            continue;
-        }
-        r.stallFraction = std::isfinite(demand[k]) && demand[k] > 0
-                              ? std::max(0.0, 1 - r.perGpu / demand[k])
-                              : 0.0;
-        r.bottleneck = "gpu";
-        if (r.perGpu < Finite(demand[k]) * (1 - 1e-9))
-        {
-            double worst = 0;
-            bool here = m_fast || m_reduced; // loads in m_fastLoad
-            if (here && !m_utilFresh)
-            {
-                // every loaded resource's load / capacity once (LoadOf's quotient), rather
-                // than once per usage of every slower-than-demand job
-                m_utilOf.resize(m_caps.size(), 0.0);
-                for (uint32_t res : m_utilSet)
-                {
-                    m_utilOf[res] = 0.0;
-                }
-                m_utilSet.assign(m_fastTouched.begin(), m_fastTouched.end());
-                for (uint32_t res : m_utilSet)
-                {
-                    m_utilOf[res] = m_fastLoad[res] / m_caps[res];
-                }
-                m_utilFresh = true;
-            }
-            for (const auto& [res, w] : usageOf.at(slowest))
-            {
-                double util = here ? m_utilOf[res] : LoadOf(res) / m_caps[res];
-                if (util > worst)
-                {
-                    worst = util;
-                    r.bottleneck = KindName(m_kinds[res]);
-                }
-            }
-        }
-        out.push_back(std::move(r));
+        out.push_back(JobResult(k, jobs[k], plans[k], flows));
     }
     m_utilValid = false; // computed when asked for
     m_solved = true;
     m_nCompact += m_compactPass ? 1 : 0;
     m_jobs = nullptr;
     return out;
+}
+
+std::vector<MaxMinSolver::Usage>&
+ProvisioningModel::NewUsage()
+{
+    if (m_spareUsage.empty())
+    {
+        m_usageOf.emplace_back();
+    }
+    else
+    {
+        m_usageOf.push_back(std::move(m_spareUsage.back()));
+        m_spareUsage.pop_back();
+        m_usageOf.back().clear();
+    }
+    return m_usageOf.back();
+}
+
+bool
+ProvisioningModel::DescribeFlows(const std::vector<ProvisioningJob>& jobs,
+                                 const std::vector<CachePlan>& plans,
+                                 PassFlows& flows)
+{
+    // the last Solve's lists are kept for this one's flows
+    for (auto& list : m_usageOf)
+    {
+        m_spareUsage.push_back(std::move(list));
+    }
+    m_usageOf.clear();
+    std::vector<uint32_t> used(m_cluster.nodes, 0); // per node: GPUs handed out so far
+    flows.flowsOf.resize(jobs.size());
+    flows.demand.resize(jobs.size());
+    for (size_t k = 0; k < jobs.size(); ++k)
+    {
+        const auto& j = jobs[k];
+        flows.demand[k] = j.GpuDemand();
+        for (size_t e = 0; e < j.gpusOnNode.size(); ++e)
+        {
+            const auto& [node, count] = j.gpusOnNode[e];
+            // its GPUs' indices: as the caller holds them, or after the jobs' before it
+            uint32_t gpu = j.firstGpu.empty() ? used[node] : j.firstGpu[e];
+            used[node] += count;
+            if (m_aggregate && m_reuseUsages)
+            {
+                // aggregated: one flow carries the node's GPUs of the job (usages summed)
+                flows.flowsOf[k].push_back(static_cast<uint32_t>(m_usageOf.size()));
+                ReusedUsage(j, plans[k], node, gpu, count, NewUsage());
+                if (m_compactBroken)
+                {
+                    return false;
+                }
+                flows.jobOf.push_back(static_cast<uint32_t>(k));
+                flows.groupSize.push_back(count);
+                continue;
+            }
+            AddBuiltFlows(k, jobs, plans[k], node, gpu, count, flows);
+        }
+    }
+    return true;
+}
+
+void
+ProvisioningModel::AddBuiltFlows(size_t k,
+                                 const std::vector<ProvisioningJob>& jobs,
+                                 const CachePlan& plan,
+                                 uint32_t node,
+                                 uint32_t gpu,
+                                 uint32_t count,
+                                 PassFlows& flows)
+{
+    const auto& j = jobs[k];
+    // aggregated: one flow carries the node's GPUs of the job (usages summed); else one per GPU
+    uint32_t groups = m_aggregate ? 1 : count;
+    uint32_t perGroup = m_aggregate ? count : 1;
+    for (uint32_t c = 0; c < groups; ++c)
+    {
+        UsageBuilder u;
+        for (uint32_t i = 0; i < perGroup; ++i)
+        {
+            m_loader->AddSampleUsage(*this, j, plan, node, gpu++, u);
+        }
+        if (!m_aggregate)
+        {
+            ProvisioningFlow f;
+            f.job = static_cast<uint32_t>(k);
+            f.node = node;
+            f.gpu = gpu - 1;
+            f.demand = flows.demand[k];
+            f.transfers = u.Transfers();
+            m_flows.push_back(std::move(f));
+        }
+        auto usage = u.Take();
+        if (!m_aggregate)
+        {
+            m_flows.back().usage = usage;
+        }
+        flows.flowsOf[k].push_back(static_cast<uint32_t>(m_usageOf.size()));
+        NewUsage() = std::move(usage);
+        flows.jobOf.push_back(static_cast<uint32_t>(k));
+        flows.groupSize.push_back(perGroup);
+    }
+}
+
+void
+ProvisioningModel::SolveWithSolver(const std::vector<ProvisioningJob>& jobs, PassFlows& flows)
+{
+    const auto& usageOf = m_usageOf;
+    // The solver holds only the resources some flow uses, renumbered in ascending id order:
+    // every order the fill depends on (ties between resources, component walks) is the same
+    // as over all resources, so are the rates, and the solver's size follows the running jobs.
+    for (uint32_t r : m_used)
+    {
+        m_localOf[r] = kUnused;
+    }
+    m_used.clear();
+    m_localOf.resize(m_caps.size(), kUnused);
+    for (const auto& usage : usageOf)
+    {
+        for (const auto& [r, w] : usage)
+        {
+            if (m_localOf[r] == kUnused)
+            {
+                m_localOf[r] = 0; // marked; numbered below
+                m_used.push_back(r);
+            }
+        }
+    }
+    std::sort(m_used.begin(), m_used.end());
+    std::vector<double> usedCaps(m_used.size());
+    for (uint32_t i = 0; i < m_used.size(); ++i)
+    {
+        m_localOf[m_used[i]] = i;
+        usedCaps[i] = m_caps[m_used[i]];
+    }
+    if (m_solver)
+    {
+        m_solver->Reset(usedCaps); // as new, its buffers kept
+    }
+    else
+    {
+        m_solver = std::make_unique<MaxMinSolver>(usedCaps);
+    }
+    // No two flows alike (SolveFeasible's hashes differ): every flow makes a class of its
+    // own, in the same order, whether or not the solver looks for identical ones.
+    bool known = m_skipFeasible && m_flowUnit.size() == usageOf.size();
+    if (known && m_distinctFlows)
+    {
+        m_solver->SetMergeIdenticalFlows(false);
+    }
+    for (size_t f = 0; f < usageOf.size(); ++f)
+    {
+        uint32_t k = flows.jobOf[f];
+        const auto& usage = usageOf[f];
+        if (usage.empty())
+        {
+            continue; // a sample that uses nothing (no data) is bounded by its GPU alone
+        }
+        double demand = flows.demand[k];
+        double perGpu =
+            known ? m_flowUnit[f]
+                  : FlowUnit(usage,
+                             flows.groupSize[f],
+                             demand,
+                             jobs[k],
+                             m_flowCached.size() == usageOf.size() ? m_flowCached[f] : nullptr);
+        flows.unit[f] = perGpu;
+        m_scaled.assign(usage.begin(), usage.end());
+        for (auto& [res, w] : m_scaled)
+        {
+            w *= perGpu;
+            res = m_localOf[res];
+        }
+        flows.solverId[f] = m_solver->AddFlow(m_scaled, Finite(demand / perGpu));
+    }
+    m_solver->SolveAll();
+}
+
+double
+ProvisioningModel::PerGpuRate(size_t f, const PassFlows& flows) const
+{
+    if (m_usageOf[f].empty())
+    {
+        return flows.demand[flows.jobOf[f]];
+    }
+    if (m_reduced)
+    {
+        return m_reducedRate[f] * m_flowUnit[f];
+    }
+    // Without a solver every flow got its cap (SolveFeasible): the solver's rate is the cap.
+    return m_fast ? m_flowCap[f] * m_flowUnit[f]
+                  : m_solver->GetRate(flows.solverId[f]) * flows.unit[f];
+}
+
+ProvisioningJobResult
+ProvisioningModel::JobResult(size_t k,
+                             const ProvisioningJob& job,
+                             const CachePlan& plan,
+                             const PassFlows& flows)
+{
+    const double demand = flows.demand[k];
+    ProvisioningJobResult r;
+    r.name = job.name;
+    r.gpus = job.TotalGpus();
+    r.gpuDemand = demand;
+    r.cache = plan;
+    r.perGpu = std::numeric_limits<double>::infinity();
+    uint32_t slowest = 0;
+    for (uint32_t f : flows.flowsOf[k])
+    {
+        double perGpu = PerGpuRate(f, flows);
+        if (perGpu < r.perGpu)
+        {
+            r.perGpu = perGpu;
+            slowest = f;
+        }
+    }
+    if (flows.flowsOf[k].empty())
+    {
+        r.perGpu = 0;
+        r.bottleneck = "none";
+        return r;
+    }
+    r.stallFraction =
+        std::isfinite(demand) && demand > 0 ? std::max(0.0, 1 - r.perGpu / demand) : 0.0;
+    r.bottleneck =
+        r.perGpu < Finite(demand) * (1 - 1e-9) ? BottleneckOf(m_usageOf.at(slowest)) : "gpu";
+    return r;
+}
+
+std::string
+ProvisioningModel::BottleneckOf(const std::vector<MaxMinSolver::Usage>& usage)
+{
+    bool here = m_fast || m_reduced; // loads in m_fastLoad
+    if (here && !m_utilFresh)
+    {
+        // every loaded resource's load / capacity once (LoadOf's quotient), rather than once
+        // per usage of every slower-than-demand job
+        m_utilOf.resize(m_caps.size(), 0.0);
+        for (uint32_t res : m_utilSet)
+        {
+            m_utilOf[res] = 0.0;
+        }
+        m_utilSet.assign(m_fastTouched.begin(), m_fastTouched.end());
+        for (uint32_t res : m_utilSet)
+        {
+            m_utilOf[res] = m_fastLoad[res] / m_caps[res];
+        }
+        m_utilFresh = true;
+    }
+    std::string bottleneck = "gpu"; // no resource loaded at all
+    double worst = 0;
+    for (const auto& [res, w] : usage)
+    {
+        double util = here ? m_utilOf[res] : LoadOf(res) / m_caps[res];
+        if (util > worst)
+        {
+            worst = util;
+            bottleneck = KindName(m_kinds[res]);
+        }
+    }
+    return bottleneck;
 }
 
 double

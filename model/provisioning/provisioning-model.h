@@ -600,6 +600,63 @@ eturn per job result; empty optional when the compact usages cannot give the ful
     std::optional<std::vector<ProvisioningJobResult>> SolvePass(
         const std::vector<ProvisioningJob>& jobs,
         bool compact);
+
+    /** The flows of one SolvePass, besides their usages (m_usageOf, by the same index) */
+    struct PassFlows
+    {
+        std::vector<std::vector<uint32_t>> flowsOf; //!< per job: its flows
+        std::vector<double> demand;                 //!< per job: samples/s per GPU (GpuDemand)
+        std::vector<uint32_t> jobOf;                //!< per flow: its job
+        std::vector<uint32_t> groupSize;            //!< per flow: its GPUs
+        std::vector<int64_t> solverId;              //!< per flow: its id in m_solver (-1: none)
+        std::vector<double> unit; //!< per flow: samples/s per GPU per unit of solver rate
+    };
+
+    /**
+     * Describe every (job, node) flow of the pass: its usage in m_usageOf, the rest in flows.
+     * \param jobs the jobs \param plans their cache plans \param flows filled
+     * eturn false if a flow is not alike on every pool node in a compact pass
+     */
+    bool DescribeFlows(const std::vector<ProvisioningJob>& jobs,
+                       const std::vector<CachePlan>& plans,
+                       PassFlows& flows);
+    /**
+     * Build the usages of one job's GPUs on one node from the loader (no reused usage): one
+     * flow for them all (AggregatePerNode), else one per GPU.
+     * \param k the job's index \param jobs the jobs \param plan its cache plan
+     * \param node the node \param gpu index of its first GPU there \param count its GPUs there
+     * \param flows the pass's flows, appended to
+     */
+    void AddBuiltFlows(size_t k,
+                       const std::vector<ProvisioningJob>& jobs,
+                       const CachePlan& plan,
+                       uint32_t node,
+                       uint32_t gpu,
+                       uint32_t count,
+                       PassFlows& flows);
+    /** eturn a cleared usage list appended to m_usageOf (a spare one when there is one) */
+    std::vector<MaxMinSolver::Usage>& NewUsage();
+    /**
+     * Solve the pass with the full max-min solver over the resources the flows use.
+     * \param jobs the jobs \param flows the pass's flows; their solver ids and units set
+     */
+    void SolveWithSolver(const std::vector<ProvisioningJob>& jobs, PassFlows& flows);
+    /** \param f a flow \param flows the pass's flows eturn its samples/s per GPU */
+    double PerGpuRate(size_t f, const PassFlows& flows) const;
+    /**
+     * \param k the job's index \param job the job \param plan its cache plan
+     * \param flows the pass's flows (solved)
+     * eturn the job's result: its slowest flow's rate and what binds it
+     */
+    ProvisioningJobResult JobResult(size_t k,
+                                    const ProvisioningJob& job,
+                                    const CachePlan& plan,
+                                    const PassFlows& flows);
+    /**
+     * \param usage a flow slower than its demand
+     * eturn the kind of the most utilised resource it uses ("gpu" if it loads none)
+     */
+    std::string BottleneckOf(const std::vector<MaxMinSolver::Usage>& usage);
     uint32_t AddResource(double capacity, Kind kind) const;
     /** \param resource id \return its load in the last Solve (0 if no flow used it) */
     double LoadOf(uint32_t resource) const;
