@@ -756,175 +756,211 @@ MaxMinSolver::Fill()
 {
     // Progressive filling in rounds: each round takes the lowest fill level any resource
     // (min-heap) or class cap allows and freezes every class held at that level.
-    for (uint32_t r : m_componentRes)
-    {
-        m_left[r] = m_res[r].cap;
-    }
-    double lowestCap = 1e300; // of the component's classes (see the cap heap below)
-    for (uint32_t c : m_componentClass)
-    {
-        m_frozen[c] = 0;
-        lowestCap = std::min(lowestCap, m_classInfo[c].cap);
-    }
+    double lowestCap = StartFill();
     bool everyClass = SumWeights();
-    m_freezeOrder.clear();
-    uint64_t nextPool = ~uint64_t{0}; // where the usages of a class frozen in sequence start
-    uint64_t jumps = 0;               // freezes whose usages did not follow the last one's
-
-    // A resource's level only rises while the others fill (freezing a flow at or below the
-    // current level leaves left/weight at least as high), so a queued level is a lower bound:
-    // an entry is re-keyed only when it reaches the top with a stale level, instead of
-    // re-queueing every resource a round touches. Keys at the top equal the current levels.
-    auto later = [](const HeapEntry& a, const HeapEntry& b) {
-        return std::tie(a.level, a.res) > std::tie(b.level, b.res);
-    };
-    auto levelOf = [this](uint32_t r) {
-        return std::max(0.0, m_left[r]) / (m_weight[r] + std::max(0.0, m_prioWeight[r]));
-    };
-    auto popHeap = [&]() {
-        std::pop_heap(m_heap.begin(), m_heap.end(), later);
-        m_heap.pop_back();
-    };
-    // Drops resources without unfrozen constrained flows and re-keys stale levels until the
-    // top is current.
-    auto settleTop = [&]() {
-        while (!m_heap.empty())
-        {
-            HeapEntry& top = m_heap.front();
-            if (!(m_weight[top.res] > 1e-12))
-            {
-                popHeap();
-                continue;
-            }
-            double level = levelOf(top.res);
-            if (level <= top.level)
-            {
-                top.level = level; // equal but for rounding; keeps the heap order
-                return;
-            }
-            uint32_t r = top.res;
-            popHeap();
-            m_heap.push_back({level, r});
-            std::push_heap(m_heap.begin(), m_heap.end(), later);
-        }
-    };
-    m_heap.clear();
-    for (uint32_t r : m_componentRes)
-    {
-        if (m_weight[r] > 0)
-        {
-            m_heap.push_back({levelOf(r), r});
-        }
-    }
-    std::make_heap(m_heap.begin(), m_heap.end(), later);
+    QueueLevels();
     // The cap heap is built the first time the level reaches the lowest cap, from the classes
     // not frozen by then: a class a resource froze earlier would only have been skipped when
     // popped, so the caps freeze in the same order. (Where caps sit above every level, as the
     // line rates of an all-to-all do, it is never built.)
     m_capHeap.clear();
     bool capHeapBuilt = false;
-
-    auto freeze = [&](uint32_t c, double rate) {
-        Class& k = m_classes[c];
-        k.rate = rate;
-        m_frozen[c] = 1;
-        m_freezeOrder.push_back(c);
-        jumps += k.pool != nextPool ? 1 : 0;
-        nextPool = k.pool + k.nUse + k.nPrio;
-        for (uint64_t j = k.pool; j < k.pool + k.nUse; ++j)
-        {
-            double w = m_weights[m_pool[j].weight] * k.mult;
-            m_left[m_pool[j].res] -= w * rate;
-            m_weight[m_pool[j].res] -= w;
-        }
-        for (uint64_t j = k.pool + k.nUse; j < k.pool + k.nUse + k.nPrio; ++j)
-        {
-            double w = m_weights[m_pool[j].weight] * k.mult;
-            m_left[m_pool[j].res] -= w * rate;
-            m_prioWeight[m_pool[j].res] -= w;
-        }
-    };
-
     std::size_t frozen = 0;
     while (frozen < m_componentClass.size())
     {
-        settleTop();
+        SettleTop();
         double level = m_heap.empty() ? 1e300 : m_heap.front().level;
         if (!capHeapBuilt && lowestCap <= level)
         {
-            for (uint32_t c : m_componentClass)
-            {
-                if (!m_frozen[c])
-                {
-                    m_capHeap.emplace_back(m_classInfo[c].cap, c);
-                }
-            }
-            std::make_heap(m_capHeap.begin(), m_capHeap.end(), std::greater<>());
+            BuildCapHeap();
             capHeapBuilt = true;
         }
-        // Caps at or below the level: freezing them only raises other resources' levels.
-        // (Classes frozen by a resource stay in the cap heap until the level passes their cap.)
-        bool capped = false;
-        while (!m_capHeap.empty() && m_capHeap.front().first <= level)
+        std::size_t capped = FreezeCapped(level);
+        if (capped > 0)
         {
-            auto [cap, c] = m_capHeap.front();
-            std::pop_heap(m_capHeap.begin(), m_capHeap.end(), std::greater<>());
-            m_capHeap.pop_back();
-            if (!m_frozen[c])
-            {
-                freeze(c, cap);
-                ++frozen;
-                capped = true;
-            }
-        }
-        if (capped)
-        {
+            frozen += capped;
             continue;
         }
         if (m_heap.empty())
         {
             break; // only reachable through rounding: every class uses a resource
         }
-        m_saturated.clear();
-        std::size_t frozenBefore = frozen;
-        while (!m_heap.empty() && m_heap.front().level <= level * (1 + 1e-12))
+        frozen += FreezeSaturated(level);
+    }
+    FinishFill(everyClass, frozen == m_componentClass.size());
+}
+
+double
+MaxMinSolver::StartFill()
+{
+    for (uint32_t r : m_componentRes)
+    {
+        m_left[r] = m_res[r].cap;
+    }
+    double lowestCap = 1e300; // of the component's classes (see the cap heap in Fill)
+    for (uint32_t c : m_componentClass)
+    {
+        m_frozen[c] = 0;
+        lowestCap = std::min(lowestCap, m_classInfo[c].cap);
+    }
+    return lowestCap;
+}
+
+void
+MaxMinSolver::QueueLevels()
+{
+    m_freezeOrder.clear();
+    m_fillNextPool = ~uint64_t{0};
+    m_fillJumps = 0;
+    m_heap.clear();
+    for (uint32_t r : m_componentRes)
+    {
+        if (m_weight[r] > 0)
         {
-            m_saturated.push_back(m_heap.front().res);
-            popHeap();
-            settleTop();
+            m_heap.push_back({LevelOf(r), r});
         }
-        for (uint32_t r : m_saturated)
+    }
+    std::make_heap(m_heap.begin(), m_heap.end(), Later{});
+}
+
+void
+MaxMinSolver::PopHeap()
+{
+    std::pop_heap(m_heap.begin(), m_heap.end(), Later{});
+    m_heap.pop_back();
+}
+
+void
+MaxMinSolver::SettleTop()
+{
+    // A resource's level only rises while the others fill (freezing a flow at or below the
+    // current level leaves left/weight at least as high), so a queued level is a lower bound:
+    // an entry is re-keyed only when it reaches the top with a stale level, instead of
+    // re-queueing every resource a round touches. Keys at the top equal the current levels.
+    while (!m_heap.empty())
+    {
+        HeapEntry& top = m_heap.front();
+        if (!(m_weight[top.res] > 1e-12))
         {
-            // Two passes, the same freezes in the same order: the first keeps the classes of
-            // the list not frozen yet (KeepNotDone); the second freezes them, fetching a fixed
-            // number of freezes ahead rather than of list entries most of which are passed over.
-            const std::vector<uint32_t>& list = m_res[r].classes;
-            std::size_t n =
-                KeepNotDone(list, m_todo, [this](uint32_t c) { return m_frozen[c] != 0; });
-            for (std::size_t i = 0; i < n; ++i)
-            {
-                PrefetchAhead(m_todo, n, i, m_classes, m_pool);
-                uint32_t c = m_todo[i];
-                if (!m_frozen[c]) // listed twice (a flow using the resource twice): frozen once
-                {
-                    freeze(c, level);
-                    ++frozen;
-                }
-            }
+            PopHeap(); // no unfrozen constrained flow left on it
+            continue;
         }
-        // A saturated resource may keep a weight residue through rounding: re-queue it once
-        // more, but only after a round that froze something, so that the loop always ends.
-        for (uint32_t r : m_saturated)
+        double level = LevelOf(top.res);
+        if (level <= top.level)
         {
-            if (frozen > frozenBefore && m_weight[r] > 1e-12)
+            top.level = level; // equal but for rounding; keeps the heap order
+            return;
+        }
+        uint32_t r = top.res;
+        PopHeap();
+        m_heap.push_back({level, r});
+        std::push_heap(m_heap.begin(), m_heap.end(), Later{});
+    }
+}
+
+void
+MaxMinSolver::BuildCapHeap()
+{
+    for (uint32_t c : m_componentClass)
+    {
+        if (!m_frozen[c])
+        {
+            m_capHeap.emplace_back(m_classInfo[c].cap, c);
+        }
+    }
+    std::make_heap(m_capHeap.begin(), m_capHeap.end(), std::greater<>());
+}
+
+void
+MaxMinSolver::Freeze(uint32_t c, double rate)
+{
+    Class& k = m_classes[c];
+    k.rate = rate;
+    m_frozen[c] = 1;
+    m_freezeOrder.push_back(c);
+    m_fillJumps += k.pool != m_fillNextPool ? 1 : 0;
+    m_fillNextPool = k.pool + k.nUse + k.nPrio;
+    for (uint64_t j = k.pool; j < k.pool + k.nUse; ++j)
+    {
+        double w = m_weights[m_pool[j].weight] * k.mult;
+        m_left[m_pool[j].res] -= w * rate;
+        m_weight[m_pool[j].res] -= w;
+    }
+    for (uint64_t j = k.pool + k.nUse; j < k.pool + k.nUse + k.nPrio; ++j)
+    {
+        double w = m_weights[m_pool[j].weight] * k.mult;
+        m_left[m_pool[j].res] -= w * rate;
+        m_prioWeight[m_pool[j].res] -= w;
+    }
+}
+
+std::size_t
+MaxMinSolver::FreezeCapped(double level)
+{
+    // Caps at or below the level: freezing them only raises other resources' levels.
+    // (Classes frozen by a resource stay in the cap heap until the level passes their cap.)
+    std::size_t frozen = 0;
+    while (!m_capHeap.empty() && m_capHeap.front().first <= level)
+    {
+        auto [cap, c] = m_capHeap.front();
+        std::pop_heap(m_capHeap.begin(), m_capHeap.end(), std::greater<>());
+        m_capHeap.pop_back();
+        if (!m_frozen[c])
+        {
+            Freeze(c, cap);
+            ++frozen;
+        }
+    }
+    return frozen;
+}
+
+std::size_t
+MaxMinSolver::FreezeSaturated(double level)
+{
+    m_saturated.clear();
+    while (!m_heap.empty() && m_heap.front().level <= level * (1 + 1e-12))
+    {
+        m_saturated.push_back(m_heap.front().res);
+        PopHeap();
+        SettleTop();
+    }
+    std::size_t frozen = 0;
+    for (uint32_t r : m_saturated)
+    {
+        // Two passes, the same freezes in the same order: the first keeps the classes of the
+        // list not frozen yet (KeepNotDone); the second freezes them, fetching a fixed number
+        // of freezes ahead rather than of list entries most of which are passed over.
+        const std::vector<uint32_t>& list = m_res[r].classes;
+        std::size_t n = KeepNotDone(list, m_todo, [this](uint32_t c) { return m_frozen[c] != 0; });
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            PrefetchAhead(m_todo, n, i, m_classes, m_pool);
+            uint32_t c = m_todo[i];
+            if (!m_frozen[c]) // listed twice (a flow using the resource twice): frozen once
             {
-                m_heap.push_back({levelOf(r), r});
-                std::push_heap(m_heap.begin(), m_heap.end(), later);
+                Freeze(c, level);
+                ++frozen;
             }
         }
     }
+    // A saturated resource may keep a weight residue through rounding: re-queue it once more,
+    // but only after a round that froze something, so that the loop always ends.
+    for (uint32_t r : m_saturated)
+    {
+        if (frozen > 0 && m_weight[r] > 1e-12)
+        {
+            m_heap.push_back({LevelOf(r), r});
+            std::push_heap(m_heap.begin(), m_heap.end(), Later{});
+        }
+    }
+    return frozen;
+}
+
+void
+MaxMinSolver::FinishFill(bool everyClass, bool allFrozen)
+{
     // Every class frozen: each leftover is the capacity less the load (IsFull reads it).
-    char current = frozen == m_componentClass.size() ? 1 : 0;
+    char current = allFrozen ? 1 : 0;
     for (uint32_t r : m_componentRes)
     {
         m_leftCurrent[r] = current;
@@ -934,7 +970,7 @@ MaxMinSolver::Fill()
     // the pool costs a few fills: if one such fill within 8 of a relayout is scattered again,
     // the order does not hold, and relayouts stop.
     bool scattered = everyClass && current && m_componentClass.size() >= 4096 &&
-                     2 * jumps > m_componentClass.size();
+                     2 * m_fillJumps > m_componentClass.size();
     if (scattered && !m_relayoutOff)
     {
         m_relayoutOff = m_fillsSinceRelayout < 8;

@@ -10,7 +10,9 @@
 
 #include "ns3/huge-pages.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -252,7 +254,46 @@ class MaxMinSolver
      */
     uint32_t DirtyComponentClasses();
     void CollectComponent();
+    /** Progressive filling of the component's classes (m_componentClass): sets their rates */
     void Fill();
+    /**
+     * Starts a fill: every resource of the component at its capacity, no class frozen.
+     * \return the lowest cap of the component's classes
+     */
+    double StartFill();
+    /** Queues the component's resources with unfrozen weight at their levels (after SumWeights) */
+    void QueueLevels();
+    /** Drops the top of the level heap */
+    void PopHeap();
+    /** Drops spent resources and re-keys stale levels until the heap's top is current */
+    void SettleTop();
+    /** Heaps the caps of the component's classes not frozen yet */
+    void BuildCapHeap();
+    /**
+     * Freezes class c at rate: takes its usages off its resources' capacity and weights.
+     * \param c the class \param rate its rate
+     */
+    void Freeze(uint32_t c, double rate);
+    /** \param level the current fill level \return classes frozen at their caps up to it */
+    std::size_t FreezeCapped(double level);
+    /**
+     * Freezes the classes of every resource that saturates at level.
+     * \param level the current fill level \return the classes frozen
+     */
+    std::size_t FreezeSaturated(double level);
+    /**
+     * Ends a fill: marks the leftovers current, and lays the pool out in freeze order when the
+     * fill read it scattered (RelayoutPool).
+     * \param everyClass the fill covered every live class \param allFrozen every class froze
+     */
+    void FinishFill(bool everyClass, bool allFrozen);
+
+    /** \param r a resource \return its fill level now: capacity left over unfrozen weight */
+    double LevelOf(uint32_t r) const
+    {
+        return std::max(0.0, m_left[r]) / (m_weight[r] + std::max(0.0, m_prioWeight[r]));
+    }
+
     /**
      * Sets m_weight and m_prioWeight of the component's resources to their sums over the
      * component's classes (m_componentClass), in that order; where the component is every live
@@ -355,7 +396,19 @@ class MaxMinSolver
         uint32_t res;
     };
 
+    /** The level heap's order: the lowest level on top, ties by resource id */
+    struct Later
+    {
+        /** \param a an entry \param b another \return whether a comes after b */
+        bool operator()(const HeapEntry& a, const HeapEntry& b) const
+        {
+            return std::tie(a.level, a.res) > std::tie(b.level, b.res);
+        }
+    };
+
     std::vector<HeapEntry> m_heap; //!< min-heap of resource levels, re-keyed lazily
+    uint64_t m_fillJumps{0};       //!< freezes of this fill whose usages did not follow the last
+    uint64_t m_fillNextPool{0};    //!< where the usages of a class frozen in sequence start
 };
 
 } // namespace ns3
