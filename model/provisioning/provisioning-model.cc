@@ -1981,32 +1981,47 @@ ProvisioningModel::UsageBytes(const CachedUsage& c)
 void
 ProvisioningModel::CompactUsage(CachedUsage& c) const
 {
+    c.symmetric = TwinsMirrorPoolNodeZero(c);
+    if (c.symmetric)
+    {
+        KeepOffTwinEntries(c);
+    }
+}
+
+int64_t
+ProvisioningModel::PoolNodeOfCall(const CachedUsage& c, uint32_t call) const
+{
+    uint32_t node = c.calls[call].node;
+    uint32_t n = m_cluster.nodes;
+    return node >= n && node < n + PoolNodes() ? int64_t(node - n) : -1;
+}
+
+int64_t
+ProvisioningModel::PoolNodeOfEntry(const CachedUsage& c, size_t e) const
+{
+    uint32_t r = c.usage[e].first;
+    if (c.clientCall[e] >= 0)
+    {
+        return PoolNodeOfCall(c, c.clientCall[e]);
+    }
+    if (m_twinRep[r] != r)
+    {
+        return 1; // a twin: on some pool node q > 0
+    }
+    return m_twinCount[r] > 0 ? 0 : -1;
+}
+
+bool
+ProvisioningModel::TwinsMirrorPoolNodeZero(const CachedUsage& c) const
+{
     // An entry on pool node q > 0 (a static twin, or the job's storage client there) is
     // dropped when pool node 0's same resource is in the list with the same weight, and each
     // kept pool-node-0 entry must have all P - 1 twins: then every pool node's resource gets
     // the same sum from every flow, in the same order, and the dropped ones mirror the kept.
-    uint32_t n = m_cluster.nodes;
-    uint32_t pool = PoolNodes();
-    auto poolOfCall = [&](uint32_t call) -> int64_t { // pool node of a call, -1: not on it
-        uint32_t node = c.calls[call].node;
-        return node >= n && node < n + pool ? int64_t(node - n) : -1;
-    };
-    auto poolOf = [&](size_t e) -> int64_t { // pool node of entry e, -1: not on the pool
-        uint32_t r = c.usage[e].first;
-        if (c.clientCall[e] >= 0)
-        {
-            return poolOfCall(c.clientCall[e]);
-        }
-        if (m_twinRep[r] != r)
-        {
-            return 1; // a twin: on some pool node q > 0
-        }
-        return m_twinCount[r] > 0 ? 0 : -1;
-    };
     int64_t client0 = -1; // entry of the storage client on pool node 0
     for (size_t e = 0; e < c.usage.size(); ++e)
     {
-        if (c.clientCall[e] >= 0 && poolOf(e) == 0)
+        if (c.clientCall[e] >= 0 && PoolNodeOfEntry(c, e) == 0)
         {
             client0 = static_cast<int64_t>(e);
         }
@@ -2033,11 +2048,9 @@ ProvisioningModel::CompactUsage(CachedUsage& c) const
     }
     std::vector<uint32_t>& twinsSeen = m_compactTwinsSeen; // per entry
     twinsSeen.assign(c.usage.size(), 0u);
-    c.symmetric = false;
     for (size_t e = 0; e < c.usage.size(); ++e)
     {
-        int64_t q = poolOf(e);
-        if (q <= 0)
+        if (PoolNodeOfEntry(c, e) <= 0)
         {
             continue;
         }
@@ -2046,7 +2059,7 @@ ProvisioningModel::CompactUsage(CachedUsage& c) const
         {
             if (client0 < 0)
             {
-                return;
+                return false;
             }
             rep = static_cast<size_t>(client0);
         }
@@ -2055,30 +2068,37 @@ ProvisioningModel::CompactUsage(CachedUsage& c) const
             uint32_t r = m_twinRep[c.usage[e].first];
             if (m_compactStampOf[r] != m_compactStamp)
             {
-                return;
+                return false;
             }
             rep = m_compactEntryOf[r];
         }
         if (c.usage[rep].second != c.usage[e].second)
         {
-            return;
+            return false;
         }
         ++twinsSeen[rep];
     }
+    const uint32_t twins = PoolNodes() - 1; // of each entry on pool node 0
     for (size_t e = 0; e < c.usage.size(); ++e)
     {
-        if (poolOf(e) == 0 && twinsSeen[e] != pool - 1)
+        if (PoolNodeOfEntry(c, e) == 0 && twinsSeen[e] != twins)
         {
-            return;
+            return false;
         }
     }
+    return true;
+}
+
+void
+ProvisioningModel::KeepOffTwinEntries(CachedUsage& c) const
+{
     // Sized before filling: an entry is kept for the run (with every peer node's resources,
     // an Alluxio usage is thousands of entries), and a list grown by doubling would keep up
     // to twice its size.
     size_t kept = 0;
     for (size_t e = 0; e < c.usage.size(); ++e)
     {
-        kept += poolOf(e) > 0 ? 0 : 1;
+        kept += PoolNodeOfEntry(c, e) > 0 ? 0 : 1;
     }
     c.compact.clear();
     c.compactClientCall.clear();
@@ -2088,14 +2108,14 @@ ProvisioningModel::CompactUsage(CachedUsage& c) const
     c.compactClientCall.reserve(kept);
     for (uint32_t i = 0; i < c.calls.size(); ++i)
     {
-        if (poolOfCall(i) <= 0)
+        if (PoolNodeOfCall(c, i) <= 0)
         {
             c.compactCalls.push_back(i); // off the pool, or on pool node 0
         }
     }
     for (size_t e = 0; e < c.usage.size(); ++e)
     {
-        if (poolOf(e) > 0)
+        if (PoolNodeOfEntry(c, e) > 0)
         {
             continue;
         }
@@ -2106,7 +2126,6 @@ ProvisioningModel::CompactUsage(CachedUsage& c) const
         c.compact.push_back(c.usage[e]);
         c.compactClientCall.push_back(c.clientCall[e]);
     }
-    c.symmetric = true;
 }
 
 void

@@ -615,7 +615,8 @@ eturn per job result; empty optional when the compact usages cannot give the ful
     /**
      * Describe every (job, node) flow of the pass: its usage in m_usageOf, the rest in flows.
      * \param jobs the jobs \param plans their cache plans \param flows filled
-     * eturn false if a flow is not alike on every pool node in a compact pass
+     *
+eturn false if a flow is not alike on every pool node in a compact pass
      */
     bool DescribeFlows(const std::vector<ProvisioningJob>& jobs,
                        const std::vector<CachePlan>& plans,
@@ -634,19 +635,22 @@ eturn per job result; empty optional when the compact usages cannot give the ful
                        uint32_t gpu,
                        uint32_t count,
                        PassFlows& flows);
-    /** eturn a cleared usage list appended to m_usageOf (a spare one when there is one) */
+    /**
+eturn a cleared usage list appended to m_usageOf (a spare one when there is one) */
     std::vector<MaxMinSolver::Usage>& NewUsage();
     /**
      * Solve the pass with the full max-min solver over the resources the flows use.
      * \param jobs the jobs \param flows the pass's flows; their solver ids and units set
      */
     void SolveWithSolver(const std::vector<ProvisioningJob>& jobs, PassFlows& flows);
-    /** \param f a flow \param flows the pass's flows eturn its samples/s per GPU */
+    /** \param f a flow \param flows the pass's flows
+eturn its samples/s per GPU */
     double PerGpuRate(size_t f, const PassFlows& flows) const;
     /**
      * \param k the job's index \param job the job \param plan its cache plan
      * \param flows the pass's flows (solved)
-     * eturn the job's result: its slowest flow's rate and what binds it
+     *
+eturn the job's result: its slowest flow's rate and what binds it
      */
     ProvisioningJobResult JobResult(size_t k,
                                     const ProvisioningJob& job,
@@ -654,7 +658,8 @@ eturn per job result; empty optional when the compact usages cannot give the ful
                                     const PassFlows& flows);
     /**
      * \param usage a flow slower than its demand
-     * eturn the kind of the most utilised resource it uses ("gpu" if it loads none)
+     *
+eturn the kind of the most utilised resource it uses ("gpu" if it loads none)
      */
     std::string BottleneckOf(const std::vector<MaxMinSolver::Usage>& usage);
     uint32_t AddResource(double capacity, Kind kind) const;
@@ -892,6 +897,25 @@ eturn true if every flow gets its cap (results may be computed without a solver)
 
     /** Fill c's compact usage when its pool-node entries are alike. \param c the entry */
     void CompactUsage(CachedUsage& c) const;
+    /**
+     * \param c an entry \param call one of its Client() calls
+     * \return the pool node the call's client is on, -1 if not on the pool
+     */
+    int64_t PoolNodeOfCall(const CachedUsage& c, uint32_t call) const;
+    /**
+     * \param c an entry \param e one of its usage entries
+     * \return a storage client's pool node; a static resource's 0 on pool node 0, 1 on some
+     *         pool node q > 0 (a twin); -1 off the pool
+     */
+    int64_t PoolNodeOfEntry(const CachedUsage& c, size_t e) const;
+    /**
+     * \param c an entry
+     * \return whether each of its entries on a pool node q > 0 has its twin on pool node 0
+     *         with the same weight, and each of those all P - 1 twins (CompactUsage)
+     */
+    bool TwinsMirrorPoolNodeZero(const CachedUsage& c) const;
+    /** Fill c's compact lists: its entries off pool nodes q > 0. \param c the entry */
+    void KeepOffTwinEntries(CachedUsage& c) const;
     /**
      * Build the usage of a (job, node) flow for a compact pass from pool node 0's part
      * (AddOverPool), when the loader's usage goes through it and every path is alike.
