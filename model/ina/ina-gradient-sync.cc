@@ -987,6 +987,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     std::vector<double> demand(n);           // aggregators held if no chunk fell back
     std::vector<double> preemptRate(n, 0.0); // ESA: higher-priority arrivals per aggregator
     std::vector<double> perChunk(n, 0.0);    // mean aggregator sojourn of a chunk [s]
+    std::vector<double> keptHold(n, 0.0);    // that sojourn as higher priorities cut it [s]
     std::vector<double> steadyHold(n, 0.0);  // that sojourn outside an iteration's first window
     std::vector<double> rho(n, 0.0);         // first-use collision probability
     // f without the pairs that cannot split (PersistingPairFallback): the settled rate of the
@@ -1020,6 +1021,7 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
         steadyHold[j] = perChunk[j] - slotsOf(j) * startSpread(j) / chunks[j];
         double x = preemptRate[j] * sojourn / chunks[j];
         double kept = x > 1e-12 ? (1 - std::exp(-x)) / x : 1.0;
+        keptHold[j] = kept * perChunk[j];
         demand[j] = kept * sojourn / iter;
         held[j] = (1 - f[j]) * demand[j];
     };
@@ -1065,12 +1067,17 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     // overlap the next use meets the holder at an independent phase. The width is the
     // holder's hold h_i alone: the lower job collides only when it arrives inside it, and its
     // own hold never blocks the holder, which preempts it (measured: doc/ina.md, "ESA under
-    // contention" 3). That share (driftOf) of the blocking above is met anew on every use,
-    // until a collision's re-hash takes the slot to an index no higher-priority slot uses
-    // (EscapingFallback; cover: the share of the pool their slots take). Within a level a
-    // collision re-hashes the pair apart, so the sticky term stays as it is there.
+    // contention" 3). And h_i is the hold as the priorities above the holder cut it (keptHold:
+    // the sojourn times (1 - e^-x) / x, as in its holdings), not its whole sojourn: a lower
+    // job's sojourn includes the queue of its own PS link, but a chunk from above evicts the
+    // aggregator long before (measured at 8 jobs / 256 aggregators: packet holds of 2-6 us,
+    // model sojourns of 20-33 us; doc/ina.md, "ESA under contention" 3). That share (driftOf) of
+    // the blocking above is met anew on every use, until a collision's re-hash takes the slot to an
+    // index no higher-priority slot uses (EscapingFallback; cover: the share of the pool their
+    // slots take). Within a level a collision re-hashes the pair apart, so the sticky term stays as
+    // it is there.
     auto driftOf = [&](size_t i, size_t j) {
-        const double width = perChunk[i];
+        const double width = keptHold[i];
         if (i == j || width <= 0)
         {
             return 0.0;
