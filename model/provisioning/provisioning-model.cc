@@ -1656,6 +1656,46 @@ ProvisioningModel::SolveFeasible(const std::vector<std::vector<MaxMinSolver::Usa
 void
 ProvisioningModel::SolveReduced(const std::vector<std::vector<MaxMinSolver::Usage>>& usageOf)
 {
+    ListOverCapacity(usageOf);
+    std::vector<double> caps;
+    std::vector<uint32_t> idOf = KeepDistinctConstraints(caps);
+    if (m_solver)
+    {
+        m_solver->Reset(caps); // as new, its buffers kept
+    }
+    else
+    {
+        m_solver = std::make_unique<MaxMinSolver>(caps);
+    }
+    // Distinct flows made a class each in the full solver: the same here, in the same order.
+    m_solver->SetMergeIdenticalFlows(false);
+    // Each flow's usages of the kept resources, in its usage's order (m_overUses is in flow
+    // order, then usage order).
+    std::vector<int64_t> solverId(usageOf.size(), -1);
+    for (size_t e = 0; e < m_overUses.size();)
+    {
+        uint32_t f = std::get<0>(m_overUses[e]);
+        m_scaled.clear();
+        for (; e < m_overUses.size() && std::get<0>(m_overUses[e]) == f; ++e)
+        {
+            uint32_t id = idOf[std::get<1>(m_overUses[e])];
+            if (id != kUnused)
+            {
+                m_scaled.emplace_back(id, std::get<2>(m_overUses[e]));
+            }
+        }
+        if (!m_scaled.empty())
+        {
+            solverId[f] = m_solver->AddFlow(m_scaled, m_flowCap[f]);
+        }
+    }
+    m_solver->SolveAll();
+    SetReducedRates(usageOf, solverId);
+}
+
+void
+ProvisioningModel::ListOverCapacity(const std::vector<std::vector<MaxMinSolver::Usage>>& usageOf)
+{
     // Resources over capacity at full demand (SolveFeasible's sums, the solver's criterion):
     // only these can bind. Ascending ids, as the full solver numbers its resources, so that
     // ties between levels break the same way.
@@ -1675,7 +1715,7 @@ ProvisioningModel::SolveReduced(const std::vector<std::vector<MaxMinSolver::Usag
     }
     for (uint32_t i = 0; i < m_overList.size(); ++i)
     {
-        m_overLocal[m_overList[i]] = i; // list index for now
+        m_overLocal[m_overList[i]] = i; // list index until KeepDistinctConstraints
         m_overFlows[i].clear();
     }
     m_overUses.clear();
@@ -1691,11 +1731,15 @@ ProvisioningModel::SolveReduced(const std::vector<std::vector<MaxMinSolver::Usag
             }
         }
     }
+}
+
+std::vector<uint32_t>
+ProvisioningModel::KeepDistinctConstraints(std::vector<double>& caps)
+{
     // Identical constraints (same capacity, same flows at the same weights) have the same
     // level at every step of the fill and saturate together; the first (lowest id) freezes
     // their flows, so the others are left out. Every other over-capacity resource gets a
     // solver id, in ascending order.
-    std::vector<double> caps;
     std::vector<uint32_t> keep(m_overList.size(), 1);
     std::vector<std::pair<uint64_t, uint32_t>> byHash(m_overList.size()); // (hash, list index)
     for (uint32_t i = 0; i < m_overList.size(); ++i)
@@ -1731,37 +1775,13 @@ ProvisioningModel::SolveReduced(const std::vector<std::vector<MaxMinSolver::Usag
             caps.push_back(m_caps[m_overList[i]]);
         }
     }
-    if (m_solver)
-    {
-        m_solver->Reset(caps); // as new, its buffers kept
-    }
-    else
-    {
-        m_solver = std::make_unique<MaxMinSolver>(caps);
-    }
-    // Distinct flows made a class each in the full solver: the same here, in the same order.
-    m_solver->SetMergeIdenticalFlows(false);
-    // Each flow's usages of the kept resources, in its usage's order (m_overUses is in flow
-    // order, then usage order).
-    std::vector<int64_t> solverId(usageOf.size(), -1);
-    for (size_t e = 0; e < m_overUses.size();)
-    {
-        uint32_t f = std::get<0>(m_overUses[e]);
-        m_scaled.clear();
-        for (; e < m_overUses.size() && std::get<0>(m_overUses[e]) == f; ++e)
-        {
-            uint32_t id = keep[std::get<1>(m_overUses[e])];
-            if (id != kUnused)
-            {
-                m_scaled.emplace_back(id, std::get<2>(m_overUses[e]));
-            }
-        }
-        if (!m_scaled.empty())
-        {
-            solverId[f] = m_solver->AddFlow(m_scaled, m_flowCap[f]);
-        }
-    }
-    m_solver->SolveAll();
+    return keep;
+}
+
+void
+ProvisioningModel::SetReducedRates(const std::vector<std::vector<MaxMinSolver::Usage>>& usageOf,
+                                   const std::vector<int64_t>& solverId)
+{
     // Rates (solver units): the solver's, or the cap for flows it does not hold. Loads as the
     // full solver sums them (MaxMinSolver::ComputeLoads): class by class in creation order,
     // which is flow order, weight x rate.

@@ -809,6 +809,24 @@ eturn the kind of the most utilised resource it uses ("gpu" if it loads none)
      * \param usageOf per flow: its usage
      */
     void SolveReduced(const std::vector<std::vector<MaxMinSolver::Usage>>& usageOf);
+    /**
+     * Lists the resources over capacity at full demand (m_overList, ascending) and the flows'
+     * usages of them (m_overFlows, m_overUses), for SolveReduced.
+     * \param usageOf per flow: its usage
+     */
+    void ListOverCapacity(const std::vector<std::vector<MaxMinSolver::Usage>>& usageOf);
+    /**
+     * \param caps appended: the kept constraints' capacities, in solver id order
+     * \return per resource of m_overList: its solver id, kUnused where an identical
+     *         constraint of a lower id stands for it
+     */
+    std::vector<uint32_t> KeepDistinctConstraints(std::vector<double>& caps);
+    /**
+     * Sets m_reducedRate and m_fastLoad from the reduced solve.
+     * \param usageOf per flow: its usage \param solverId per flow: its solver id (-1: none)
+     */
+    void SetReducedRates(const std::vector<std::vector<MaxMinSolver::Usage>>& usageOf,
+                         const std::vector<int64_t>& solverId);
 
     /**
      * Feasibility test of SkipFeasibleSolves: sums every resource's demand in the solver's
