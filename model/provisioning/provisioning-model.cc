@@ -2001,10 +2001,17 @@ ProvisioningModel::UsageBytes(const CachedUsage& c)
 void
 ProvisioningModel::CompactUsage(CachedUsage& c) const
 {
-    c.symmetric = TwinsMirrorPoolNodeZero(c);
+    // each entry's pool node, looked up once for both steps
+    std::vector<int64_t>& poolOf = m_compactPoolOf;
+    poolOf.resize(c.usage.size());
+    for (size_t e = 0; e < c.usage.size(); ++e)
+    {
+        poolOf[e] = PoolNodeOfEntry(c, e);
+    }
+    c.symmetric = TwinsMirrorPoolNodeZero(c, poolOf);
     if (c.symmetric)
     {
-        KeepOffTwinEntries(c);
+        KeepOffTwinEntries(c, poolOf);
     }
 }
 
@@ -2032,7 +2039,8 @@ ProvisioningModel::PoolNodeOfEntry(const CachedUsage& c, size_t e) const
 }
 
 bool
-ProvisioningModel::TwinsMirrorPoolNodeZero(const CachedUsage& c) const
+ProvisioningModel::TwinsMirrorPoolNodeZero(const CachedUsage& c,
+                                           const std::vector<int64_t>& poolOf) const
 {
     // An entry on pool node q > 0 (a static twin, or the job's storage client there) is
     // dropped when pool node 0's same resource is in the list with the same weight, and each
@@ -2041,7 +2049,7 @@ ProvisioningModel::TwinsMirrorPoolNodeZero(const CachedUsage& c) const
     int64_t client0 = -1; // entry of the storage client on pool node 0
     for (size_t e = 0; e < c.usage.size(); ++e)
     {
-        if (c.clientCall[e] >= 0 && PoolNodeOfEntry(c, e) == 0)
+        if (c.clientCall[e] >= 0 && poolOf[e] == 0)
         {
             client0 = static_cast<int64_t>(e);
         }
@@ -2070,7 +2078,7 @@ ProvisioningModel::TwinsMirrorPoolNodeZero(const CachedUsage& c) const
     twinsSeen.assign(c.usage.size(), 0u);
     for (size_t e = 0; e < c.usage.size(); ++e)
     {
-        if (PoolNodeOfEntry(c, e) <= 0)
+        if (poolOf[e] <= 0)
         {
             continue;
         }
@@ -2101,7 +2109,7 @@ ProvisioningModel::TwinsMirrorPoolNodeZero(const CachedUsage& c) const
     const uint32_t twins = PoolNodes() - 1; // of each entry on pool node 0
     for (size_t e = 0; e < c.usage.size(); ++e)
     {
-        if (PoolNodeOfEntry(c, e) == 0 && twinsSeen[e] != twins)
+        if (poolOf[e] == 0 && twinsSeen[e] != twins)
         {
             return false;
         }
@@ -2110,7 +2118,7 @@ ProvisioningModel::TwinsMirrorPoolNodeZero(const CachedUsage& c) const
 }
 
 void
-ProvisioningModel::KeepOffTwinEntries(CachedUsage& c) const
+ProvisioningModel::KeepOffTwinEntries(CachedUsage& c, const std::vector<int64_t>& poolOf) const
 {
     // Sized before filling: an entry is kept for the run (with every peer node's resources,
     // an Alluxio usage is thousands of entries), and a list grown by doubling would keep up
@@ -2118,7 +2126,7 @@ ProvisioningModel::KeepOffTwinEntries(CachedUsage& c) const
     size_t kept = 0;
     for (size_t e = 0; e < c.usage.size(); ++e)
     {
-        kept += PoolNodeOfEntry(c, e) > 0 ? 0 : 1;
+        kept += poolOf[e] > 0 ? 0 : 1;
     }
     c.compact.clear();
     c.compactClientCall.clear();
@@ -2135,7 +2143,7 @@ ProvisioningModel::KeepOffTwinEntries(CachedUsage& c) const
     }
     for (size_t e = 0; e < c.usage.size(); ++e)
     {
-        if (PoolNodeOfEntry(c, e) > 0)
+        if (poolOf[e] > 0)
         {
             continue;
         }

@@ -927,13 +927,16 @@ eturn true if every flow gets its cap (results may be computed without a solver)
      */
     int64_t PoolNodeOfEntry(const CachedUsage& c, size_t e) const;
     /**
-     * \param c an entry
+     * \param c an entry \param poolOf per usage entry: PoolNodeOfEntry
      * \return whether each of its entries on a pool node q > 0 has its twin on pool node 0
      *         with the same weight, and each of those all P - 1 twins (CompactUsage)
      */
-    bool TwinsMirrorPoolNodeZero(const CachedUsage& c) const;
-    /** Fill c's compact lists: its entries off pool nodes q > 0. \param c the entry */
-    void KeepOffTwinEntries(CachedUsage& c) const;
+    bool TwinsMirrorPoolNodeZero(const CachedUsage& c, const std::vector<int64_t>& poolOf) const;
+    /**
+     * Fill c's compact lists: its entries off pool nodes q > 0.
+     * \param c the entry \param poolOf per usage entry: PoolNodeOfEntry
+     */
+    void KeepOffTwinEntries(CachedUsage& c, const std::vector<int64_t>& poolOf) const;
     /**
      * Build the usage of a (job, node) flow for a compact pass from pool node 0's part
      * (AddOverPool), when the loader's usage goes through it and every path is alike.
@@ -1000,6 +1003,7 @@ eturn true if every flow gets its cap (results may be computed without a solver)
     mutable std::vector<uint32_t> m_compactEntryOf;   //!< per static resource: its entry
     mutable uint32_t m_compactStamp{0};               //!< CompactUsage's current call
     mutable std::vector<uint32_t> m_compactTwinsSeen; //!< per entry: its twins in the list
+    mutable std::vector<int64_t> m_compactPoolOf;     //!< per entry: its pool node (CompactUsage)
     std::vector<uint32_t> m_callIds; //!< ReusedUsage's scratch: per Client() call, its id
     /// ReusedUsage's scratch: (client resource, Client() call) of a usage being built
     std::vector<std::pair<uint32_t, int32_t>> m_callsByRes;
