@@ -28,11 +28,13 @@
 #include "ns3/uinteger.h"
 #include "ns3/workload-catalog.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
 #include <iterator>
 #include <map>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -837,6 +839,113 @@ TEST_CASE("provisioning level: a subtree's top whose sums drop by an ulp, its bo
         sensitive += level.LoadOf(1) / caps[1] != level.LoadOf(last) / caps[last];
     }
     CHECK(sensitive > 50);
+}
+
+TEST_CASE("provisioning level: busiest shares over resources whose loads cross near the level "
+          "are those of a pass over every used resource",
+          "[provisioning]")
+{
+    // A share tree's subtree may stand for one resource from a level up (ShareTree::from): one
+    // whose flows rise with L passes one whose flows are capped higher. Here pairs of
+    // resources of one capacity have loads that cross at the level itself, give or take a
+    // relative 1e-16 to 1e-10, among resources with random flows; then the level moves by as
+    // little (its resource's capacity does, no other sum moves), and every query must give
+    // the pass's number. The rising flows are on the level's resource (the others get their
+    // cap whatever L), the capped ones are not, so that they do not move it.
+    const uint32_t perClass = 64;
+    std::vector<uint8_t> classOf(perClass + 1, 1);
+    classOf[0] = 0;
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> unif(0.0, 1.0);
+    const double deltas[] = {0, 1e-16, -1e-16, 1e-15, -1e-15, 1e-13, -1e-13, 1e-10, -1e-10};
+    uint32_t cappedWins = 0;
+    uint32_t risingWins = 0;
+    for (uint32_t trial = 0; trial < 60; ++trial)
+    {
+        INFO("trial " << trial);
+        std::vector<double> caps(perClass + 1, 3.0);
+        caps[0] = 0.3 + unif(rng);
+        ProvisioningLevel level;
+        level.Reset(caps, 0);
+        level.SetClasses(classOf, 2);
+        auto rising = [](uint32_t r, double weight) {
+            ProvisioningLevel::Flow f;
+            f.unit = 1.0;
+            f.cap = 1e9;
+            f.usage = {{0, 0.01}, {r, weight}};
+            return f;
+        };
+        auto capped = [](uint32_t r, double load) {
+            ProvisioningLevel::Flow f;
+            f.unit = 1.0;
+            f.cap = 1e-3;
+            f.usage = {{r, load / 1e-3}};
+            return f;
+        };
+        std::vector<uint32_t> slots(perClass);
+        std::iota(slots.begin(), slots.end(), 1);
+        std::shuffle(slots.begin(), slots.end(), rng);
+
+        struct Pair
+        {
+            uint32_t p, q;            // p rises faster, q is capped higher
+            double yp, yq, cp, delta; // their loads meet at about L
+        };
+
+        std::vector<Pair> pairs;
+        uint64_t next = 0;
+        for (uint32_t k = 0; k + 1 < perClass; k += 2)
+        {
+            uint32_t p = slots[k];
+            uint32_t q = slots[k + 1];
+            if (k < 32)
+            {
+                double yp = 0.5 + 0.5 * unif(rng);
+                double yq = yp * (0.2 + 0.7 * unif(rng));
+                pairs.push_back(
+                    {p, q, yp, yq, 0.01 * unif(rng), deltas[rng() % std::size(deltas)]});
+                level.Add(next++, {rising(p, yp)});
+                level.Add(next++, {rising(q, yq)});
+            }
+            else
+            {
+                level.Add(next++, {rising(p, unif(rng)), capped(p, unif(rng))});
+                level.Add(next++, {capped(q, unif(rng))});
+            }
+        }
+        const double l = level.Level();
+        REQUIRE(std::isfinite(l));
+        for (const Pair& x : pairs)
+        {
+            level.Add(next++, {capped(x.p, x.cp)});
+            level.Add(next++, {capped(x.q, x.cp + l * (x.yp - x.yq) * (1 + x.delta))});
+        }
+        REQUIRE(level.Level() == l);
+        std::vector<double> busiest;
+        for (uint32_t move = 0; move < 40; ++move)
+        {
+            double now = level.Level();
+            REQUIRE(std::isfinite(now));
+            level.BusiestShares(busiest);
+            INFO("move " << move << ", L " << now);
+            REQUIRE(busiest[1] == ScannedShares(level, caps, classOf, 2)[1]);
+            for (const Pair& x : pairs)
+            {
+                double sp = level.LoadOf(x.p) / caps[x.p];
+                double sq = level.LoadOf(x.q) / caps[x.q];
+                cappedWins += sq > sp;
+
+                risingWins += sp > sq;
+            }
+            // the level moves by a few ulps or a relative 1e-15 to 1e-9, either way
+            double step = deltas[rng() % std::size(deltas)];
+            caps[0] =
+                step == 0 ? std::nextafter(caps[0], rng() % 2 ? 0.0 : 2.0) : caps[0] * (1 + step);
+            level.SetCapacities(caps);
+        }
+    }
+    CHECK(cappedWins > 1000);
+    CHECK(risingWins > 1000);
 }
 
 TEST_CASE("provisioning level: a node's rail loads summed at once are LoadOf's sums, bit for bit",

@@ -59,6 +59,7 @@ ProvisioningLevel::Reset(std::vector<double> caps, uint32_t level)
     {
         tree->nodes.clear();
         tree->top.clear();
+        tree->from.clear();
         tree->stale.clear();
         tree->dirty.clear();
         tree->isDirty.assign(m_caps.size(), 0);
@@ -123,6 +124,7 @@ ProvisioningLevel::SetClasses(const std::vector<uint8_t>& classOf, uint32_t clas
     {
         tree->nodes.assign(nodes, ShareTree::Bound{0, 0});
         tree->top.assign(nodes, kNoTop);
+        tree->from.assign(nodes, 0.0);
         tree->stale.assign(classes, 1);
         tree->Clear(true);
     }
@@ -805,11 +807,47 @@ ProvisioningLevel::LeafTop(uint32_t r, const ShareTree::Bound& bound)
     return std::isfinite(bound.a) && std::isfinite(bound.b) ? r : kMixed;
 }
 
-uint32_t
-ProvisioningLevel::JoinTops(bool demand, uint32_t x, uint32_t y) const
+double
+ProvisioningLevel::Passes(uint32_t p, uint32_t q) const
 {
+    double cp = m_capped[p];
+    double cq = m_capped[q];
+    double rp = m_rising[p];
+    double rq = m_rising[q];
+    if (cp >= cq && rp >= rq)
+    {
+        return 0.0; // at least q's at every level (and the same number when they are equal)
+    }
+    if (!(rp > rq) || !std::isfinite(cp) || !std::isfinite(cq) || !std::isfinite(rp) ||
+        !std::isfinite(rq))
+    {
+        return kInf;
+    }
+    // p's load cp + fl(L x rp) is at least q's cq + fl(L x rq) as real numbers (then as
+    // rounded sums and shares too, rounding being monotonic) when
+    // L x (rp - rq - u (|rp| + |rq|)) >= cq - cp, u = 2^-53 the products' relative rounding.
+    // The gap and the slope are taken with margins far wider than their own roundings, and
+    // the tiny term covers products so small that their rounding is not relative.
+    constexpr double kMargin = 1e-12;
+    constexpr double kTiny = 1e-290;
+    double slope = (rp - rq) * (1 - kMargin) - (std::abs(rp) + std::abs(rq)) * kMargin;
+    if (!(slope > 0))
+    {
+        return kInf;
+    }
+    double gap = (cq - cp) * (1 + kMargin) + kTiny;
+    double level = gap / slope * (1 + kMargin);
+    return std::isfinite(level) ? level : kInf;
+}
+
+uint32_t
+ProvisioningLevel::JoinTops(bool demand, uint32_t x, double fx, uint32_t y, double fy, double& from)
+    const
+{
+    from = 0.0;
     if (x == kNoTop || y == kNoTop)
     {
+        from = x == kNoTop ? fy : fx;
         return x == kNoTop ? y : x;
     }
     if (x == kMixed || y == kMixed)
@@ -822,15 +860,28 @@ ProvisioningLevel::JoinTops(bool demand, uint32_t x, uint32_t y) const
     }
     // At one capacity the larger sums give the larger share, LoadOf(r) / capacity, at every
     // L >= 0 (or the same number when they are equal): the other need not be computed.
-    auto atLeast = [this, demand](uint32_t p, uint32_t q) {
-        return demand ? m_demand[p] >= m_demand[q]
-                      : m_capped[p] >= m_capped[q] && m_rising[p] >= m_rising[q];
-    };
-    if (atLeast(x, y))
+    if (demand)
     {
+        if (m_demand[x] >= m_demand[y])
+        {
+            return x;
+        }
+        return m_demand[y] >= m_demand[x] ? y : kMixed;
+    }
+    double below = std::max(fx, fy); // each child's top the largest below it
+    double overY = std::max(below, Passes(x, y));
+    double overX = std::max(below, Passes(y, x));
+    if (overY <= overX && overY < kInf)
+    {
+        from = overY;
         return x;
     }
-    return atLeast(y, x) ? y : kMixed;
+    if (overX < kInf)
+    {
+        from = overX;
+        return y;
+    }
+    return kMixed;
 }
 
 void
@@ -838,6 +889,7 @@ ProvisioningLevel::Rebuild(ShareTree& tree, bool demand, uint32_t c) const
 {
     ShareTree::Bound* node = tree.nodes.data() + m_shareBase[c];
     uint32_t* tops = tree.top.data() + m_shareBase[c];
+    double* from = tree.from.data() + m_shareBase[c];
     const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;
     uint32_t width = m_shareWidth[c];
     for (uint32_t i = 0; i < width; ++i)
@@ -846,11 +898,13 @@ ProvisioningLevel::Rebuild(ShareTree& tree, bool demand, uint32_t c) const
         node[width + i] =
             r == ProvisioningModel::kNoResource ? ShareTree::Bound{0, 0} : LeafBound(demand, r);
         tops[width + i] = LeafTop(r, node[width + i]);
+        from[width + i] = 0.0;
     }
     for (uint32_t k = width - 1; k >= 1; --k)
     {
         node[k] = JoinBounds(node[2 * k], node[2 * k + 1]);
-        tops[k] = JoinTops(demand, tops[2 * k], tops[2 * k + 1]);
+        tops[k] =
+            JoinTops(demand, tops[2 * k], from[2 * k], tops[2 * k + 1], from[2 * k + 1], from[k]);
     }
     tree.stale[c] = 0;
 }
@@ -885,9 +939,11 @@ ProvisioningLevel::Flush(ShareTree& tree, bool demand, uint64_t classes) const
         }
         ShareTree::Bound* node = tree.nodes.data() + m_shareBase[c];
         uint32_t* tops = tree.top.data() + m_shareBase[c];
+        double* from = tree.from.data() + m_shareBase[c];
         uint32_t k = m_shareWidth[c] + m_slotOf[r];
         node[k] = LeafBound(demand, r);
         tops[k] = LeafTop(r, node[k]);
+        from[k] = 0.0;
         // Up to the root, or to the first node whose bounds and top stay (those above stay
         // too). A node whose top is a resource depends on that resource's sums, which may
         // have moved though its index stays (its bounds can round alike): unless it is not
@@ -895,14 +951,17 @@ ProvisioningLevel::Flush(ShareTree& tree, bool demand, uint64_t classes) const
         for (k /= 2; k >= 1; k /= 2)
         {
             ShareTree::Bound b = JoinBounds(node[2 * k], node[2 * k + 1]);
-            uint32_t t = JoinTops(demand, tops[2 * k], tops[2 * k + 1]);
-            if (b.a == node[k].a && b.b == node[k].b && t == tops[k] &&
+            double f;
+            uint32_t t =
+                JoinTops(demand, tops[2 * k], from[2 * k], tops[2 * k + 1], from[2 * k + 1], f);
+            if (b.a == node[k].a && b.b == node[k].b && t == tops[k] && f == from[k] &&
                 (t == kNoTop || t == kMixed || !tree.isDirty[t]))
             {
                 break;
             }
             node[k] = b;
             tops[k] = t;
+            from[k] = f;
         }
     }
     tree.Clear(false);
@@ -925,6 +984,7 @@ ProvisioningLevel::Query(const ShareTree& tree,
         }
         const ShareTree::Bound* node = tree.nodes.data() + m_shareBase[c];
         const uint32_t* tops = tree.top.data() + m_shareBase[c];
+        const double* from = tree.from.data() + m_shareBase[c];
         const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;
         const uint32_t width = m_shareWidth[c];
         double best = 0.0;
@@ -944,9 +1004,10 @@ ProvisioningLevel::Query(const ShareTree& tree,
             {
                 continue;
             }
-            if (k >= width || tops[k] != kMixed)
+            if (k >= width || (tops[k] != kMixed && level >= from[k]))
             {
-                // a leaf, or leaves whose shares are all this one's: as BusiestSharesScanned
+                // a leaf, or leaves whose shares are all this one's at this level: as
+                // BusiestSharesScanned
                 uint32_t r = k >= width ? leafRes[k - width] : tops[k];
                 best = std::max(best, LoadOf(r) / m_caps[r]);
                 continue;

@@ -241,6 +241,11 @@ class ProvisioningLevel
         /// for the subtree: identical nodes tie by the hundred, and busy nodes tie with each
         /// other across idler ones between them (issue #13).
         std::vector<uint32_t> top;
+        /// Per node whose top is a resource: the least L from which that share is the largest
+        /// below it (0: at every L >= 0). Below it the query walks down: a busy node whose
+        /// flows rise with L passes an idler one whose flows are capped higher at a level it
+        /// computes (JoinTops), and the levels of a run lie far above most such crossings.
+        std::vector<double> from;
         std::vector<uint32_t> dirty;  //!< resources whose sums moved since the last Flush
         std::vector<uint8_t> isDirty; //!< per resource: in dirty
         bool allDirty{true};          //!< every leaf to recompute (dirty no longer kept)
@@ -299,12 +304,24 @@ class ProvisioningLevel
     static uint32_t LeafTop(uint32_t r, const ShareTree::Bound& bound);
     /**
      * \param demand the loads at full demand (else capped + L x rising)
-     * \param x a node's top \param y its sibling's
-     * \return their parent's top: the one whose sums are at least the other's, both ways
-     *         (then its share is at least the other's at any L >= 0, rounding included:
-     *         L x b, a + m and m / capacity round monotonically), at the same capacity
+     * \param x a node's top \param fx its ShareTree::from
+     * \param y its sibling's top \param fy the sibling's from
+     * \param from set to the parent's ShareTree::from (output)
+     * \return their parent's top: at the same capacity, the one whose sums are at least the
+     *         other's, both ways (then its share is at least the other's at any L >= 0,
+     *         rounding included: L x b, a + m and m / capacity round monotonically), or
+     *         failing that the one whose rising sum is larger, from the level where its load
+     *         passes the other's with room for the roundings (Passes); of the two, the one
+     *         that tops both children from the lower level
      */
-    uint32_t JoinTops(bool demand, uint32_t x, uint32_t y) const;
+    uint32_t JoinTops(bool demand, uint32_t x, double fx, uint32_t y, double fy, double& from)
+        const;
+    /**
+     * \param p a resource \param q another, of p's capacity
+     * \return a level from which p's load at the level is at least q's, rounding included
+     *         (0: at every level; +infinity: none found)
+     */
+    double Passes(uint32_t p, uint32_t q) const;
     /**
      * \brief Bring a share tree's nodes up to date with the sums, in the classes asked for
      *        (the others are brought up to date when they are asked for).
