@@ -818,10 +818,9 @@ ProvisioningLevel::Passes(uint32_t p, uint32_t q) const
     {
         return 0.0; // at least q's at every level (and the same number when they are equal)
     }
-    if (!(rp > rq) || !std::isfinite(cp) || !std::isfinite(cq) || !std::isfinite(rp) ||
-        !std::isfinite(rq))
+    if (!(rp > rq))
     {
-        return kInf;
+        return kInf; // q's rises as fast (or a sum is NaN)
     }
     // p's load cp + fl(L x rp) is at least q's cq + fl(L x rq) as real numbers (then as
     // rounded sums and shares too, rounding being monotonic) when
@@ -831,13 +830,11 @@ ProvisioningLevel::Passes(uint32_t p, uint32_t q) const
     constexpr double kMargin = 1e-12;
     constexpr double kTiny = 1e-290;
     double slope = (rp - rq) * (1 - kMargin) - (std::abs(rp) + std::abs(rq)) * kMargin;
-    if (!(slope > 0))
-    {
-        return kInf;
-    }
-    double gap = (cq - cp) * (1 + kMargin) + kTiny;
+    double gap = (cq - cp) * (1 + kMargin) + kTiny; // above 0 (cq > cp), or NaN
     double level = gap / slope * (1 + kMargin);
-    return std::isfinite(level) ? level : kInf;
+    // none from a slope at most 0 (the level then below 0 or infinite) or from infinite or NaN
+    // sums (the level then infinite or NaN)
+    return level >= 0 && level < kInf ? level : kInf;
 }
 
 uint32_t
@@ -870,6 +867,11 @@ ProvisioningLevel::JoinTops(bool demand, uint32_t x, double fx, uint32_t y, doub
     }
     double below = std::max(fx, fy); // each child's top the largest below it
     double overY = std::max(below, Passes(x, y));
+    if (overY == below)
+    {
+        from = overY; // y cannot do better
+        return x;
+    }
     double overX = std::max(below, Passes(y, x));
     if (overY <= overX && overY < kInf)
     {
