@@ -236,8 +236,9 @@ class ProvisioningLevel
 
         std::vector<Bound> nodes; //!< every class's tree
         /// Per node: kNoTop (no leaf below is above 0), kMixed, or a resource whose share is
-        /// the largest below it at every L >= 0, bit for bit: every leaf above 0 below it has
-        /// its capacity and sums at most its sums (JoinTops). A query computes that one share
+        /// the largest below it at every L >= from (at every L >= 0 when from is 0), bit for
+        /// bit: every leaf above 0 below it has its capacity and sums at most its sums, or a
+        /// load at most its load from that level on (JoinTops). A query computes that one share
         /// for the subtree: identical nodes tie by the hundred, and busy nodes tie with each
         /// other across idler ones between them (issue #13).
         std::vector<uint32_t> top;
