@@ -15,6 +15,7 @@
 #include "ina-rate-policy.h"
 
 #include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -316,6 +317,198 @@ SplitKeyCounts ExpectedSplits(const SplitKeyExposure& x);
  * \return {episodes in the first window, in the later passes}
  */
 std::pair<double, double> SplitKeyEpisodes(const SplitKeyCounts& c, double passes, double timedOut);
+
+/**
+ * One solve of ATP/ESA sharing at one switch's pool (InaGradientSync::SolveSharedPool):
+ * fallback fractions from the pool's occupancy, occupancy from the hold times (Little's law),
+ * hold times from the PS-link queue, solved one priority level at a time, with the time an
+ * iteration waits for keys split by skew. Holds the per-job state its steps share.
+ */
+class SharedPoolSolve
+{
+  public:
+    /// What the solve reads of the InaGradientSync's attributes.
+    struct Config
+    {
+        const InaRatePolicy* policy; //!< the allocation policy (Policy)
+        double pool;                 //!< aggregators in the pool (PoolSize)
+        bool dedup;                  //!< distinct indices for a job's slots (DeduplicateIndices)
+        double jitter;               //!< IterationJitter [s]
+        double timeout;              //!< ResendTimeout [s]
+        double tx;                   //!< wire time [s]
+        double rtt;                  //!< chunk round trip [s]
+        double returnTrip;           //!< switch - worker - switch part of the round trip [s]
+    };
+
+    /**
+     * \param config the attributes and the solve's times \param jobs the jobs
+     * \param chunks per job: chunks per iteration
+     * \param hold per job: aggregator hold time without queueing [s]
+     * \param spread per job: mean time from a chunk's first packet to its last (host jitter) [s]
+     * \param window per job [chunks]
+     * \param floor lower bound of each job's interval (empty: none) [s]
+     * \param interval per job: start value of its chunk interval [s]
+     * \param f per job: start value of its fallback fraction
+     * (jobs, hold, spread, window and floor are kept by reference: they must outlive the solve.)
+     */
+    SharedPoolSolve(const Config& config,
+                    const std::vector<InaRateJob>& jobs,
+                    const std::vector<double>& chunks,
+                    const std::vector<double>& hold,
+                    const std::vector<double>& spread,
+                    const std::vector<double>& window,
+                    const std::vector<double>& floor,
+                    const std::vector<double>& interval,
+                    const std::vector<double>& f);
+
+    /// Solves the jobs one priority level at a time, most important first.
+    void Solve();
+
+    /** \return the aggregators each job holds (Little's law) */
+    const std::vector<double>& Held() const;
+    /** \return per job: its chunk interval [s] */
+    const std::vector<double>& Interval() const;
+    /** \return per job: its fallback fraction */
+    const std::vector<double>& Fallback() const;
+    /** \return per job: time an iteration waits for resend timeouts on keys split by skew [s] */
+    const std::vector<double>& Stall() const;
+
+    /**
+     * \brief ESA's stalls that outlive their rescuer (InaGradientSync::DepartureStalls).
+     * \param overhang out: [victim][holder], seconds the victim loses at once when the holder
+     *        departs (all 0 but for a preemptive policy)
+     */
+    void DepartureStalls(std::vector<std::vector<double>>& overhang) const;
+
+  private:
+    /// Job j's holders at the pool, summed over one round (SumHolders).
+    struct HolderSums
+    {
+        double levelBlocking{0}; //!< the blocking of j's level (its own slots included) [aggr.]
+        double aboveBlocking{0}; //!< the blocking of the higher priorities [aggr.]
+        double aboveFresh{0};    //!< the part of the blocking above whose phase drifts [aggr.]
+        double holderHold{0};    //!< blocking-weighted sojourn of the holders [s x aggr.]
+        double splitFirst{0};    //!< and first-window split probability [aggr.]
+        double timedOut{0};      //!< and share of splits that wait a timeout [aggr.]
+        double waitFirst{0};     //!< and the rescue waits (first window, later passes)
+        double waitRest{0};      //!< [s x aggr.]
+        double uncovered{1};     //!< share of the pool no higher-priority slot uses
+        double claimRate{0};     //!< chunk arrivals per aggregator of the jobs blocking j
+        double levelOthers{0};   //!< the blocking of the other jobs of j's level
+    };
+
+    /// One round of one priority level, order[k, end) (SolveLevel), as its jobs read it.
+    struct LevelRound
+    {
+        size_t k;          //!< the level's first place in the priority order
+        size_t end;        //!< one past its last
+        double slots;      //!< its window slots
+        double demand;     //!< its demand this round [aggr.]
+        double phi;        //!< a shared pair's firing probability per pass
+        double before;     //!< holdings of strictly more important jobs [aggr.]
+        double beforeRate; //!< their chunk arrivals per second
+        double weight;     //!< this round's damping
+    };
+
+    /** \return job j's window slots it cycles through the pool (fewer if it has fewer chunks) */
+    double Slots(size_t j) const;
+    /** \return the spread of job j's workers' iteration starts (StartSpread) [s] */
+    double Start(size_t j) const;
+    /** \return the jobs in the order their levels are solved (the policy's rank if it preempts) */
+    std::vector<size_t> PriorityOrder() const;
+    /** \return whether jobs a and b are of one priority level */
+    bool SameLevel(size_t a, size_t b) const;
+    /**
+     * \brief Damped rounds of the level order[k, end) until its fallbacks settle.
+     * \param levelSlots the level's window slots
+     * \param before holdings of strictly more important jobs
+     * \param beforeRate their chunk arrivals per second
+     * \return {the level's holdings, its chunk arrivals per second}
+     */
+    std::pair<double, double> SolveLevel(const std::vector<size_t>& order,
+                                         size_t k,
+                                         size_t end,
+                                         double levelSlots,
+                                         double before,
+                                         double beforeRate);
+    /**
+     * \brief One round of job j of a level: its blocking, fallback step and split-key stall.
+     * \return the step's residual
+     */
+    double JobRound(const std::vector<size_t>& order, const LevelRound& round, size_t j);
+    /**
+     * \brief The holders job j meets, order[0, end) (the levels above and its own): their
+     *        blocking and what a key split against them waits; records the pair terms
+     *        DepartureStalls reads.
+     * \param ownApart the job's own holdings never block it (distinct indices)
+     */
+    HolderSums SumHolders(const std::vector<size_t>& order,
+                          size_t k,
+                          size_t end,
+                          size_t j,
+                          bool ownApart);
+    /** \brief Job j's holdings from its interval, fallback and stall (Little's law). */
+    void Holdings(size_t j);
+    /**
+     * \brief One damped step of job j's fallback fraction; sets its PS load and interval.
+     * \return the step's residual
+     */
+    double Step(size_t j,
+                double blocking,
+                double fresh,
+                double cover,
+                double room,
+                double persisting,
+                double weight);
+    /** \return the share of holder i's blocking of job j whose phase drifts, in [0, 1] */
+    double Drift(size_t i, size_t j) const;
+    /** \return P(split | collision) of a first-window collision of j's key with holder i's */
+    double FirstWindowSplitOf(size_t i, size_t j) const;
+    /** \return the time an iteration of job j waits for its keys split by skew [s] */
+    double SplitStall(size_t j, const HolderSums& h) const;
+    /**
+     * \return the share of the pairs of holder i and job j still on one index at i's last
+     *         iteration, where their phases do not drift
+     */
+    double FinalShare(size_t i, size_t j, double allSlots, double allHeld) const;
+
+    const InaRatePolicy& m_policy;         //!< the allocation policy
+    double m_pool;                         //!< aggregators in the pool
+    bool m_dedup;                          //!< distinct indices for a job's slots
+    double m_jitter;                       //!< IterationJitter [s]
+    double m_timeout;                      //!< ResendTimeout [s]
+    const std::vector<InaRateJob>& m_jobs; //!< the jobs
+    std::vector<double> m_chunks;          //!< per job: chunks per iteration
+    double m_tx;                           //!< wire time [s]
+    double m_rtt;                          //!< chunk round trip [s]
+    double m_returnTrip;                   //!< switch - worker - switch [s]
+    const std::vector<double>& m_hold;     //!< per job: hold without queueing [s]
+    const std::vector<double>& m_spread;   //!< per job: host spread of a key's packets [s]
+    const std::vector<double>& m_window;   //!< per job [chunks]
+    const std::vector<double>& m_floor;    //!< per job: interval's lower bound (empty: none)
+    std::vector<double> m_interval;        //!< per job: chunk interval [s]
+    std::vector<double> m_f;               //!< per job: fallback fraction
+    std::vector<double> m_stall;           //!< per job: split-key stall per iteration [s]
+    bool m_preempts;                       //!< the policy preempts (ESA)
+    std::vector<double> m_psLoad;          //!< per job: PS-link time per chunk [s]
+    std::vector<double> m_held;            //!< per job: aggregators held
+    std::vector<double> m_demand;          //!< aggregators held if no chunk fell back
+    std::vector<double> m_preemptRate;     //!< ESA: higher-priority arrivals per aggregator
+    std::vector<double> m_perChunk;        //!< mean aggregator sojourn of a chunk [s]
+    std::vector<double> m_keptHold;        //!< that sojourn as higher priorities cut it [s]
+    std::vector<double> m_steadyHold;      //!< that sojourn outside an iteration's first window
+    std::vector<double> m_rho;             //!< first-use collision probability
+    /// f without the pairs that cannot split (PersistingPairFallback): the settled rate of the
+    /// split-key chain (SplitStall)
+    std::vector<double> m_fRehashed;
+    /// chunk arrivals per aggregator of the jobs that block j (StillFree)
+    std::vector<double> m_claim;
+    /// ESA, per victim j and holder i: the blocking, the last-use rescue wait (0 where nothing
+    /// rescues: ATP, a job's own slot) and i's cycle (for DepartureStalls).
+    std::vector<std::vector<double>> m_pairBlocking;
+    std::vector<std::vector<double>> m_pairWaitLast; //!< see m_pairBlocking
+    std::vector<std::vector<double>> m_pairCycle;    //!< see m_pairBlocking
+};
 
 } // namespace inarate
 } // namespace ns3

@@ -980,32 +980,123 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
                                  std::vector<std::vector<double>>* overhangOut) const
 {
     const size_t n = jobs.size();
-    const double pool = m_poolSize;
     std::vector<double> chunks(n);
-    std::vector<double> psLoad(n);
-    std::vector<double> held(n);
-    std::vector<double> demand(n);           // aggregators held if no chunk fell back
-    std::vector<double> preemptRate(n, 0.0); // ESA: higher-priority arrivals per aggregator
-    std::vector<double> perChunk(n, 0.0);    // mean aggregator sojourn of a chunk [s]
-    std::vector<double> keptHold(n, 0.0);    // that sojourn as higher priorities cut it [s]
-    std::vector<double> steadyHold(n, 0.0);  // that sojourn outside an iteration's first window
-    std::vector<double> rho(n, 0.0);         // first-use collision probability
-    // f without the pairs that cannot split (PersistingPairFallback): the settled rate of the
-    // split-key chain (stallOf)
-    std::vector<double> fRehashed(n, 0.0);
-    stall.assign(n, 0.0);
     for (size_t j = 0; j < n; ++j)
     {
         chunks[j] = ChunksPerIteration(jobs[j].gradientBytes);
-        psLoad[j] = tx;
     }
+    const double returnTrip =
+        std::max(0.0, rtt - 2 * (tx + m_linkDelay.GetSeconds()) - 2 * PipelineSeconds());
+    const SharedPoolSolve::Config config{PeekPointer(m_ratePolicy),
+                                         double(m_poolSize),
+                                         m_dedup,
+                                         m_iterationJitter.GetSeconds(),
+                                         m_resendTimeout.GetSeconds(),
+                                         tx,
+                                         rtt,
+                                         returnTrip};
+    SharedPoolSolve solve(config, jobs, chunks, hold, spread, window, floor, interval, f);
+    solve.Solve();
+    interval = solve.Interval();
+    f = solve.Fallback();
+    stall = solve.Stall();
+    if (heldOut)
+    {
+        *heldOut = solve.Held();
+    }
+    if (overhangOut)
+    {
+        solve.DepartureStalls(*overhangOut);
+    }
+}
+
+namespace inarate
+{
+
+SharedPoolSolve::SharedPoolSolve(const Config& config,
+                                 const std::vector<InaRateJob>& jobs,
+                                 const std::vector<double>& chunks,
+                                 const std::vector<double>& hold,
+                                 const std::vector<double>& spread,
+                                 const std::vector<double>& window,
+                                 const std::vector<double>& floor,
+                                 const std::vector<double>& interval,
+                                 const std::vector<double>& f)
+    : m_policy(*config.policy),
+      m_pool(config.pool),
+      m_dedup(config.dedup),
+      m_jitter(config.jitter),
+      m_timeout(config.timeout),
+      m_jobs(jobs),
+      m_chunks(chunks),
+      m_tx(config.tx),
+      m_rtt(config.rtt),
+      m_returnTrip(config.returnTrip),
+      m_hold(hold),
+      m_spread(spread),
+      m_window(window),
+      m_floor(floor),
+      m_interval(interval),
+      m_f(f),
+      m_stall(jobs.size(), 0.0),
+      m_preempts(config.policy->Preempts()),
+      m_psLoad(jobs.size(), config.tx),
+      m_held(jobs.size()),
+      m_demand(jobs.size()),
+      m_preemptRate(jobs.size(), 0.0),
+      m_perChunk(jobs.size(), 0.0),
+      m_keptHold(jobs.size(), 0.0),
+      m_steadyHold(jobs.size(), 0.0),
+      m_rho(jobs.size(), 0.0),
+      m_fRehashed(jobs.size(), 0.0),
+      m_claim(jobs.size(), 0.0),
+      m_pairBlocking(jobs.size(), std::vector<double>(jobs.size(), 0.0)),
+      m_pairWaitLast(jobs.size(), std::vector<double>(jobs.size(), 0.0)),
+      m_pairCycle(jobs.size(), std::vector<double>(jobs.size(), 0.0))
+{
+}
+
+const std::vector<double>&
+SharedPoolSolve::Held() const
+{
+    return m_held;
+}
+
+const std::vector<double>&
+SharedPoolSolve::Interval() const
+{
+    return m_interval;
+}
+
+const std::vector<double>&
+SharedPoolSolve::Fallback() const
+{
+    return m_f;
+}
+
+const std::vector<double>&
+SharedPoolSolve::Stall() const
+{
+    return m_stall;
+}
+
+double
+SharedPoolSolve::Slots(size_t j) const
+{
+    return std::min(m_window[j], m_chunks[j]);
+}
+
+double
+SharedPoolSolve::Start(size_t j) const
+{
     // Workers start an iteration up to IterationJitter apart: the first window's keys arrive
     // spread over the range of W uniform starts, J (W - 1) / (W + 1) on average.
-    auto startSpread = [&](size_t j) {
-        return StartSpread(m_iterationJitter.GetSeconds(), jobs[j].workers);
-    };
-    // Window slots a job cycles through the pool (fewer if it has fewer chunks).
-    auto slotsOf = [&](size_t j) { return std::min(window[j], chunks[j]); };
+    return StartSpread(m_jitter, m_jobs[j].workers);
+}
+
+void
+SharedPoolSolve::Holdings(size_t j)
+{
     // Little's law over one iteration: aggregators held = sum of the hold times of the chunks
     // that got one (arrival to the PS result passing back, PS-link queueing included) /
     // iteration time. ESA: a higher-priority chunk hashed onto a held aggregator takes it, so
@@ -1013,52 +1104,60 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     // sojourn for x = arrival rate x mean sojourn.
     // Skew: the first window's aggregators wait for the last worker to start, and a job
     // stalled on a split key (stall) holds nothing meanwhile.
-    auto holdings = [&](size_t j) {
-        double iter = rtt + (chunks[j] - 1) * interval[j] + stall[j];
-        double sojourn = chunks[j] * hold[j] + slotsOf(j) * startSpread(j) +
-                         QueueingSum(chunks[j], window[j], interval[j], psLoad[j], tx, rtt);
-        perChunk[j] = sojourn / chunks[j];
-        steadyHold[j] = perChunk[j] - slotsOf(j) * startSpread(j) / chunks[j];
-        double x = preemptRate[j] * sojourn / chunks[j];
-        double kept = x > 1e-12 ? (1 - std::exp(-x)) / x : 1.0;
-        keptHold[j] = kept * perChunk[j];
-        demand[j] = kept * sojourn / iter;
-        held[j] = (1 - f[j]) * demand[j];
-    };
+    double iter = m_rtt + (m_chunks[j] - 1) * m_interval[j] + m_stall[j];
+    double sojourn = m_chunks[j] * m_hold[j] + Slots(j) * Start(j) +
+                     QueueingSum(m_chunks[j], m_window[j], m_interval[j], m_psLoad[j], m_tx, m_rtt);
+    m_perChunk[j] = sojourn / m_chunks[j];
+    m_steadyHold[j] = m_perChunk[j] - Slots(j) * Start(j) / m_chunks[j];
+    double x = m_preemptRate[j] * sojourn / m_chunks[j];
+    double kept = x > 1e-12 ? (1 - std::exp(-x)) / x : 1.0;
+    m_keptHold[j] = kept * m_perChunk[j];
+    m_demand[j] = kept * sojourn / iter;
+    m_held[j] = (1 - m_f[j]) * m_demand[j];
+}
+
+double
+SharedPoolSolve::Step(size_t j,
+                      double blocking,
+                      double fresh,
+                      double cover,
+                      double room,
+                      double persisting,
+                      double weight)
+{
     // One damped step of job j's fallback fraction: re-hashed first uses against the blocking
     // holdings, at least the surplus over its room in the pool (holdings cannot exceed it).
-    // fresh: blocking whose phase against the job drifts (see driftOf), met anew on every use
+    // fresh: blocking whose phase against the job drifts (see Drift), met anew on every use
     // until the slot escapes by re-hash; cover: share of the pool the higher priorities' slots
     // take; persisting: the floor from the pairs that cannot split (PersistingPairFallback).
-    auto step = [&](size_t j,
-                    double blocking,
-                    double fresh,
-                    double cover,
-                    double room,
-                    double persisting,
-                    double weight) {
-        blocking = std::max(0.0, blocking - 1); // not the aggregator it holds itself
-        const double sticky = std::min(1.0, std::max(0.0, blocking - fresh) / pool);
-        const double again = std::min(1.0, fresh / pool);
-        rho[j] = std::min(1.0, sticky + again);
-        const double uses = chunks[j] / slotsOf(j) * std::max(1.0, jobs[j].iterations);
-        double fNew = 1 - (1 - StickyFallback(sticky, chunks[j], window[j])) *
-                              (1 - EscapingFallback(again, cover, uses));
-        if (demand[j] > 0)
-        {
-            fNew = std::max(fNew, 1 - std::max(0.0, room) / demand[j]);
-        }
-        fNew = std::min(1.0, fNew);
-        double residual = std::fabs(fNew - fRehashed[j]);
-        fRehashed[j] += weight * (fNew - fRehashed[j]);
-        fNew = std::max(fNew, persisting);
-        residual = std::max(residual, std::fabs(fNew - f[j]));
-        f[j] += weight * (fNew - f[j]);
-        psLoad[j] = tx * (f[j] * jobs[j].workers + (1 - f[j]));
-        interval[j] = std::max(
-            {tx / jobs[j].linkShare, rtt / window[j], psLoad[j], floor.empty() ? 0.0 : floor[j]});
-        return residual;
-    };
+    blocking = std::max(0.0, blocking - 1); // not the aggregator it holds itself
+    const double sticky = std::min(1.0, std::max(0.0, blocking - fresh) / m_pool);
+    const double again = std::min(1.0, fresh / m_pool);
+    m_rho[j] = std::min(1.0, sticky + again);
+    const double uses = m_chunks[j] / Slots(j) * std::max(1.0, m_jobs[j].iterations);
+    double fNew = 1 - (1 - StickyFallback(sticky, m_chunks[j], m_window[j])) *
+                          (1 - EscapingFallback(again, cover, uses));
+    if (m_demand[j] > 0)
+    {
+        fNew = std::max(fNew, 1 - std::max(0.0, room) / m_demand[j]);
+    }
+    fNew = std::min(1.0, fNew);
+    double residual = std::fabs(fNew - m_fRehashed[j]);
+    m_fRehashed[j] += weight * (fNew - m_fRehashed[j]);
+    fNew = std::max(fNew, persisting);
+    residual = std::max(residual, std::fabs(fNew - m_f[j]));
+    m_f[j] += weight * (fNew - m_f[j]);
+    m_psLoad[j] = m_tx * (m_f[j] * m_jobs[j].workers + (1 - m_f[j]));
+    m_interval[j] = std::max({m_tx / m_jobs[j].linkShare,
+                              m_rtt / m_window[j],
+                              m_psLoad[j],
+                              m_floor.empty() ? 0.0 : m_floor[j]});
+    return residual;
+}
+
+double
+SharedPoolSolve::Drift(size_t i, size_t j) const
+{
     // Sticky slots assume a slot that got through meets the other slots on its index at the
     // same phase on its next use. ESA: a slot sharing an index with a higher priority is not
     // re-hashed when it is evicted, so the pair persists, and the two jobs run at different
@@ -1071,19 +1170,23 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     // the sojourn times (1 - e^-x) / x, as in its holdings), not its whole sojourn: a lower
     // job's sojourn includes the queue of its own PS link, but a chunk from above evicts the
     // aggregator long before (measured at 8 jobs / 256 aggregators: packet holds of 2-6 us,
-    // model sojourns of 20-33 us; doc/ina.md, "ESA under contention" 3). That share (driftOf) of
+    // model sojourns of 20-33 us; doc/ina.md, "ESA under contention" 3). That share (Drift) of
     // the blocking above is met anew on every use, until a collision's re-hash takes the slot to an
     // index no higher-priority slot uses (EscapingFallback; cover: the share of the pool their
     // slots take). Within a level a collision re-hashes the pair apart, so the sticky term stays as
     // it is there.
-    auto driftOf = [&](size_t i, size_t j) {
-        const double width = keptHold[i];
-        if (i == j || width <= 0)
-        {
-            return 0.0;
-        }
-        return std::min(1.0, std::fabs(window[i] * interval[i] - window[j] * interval[j]) / width);
-    };
+    const double width = m_keptHold[i];
+    if (i == j || width <= 0)
+    {
+        return 0.0;
+    }
+    return std::min(1.0,
+                    std::fabs(m_window[i] * m_interval[i] - m_window[j] * m_interval[j]) / width);
+}
+
+double
+SharedPoolSolve::SplitStall(size_t j, const HolderSums& h) const
+{
     // Skew splits keys (ATP, ESA; ExpectedSplits): the worker's window stalls on a key split
     // at the switch until ResendTimeout passes without a result, and the resend moves the key
     // to the PS (SplitKeyEpisodes, each episode ResendTimeout plus the resent chunk's round
@@ -1094,60 +1197,50 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     // waitRest, the blocking-weighted means over the holders, RescueDelay). After the last of
     // the holder's C / K passes of an iteration its slot comes back one iteration later (the
     // sync part: compute time is not known here) if it has iterations left.
-    // claim: chunk arrivals per aggregator of the jobs that block j (StillFree).
-    std::vector<double> claim(n, 0.0);
-    auto stallOf = [&](size_t j,
-                       double holderHold,
-                       double splitFirst,
-                       double timedOut,
-                       double waitFirst,
-                       double waitRest) {
-        const SplitKeyExposure exposure{slotsOf(j),
-                                        chunks[j],
-                                        rho[j],
-                                        fRehashed[j],
-                                        spread[j],
-                                        startSpread(j),
-                                        double(jobs[j].workers),
-                                        claim[j],
-                                        holderHold,
-                                        splitFirst};
-        const auto [first, rest] =
-            SplitKeyEpisodes(ExpectedSplits(exposure), chunks[j] / slotsOf(j), timedOut);
-        return m_ratePolicy
-            ->SplitKeyStall(first, rest, m_resendTimeout.GetSeconds(), rtt, waitFirst, waitRest);
+    const SplitKeyExposure exposure{Slots(j),
+                                    m_chunks[j],
+                                    m_rho[j],
+                                    m_fRehashed[j],
+                                    m_spread[j],
+                                    Start(j),
+                                    double(m_jobs[j].workers),
+                                    m_claim[j],
+                                    h.holderHold,
+                                    h.splitFirst};
+    const auto [first, rest] =
+        SplitKeyEpisodes(ExpectedSplits(exposure), m_chunks[j] / Slots(j), h.timedOut);
+    return m_policy.SplitKeyStall(first, rest, m_timeout, m_rtt, h.waitFirst, h.waitRest);
+}
+
+double
+SharedPoolSolve::FirstWindowSplitOf(size_t i, size_t j) const
+{
+    const bool self = i == j;
+    auto arrival = [&](size_t x) {
+        return FirstPacketArrivalOf(m_jobs[x].workers,
+                                    Slots(x),
+                                    m_tx,
+                                    m_jobs[x].linkShare,
+                                    m_jitter,
+                                    self);
     };
-    const double jitter = m_iterationJitter.GetSeconds();
-    auto firstWindowSplit = [&](size_t i, size_t j) {
-        const bool self = i == j;
-        auto arrival = [&](size_t x) {
-            return FirstPacketArrivalOf(jobs[x].workers,
-                                        slotsOf(x),
-                                        tx,
-                                        jobs[x].linkShare,
-                                        jitter,
-                                        self);
-        };
-        const double queue = FirstWindowQueueing(rho[i],
-                                                 f[i],
-                                                 jobs[i].workers,
-                                                 slotsOf(i),
-                                                 window[i],
-                                                 interval[i],
-                                                 tx,
-                                                 rtt);
-        return FirstWindowSplit(arrival(i),
-                                arrival(j),
-                                startSpread(i) + hold[i] + queue,
-                                startSpread(j) + spread[j]);
-    };
-    const double returnTrip =
-        std::max(0.0, rtt - 2 * (tx + m_linkDelay.GetSeconds()) - 2 * PipelineSeconds());
-    // Damped steps whose weight decays as 1/round after the first rounds (Mann iteration):
-    // the map is continuous but can overshoot into a 2-cycle near the pool's capacity.
-    constexpr int ROUNDS = 2000;
-    auto weight = [](int it) { return it < 50 ? 0.5 : 25.0 / it; };
-    constexpr double TOLERANCE = 1e-7;
+    const double queue = FirstWindowQueueing(m_rho[i],
+                                             m_f[i],
+                                             m_jobs[i].workers,
+                                             Slots(i),
+                                             m_window[i],
+                                             m_interval[i],
+                                             m_tx,
+                                             m_rtt);
+    return FirstWindowSplit(arrival(i),
+                            arrival(j),
+                            Start(i) + m_hold[i] + queue,
+                            Start(j) + m_spread[j]);
+}
+
+std::vector<size_t>
+SharedPoolSolve::PriorityOrder() const
+{
     // Jobs are solved one priority level at a time, most important first. ATP is one level:
     // every job collides with every holder (its own other slots included) and every job loses
     // the same share of what it would hold when the pool is short. ESA: a job is blocked by
@@ -1155,163 +1248,218 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     // the switch compares priorities strictly and a priority holds for a whole iteration
     // (EsaPolicy::PriorityQuantum), so equal jobs do not preempt each other. Only higher
     // priorities evict a job's holds, and its room is what they leave.
+    const size_t n = m_jobs.size();
     std::vector<size_t> order(n);
     for (size_t j = 0; j < n; ++j)
     {
         order[j] = j;
     }
-    const bool preempts = m_ratePolicy->Preempts();
-    if (preempts)
+    if (m_preempts)
     {
-        std::sort(order.begin(), order.end(), [this, &jobs](size_t a, size_t b) {
-            return m_ratePolicy->Outranks(jobs[a], a, jobs[b], b);
+        std::sort(order.begin(), order.end(), [this](size_t a, size_t b) {
+            return m_policy.Outranks(m_jobs[a], a, m_jobs[b], b);
         });
     }
-    auto sameLevel = [&](size_t a, size_t b) { return !preempts || a == b; };
-    // ESA, per victim j and holder i: the blocking, the last-use rescue wait (0 where nothing
-    // rescues: ATP, a job's own slot) and i's cycle (for DepartureStalls).
-    std::vector<std::vector<double>> pairBlocking(n, std::vector<double>(n, 0.0));
-    std::vector<std::vector<double>> pairWaitLast(n, std::vector<double>(n, 0.0));
-    std::vector<std::vector<double>> pairCycle(n, std::vector<double>(n, 0.0));
+    return order;
+}
+
+bool
+SharedPoolSolve::SameLevel(size_t a, size_t b) const
+{
+    return !m_preempts || a == b;
+}
+
+void
+SharedPoolSolve::Solve()
+{
+    const size_t n = m_jobs.size();
+    const std::vector<size_t> order = PriorityOrder();
     double before = 0;     // holdings of strictly more important jobs
     double beforeRate = 0; // their chunk arrivals per second
     for (size_t k = 0; k < n;)
     {
         size_t end = k;
         double levelSlots = 0;
-        while (end < n && sameLevel(order[end], order[k]))
+        while (end < n && SameLevel(order[end], order[k]))
         {
-            levelSlots += slotsOf(order[end]);
+            levelSlots += Slots(order[end]);
             ++end;
         }
-        double level = 0;
-        double levelRate = 0;
-        bool converged = false;
-        for (int it = 0; it < ROUNDS && !converged; ++it)
-        {
-            level = 0;
-            levelRate = 0;
-            double levelDemand = 0;
-            for (size_t q = k; q < end; ++q)
-            {
-                holdings(order[q]);
-                level += held[order[q]];
-                levelRate += 1 / interval[order[q]];
-                levelDemand += demand[order[q]];
-            }
-            const double phi = std::min(1.0, 2 * level / levelSlots);
-            double maxChange = 0;
-            for (size_t q = k; q < end; ++q)
-            {
-                size_t j = order[q];
-                // Once the job's free list is through its collisions re-hash nothing: the
-                // slots shared at that moment stay shared instead of decaying further.
-                const double share = ListedIterationShare(levelSlots,
-                                                          pool,
-                                                          phi,
-                                                          jobs[j],
-                                                          chunks[j],
-                                                          slotsOf(j),
-                                                          f[j]);
-                // Within the level a collision splits the pair (the PS re-hashes); a slot that
-                // shares an index with a higher priority is evicted when it arrives first, which
-                // re-hashes nothing, so those pairs persist.
-                // ATP's host library gives a job's slots distinct indices (while it has no
-                // more slots than the pool has aggregators): its own holdings never block it.
-                const bool ownApart = m_dedup && slotsOf(j) <= pool;
-                double levelBlocking = 0;
-                double aboveBlocking = 0;
-                double aboveFresh = 0; // the part of the blocking above whose phase drifts
-                double holderHold = 0; // blocking-weighted sojourn of the holders [s x aggr.]
-                const bool skewed = spread[j] + startSpread(j) > 0;
-                double splitFirst = 0;  // and first-window split probability [aggr.]
-                double timedOut = 0;    // and share of splits that wait a timeout [aggr.]
-                double waitFirst = 0;   // and the rescue waits (first window, later passes)
-                double waitRest = 0;    // [s x aggr.]
-                double uncovered = 1;   // share of the pool no higher-priority slot uses
-                double claimRate = 0;   // chunk arrivals per aggregator of the jobs blocking j
-                double levelOthers = 0; // the blocking of the other jobs of j's level
-                for (size_t p = 0; p < end; ++p)
-                {
-                    size_t i = order[p];
-                    if (p < k)
-                    {
-                        uncovered *= std::max(0.0, 1 - slotsOf(i) / pool);
-                    }
-                    if (i == j && ownApart)
-                    {
-                        continue;
-                    }
-                    // (without skew nothing splits: StillFree does not read it)
-                    claimRate += skewed ? 1 / interval[i] / pool : 0.0;
-                    double b = held[i] * PairFiring(held[i] / window[i], held[j] / window[j]);
-                    levelOthers += p >= k && i != j ? b : 0.0;
-                    (p < k ? aboveBlocking : levelBlocking) += b;
-                    aboveFresh += p < k ? b * driftOf(i, j) : 0.0;
-                    holderHold += b * perChunk[i];
-                    // (without skew nothing splits: stallOf does not read it)
-                    splitFirst += skewed ? b * firstWindowSplit(i, j) : 0.0;
-                    // A key split against the job's own slot (more slots than aggregators) is
-                    // never rescued: a job does not preempt itself (PreemptOwnJob false), so
-                    // it waits for the timeout and its resend, as under ATP.
-                    const SplitKeyHolder holder{slotsOf(i),
-                                                chunks[i],
-                                                jobs[i].iterations,
-                                                rtt,
-                                                interval[i],
-                                                stall[i],
-                                                window[i] * interval[i],
-                                                steadyHold[i],
-                                                startSpread(i)};
-                    const HolderSplitWait w = HolderSplitWaits(preempts && i != j,
-                                                               m_resendTimeout.GetSeconds(),
-                                                               rtt,
-                                                               returnTrip,
-                                                               holder,
-                                                               spread[j],
-                                                               startSpread(j));
-                    waitFirst += b * w.first;
-                    timedOut += b * w.timedOut;
-                    waitRest += b * w.rest;
-                    pairBlocking[j][i] = b;
-                    pairWaitLast[j][i] = w.last;
-                    pairCycle[j][i] = w.cycle;
-                }
-                holderHold /= std::max(aboveBlocking + levelBlocking, 1e-30);
-                waitFirst /= std::max(aboveBlocking + levelBlocking, 1e-30);
-                waitRest /= std::max(aboveBlocking + levelBlocking, 1e-30);
-                double room = (pool - before) * demand[j] / std::max(levelDemand, 1e-30);
-                preemptRate[j] = beforeRate / pool;
-                // step() discounts the aggregator the job holds itself, which is in its level
-                // (unless its own holdings are left out already).
-                double own = ownApart ? 0.0 : 1.0;
-                double level = std::max(0.0, levelBlocking - own);
-                double blocking = aboveBlocking + share * level + 1;
-                double fresh = aboveFresh;
-                const double persisting =
-                    PersistingPairFallback(levelSlots, pool, levelOthers, levelSlots - slotsOf(j));
-                maxChange =
-                    std::max(maxChange,
-                             step(j, blocking, fresh, 1 - uncovered, room, persisting, weight(it)));
-                splitFirst /= std::max(aboveBlocking + levelBlocking, 1e-30);
-                timedOut /= std::max(aboveBlocking + levelBlocking, 1e-30);
-                claim[j] = claimRate;
-                stall[j] = stallOf(j, holderHold, splitFirst, timedOut, waitFirst, waitRest);
-            }
-            converged = maxChange < TOLERANCE;
-        }
-        if (!converged)
-        {
-            NS_LOG_WARN("INA fixed point not converged at priority level " << k << " of " << n);
-        }
+        const auto [level, levelRate] = SolveLevel(order, k, end, levelSlots, before, beforeRate);
         before += level;
         beforeRate += levelRate;
         k = end;
     }
-    if (heldOut)
+}
+
+std::pair<double, double>
+SharedPoolSolve::SolveLevel(const std::vector<size_t>& order,
+                            size_t k,
+                            size_t end,
+                            double levelSlots,
+                            double before,
+                            double beforeRate)
+{
+    // Damped steps whose weight decays as 1/round after the first rounds (Mann iteration):
+    // the map is continuous but can overshoot into a 2-cycle near the pool's capacity.
+    constexpr int ROUNDS = 2000;
+    auto weight = [](int it) { return it < 50 ? 0.5 : 25.0 / it; };
+    constexpr double TOLERANCE = 1e-7;
+    double level = 0;
+    double levelRate = 0;
+    bool converged = false;
+    for (int it = 0; it < ROUNDS && !converged; ++it)
     {
-        *heldOut = held;
+        level = 0;
+        levelRate = 0;
+        double levelDemand = 0;
+        for (size_t q = k; q < end; ++q)
+        {
+            Holdings(order[q]);
+            level += m_held[order[q]];
+            levelRate += 1 / m_interval[order[q]];
+            levelDemand += m_demand[order[q]];
+        }
+        const double phi = std::min(1.0, 2 * level / levelSlots);
+        double maxChange = 0;
+        const LevelRound
+            round{k, end, levelSlots, levelDemand, phi, before, beforeRate, weight(it)};
+        for (size_t q = k; q < end; ++q)
+        {
+            maxChange = std::max(maxChange, JobRound(order, round, order[q]));
+        }
+        converged = maxChange < TOLERANCE;
     }
+    if (!converged)
+    {
+        NS_LOG_WARN("INA fixed point not converged at priority level " << k << " of "
+                                                                       << m_jobs.size());
+    }
+    return {level, levelRate};
+}
+
+double
+SharedPoolSolve::JobRound(const std::vector<size_t>& order, const LevelRound& round, size_t j)
+{
+    // Once the job's free list is through its collisions re-hash nothing: the
+    // slots shared at that moment stay shared instead of decaying further.
+    const double share = ListedIterationShare(round.slots,
+                                              m_pool,
+                                              round.phi,
+                                              m_jobs[j],
+                                              m_chunks[j],
+                                              Slots(j),
+                                              m_f[j]);
+    // Within the level a collision splits the pair (the PS re-hashes); a slot that
+    // shares an index with a higher priority is evicted when it arrives first, which
+    // re-hashes nothing, so those pairs persist.
+    // ATP's host library gives a job's slots distinct indices (while it has no
+    // more slots than the pool has aggregators): its own holdings never block it.
+    const bool ownApart = m_dedup && Slots(j) <= m_pool;
+    HolderSums h = SumHolders(order, round.k, round.end, j, ownApart);
+    h.holderHold /= std::max(h.aboveBlocking + h.levelBlocking, 1e-30);
+    h.waitFirst /= std::max(h.aboveBlocking + h.levelBlocking, 1e-30);
+    h.waitRest /= std::max(h.aboveBlocking + h.levelBlocking, 1e-30);
+    double room = (m_pool - round.before) * m_demand[j] / std::max(round.demand, 1e-30);
+    m_preemptRate[j] = round.beforeRate / m_pool;
+    // Step() discounts the aggregator the job holds itself, which is in its level
+    // (unless its own holdings are left out already).
+    double own = ownApart ? 0.0 : 1.0;
+    double level = std::max(0.0, h.levelBlocking - own);
+    double blocking = h.aboveBlocking + share * level + 1;
+    double fresh = h.aboveFresh;
+    const double persisting =
+        PersistingPairFallback(round.slots, m_pool, h.levelOthers, round.slots - Slots(j));
+    const double residual =
+        Step(j, blocking, fresh, 1 - h.uncovered, room, persisting, round.weight);
+    h.splitFirst /= std::max(h.aboveBlocking + h.levelBlocking, 1e-30);
+    h.timedOut /= std::max(h.aboveBlocking + h.levelBlocking, 1e-30);
+    m_claim[j] = h.claimRate;
+    m_stall[j] = SplitStall(j, h);
+    return residual;
+}
+
+SharedPoolSolve::HolderSums
+SharedPoolSolve::SumHolders(const std::vector<size_t>& order,
+                            size_t k,
+                            size_t end,
+                            size_t j,
+                            bool ownApart)
+{
+    HolderSums h;
+    const bool skewed = m_spread[j] + Start(j) > 0;
+    for (size_t p = 0; p < end; ++p)
+    {
+        size_t i = order[p];
+        if (p < k)
+        {
+            h.uncovered *= std::max(0.0, 1 - Slots(i) / m_pool);
+        }
+        if (i == j && ownApart)
+        {
+            continue;
+        }
+        // (without skew nothing splits: StillFree does not read it)
+        h.claimRate += skewed ? 1 / m_interval[i] / m_pool : 0.0;
+        double b = m_held[i] * PairFiring(m_held[i] / m_window[i], m_held[j] / m_window[j]);
+        h.levelOthers += p >= k && i != j ? b : 0.0;
+        (p < k ? h.aboveBlocking : h.levelBlocking) += b;
+        h.aboveFresh += p < k ? b * Drift(i, j) : 0.0;
+        h.holderHold += b * m_perChunk[i];
+        // (without skew nothing splits: SplitStall does not read it)
+        h.splitFirst += skewed ? b * FirstWindowSplitOf(i, j) : 0.0;
+        // A key split against the job's own slot (more slots than aggregators) is
+        // never rescued: a job does not preempt itself (PreemptOwnJob false), so
+        // it waits for the timeout and its resend, as under ATP.
+        const SplitKeyHolder holder{Slots(i),
+                                    m_chunks[i],
+                                    m_jobs[i].iterations,
+                                    m_rtt,
+                                    m_interval[i],
+                                    m_stall[i],
+                                    m_window[i] * m_interval[i],
+                                    m_steadyHold[i],
+                                    Start(i)};
+        const HolderSplitWait w = HolderSplitWaits(m_preempts && i != j,
+                                                   m_timeout,
+                                                   m_rtt,
+                                                   m_returnTrip,
+                                                   holder,
+                                                   m_spread[j],
+                                                   Start(j));
+        h.waitFirst += b * w.first;
+        h.timedOut += b * w.timedOut;
+        h.waitRest += b * w.rest;
+        m_pairBlocking[j][i] = b;
+        m_pairWaitLast[j][i] = w.last;
+        m_pairCycle[j][i] = w.cycle;
+    }
+    return h;
+}
+
+double
+SharedPoolSolve::FinalShare(size_t i, size_t j, double allSlots, double allHeld) const
+{
+    // Shared indices left at the holder's last iteration (relative to the jobs' first
+    // together): every collision of the victim re-hashes its slot (its PS's free list), so
+    // pairs on one index decay over iterations as within a level (IterationShare over all the
+    // switch's slots), from the iterations the pair has already run together
+    // (InaRateJob::iterationsDone of the less advanced job; 0: freshly hashed).
+    const double iters =
+        m_jobs[i].iterations + std::min(m_jobs[i].iterationsDone, m_jobs[j].iterationsDone);
+    if (iters <= 1)
+    {
+        return 1.0;
+    }
+    const double phi = std::min(1.0, 2 * allHeld / std::max(allSlots, 1e-30));
+    const double passes = m_chunks[i] / Slots(i);
+    return iters * IterationShare(allSlots, m_pool, phi, passes, iters) -
+           (iters - 1) * IterationShare(allSlots, m_pool, phi, passes, iters - 1);
+}
+
+void
+SharedPoolSolve::DepartureStalls(std::vector<std::vector<double>>& overhang) const
+{
     // Stalls that outlive their rescuer (ESA). A key of job j split against holder i waits
     // for i's slot to come back. A slot that comes back within i's iteration rescues it
     // before i can leave; one split against the last use of i's slot in the iteration waits
@@ -1324,64 +1472,47 @@ InaGradientSync::SolveSharedPool(const std::vector<InaRateJob>& jobs,
     // index then count (persist), and a collision splits with probability min(1, spread_j /
     // h_i). ATP: a split key waits the timeout whoever leaves, and the per-iteration average
     // already counts it.
-    // Shared indices left at the holder's last iteration (relative to the jobs' first
-    // together): every collision of the victim re-hashes its slot (its PS's free list), so
-    // pairs on one index decay over iterations as within a level (IterationShare over all the
-    // switch's slots), from the iterations the pair has already run together
-    // (InaRateJob::iterationsDone of the less advanced job; 0: freshly hashed).
+    const size_t n = m_jobs.size();
     double allSlots = 0;
     double allHeld = 0;
     for (size_t q = 0; q < n; ++q)
     {
-        allSlots += slotsOf(q);
-        allHeld += held[q];
+        allSlots += Slots(q);
+        allHeld += m_held[q];
     }
-    auto finalShare = [&](size_t i, size_t j) {
-        const double iters =
-            jobs[i].iterations + std::min(jobs[i].iterationsDone, jobs[j].iterationsDone);
-        if (iters <= 1)
-        {
-            return 1.0;
-        }
-        const double phi = std::min(1.0, 2 * allHeld / std::max(allSlots, 1e-30));
-        const double passes = chunks[i] / slotsOf(i);
-        return iters * IterationShare(allSlots, pool, phi, passes, iters) -
-               (iters - 1) * IterationShare(allSlots, pool, phi, passes, iters - 1);
-    };
-    if (overhangOut)
+    overhang.assign(n, std::vector<double>(n, 0.0));
+    for (size_t j = 0; j < n && m_preempts; ++j)
     {
-        overhangOut->assign(n, std::vector<double>(n, 0.0));
-        const double timeout = m_resendTimeout.GetSeconds();
-        for (size_t j = 0; j < n && preempts; ++j)
+        if (m_stall[j] <= 0 || m_spread[j] <= 0)
         {
-            if (stall[j] <= 0 || spread[j] <= 0)
+            continue;
+        }
+        double total = 0; // j's blocking, all holders
+        for (size_t i = 0; i < n; ++i)
+        {
+            total += m_pairBlocking[j][i];
+        }
+        for (size_t i = 0; i < n && total > 0; ++i)
+        {
+            if (i == j || m_pairWaitLast[j][i] <= 0)
             {
-                continue;
+                continue; // a job's own slot never rescues; none of i's last uses
             }
-            double total = 0; // j's blocking, all holders
-            for (size_t i = 0; i < n; ++i)
-            {
-                total += pairBlocking[j][i];
-            }
-            for (size_t i = 0; i < n && total > 0; ++i)
-            {
-                if (i == j || pairWaitLast[j][i] <= 0)
-                {
-                    continue; // a job's own slot never rescues; none of i's last uses
-                }
-                // Only pairs still on one index at i's last iteration can strand j then:
-                // those whose phases drift meet anew, the others decay (finalShare).
-                const double persist = driftOf(i, j) + (1 - driftOf(i, j)) * finalShare(i, j);
-                const double split = std::min(1.0, spread[j] / std::max(steadyHold[i], 1e-30)) *
-                                     StillFree(claim[j], jobs[j].workers, spread[j]);
-                const double stranded = window[i] * interval[i] / interval[j] * f[j] *
-                                        pairBlocking[j][i] / total * persist * split;
-                (*overhangOut)[j][i] =
-                    (1 - std::exp(-stranded)) * std::max(0.0, timeout - pairCycle[j][i]);
-            }
+            // Only pairs still on one index at i's last iteration can strand j then:
+            // those whose phases drift meet anew, the others decay (FinalShare).
+            const double persist =
+                Drift(i, j) + (1 - Drift(i, j)) * FinalShare(i, j, allSlots, allHeld);
+            const double split = std::min(1.0, m_spread[j] / std::max(m_steadyHold[i], 1e-30)) *
+                                 StillFree(m_claim[j], m_jobs[j].workers, m_spread[j]);
+            const double stranded = m_window[i] * m_interval[i] / m_interval[j] * m_f[j] *
+                                    m_pairBlocking[j][i] / total * persist * split;
+            overhang[j][i] =
+                (1 - std::exp(-stranded)) * std::max(0.0, m_timeout - m_pairCycle[j][i]);
         }
     }
 }
+
+} // namespace inarate
 
 bool
 InaGradientSync::IsCoupled(const ClusterJob& job) const
