@@ -598,7 +598,7 @@ TEST_CASE("INA rate level: mean JCT within 10% of the packet level on a subset o
         // With skew: host jitter lengthens every window round by the latest of the W packets
         // (SwitchML's partition at 256 / 2 jobs and at 64 / 4 jobs is window-limited). ATP's
         // keys split by skew stall for its resend timeout; a first-window collision splits
-        // as often as the jobs' first packets leave it (firstWindowSplit: 8 jobs at 64, +18%
+        // as often as the jobs' first packets leave it (FirstWindowSplit: 8 jobs at 64, +18%
         // with the iteration-average split), and a timed-out stall shifts the job's phase, so
         // its next pass collides afresh (RestallingEpisodes: 4 jobs at 1024, -64% without).
         // ESA's stranded partials are preempted by the holder's next use, a little after the
