@@ -319,6 +319,13 @@ SplitKeyCounts ExpectedSplits(const SplitKeyExposure& x);
 std::pair<double, double> SplitKeyEpisodes(const SplitKeyCounts& c, double passes, double timedOut);
 
 /**
+ * \param jobs jobs placed over racks (InaRateJob::racks)
+ * \return one more than the highest rack id any job uses (0 if none): the ToR pools of a
+ *         two-level component, the spine's index after them
+ */
+size_t RacksInUse(const std::vector<InaRateJob>& jobs);
+
+/**
  * One solve of ATP/ESA sharing at one switch's pool (InaGradientSync::SolveSharedPool):
  * fallback fractions from the pool's occupancy, occupancy from the hold times (Little's law),
  * hold times from the PS-link queue, solved one priority level at a time, with the time an

@@ -30,6 +30,25 @@ NS_LOG_COMPONENT_DEFINE("InaGradientSyncRacks");
 
 using namespace inarate;
 
+namespace inarate
+{
+
+size_t
+RacksInUse(const std::vector<InaRateJob>& jobs)
+{
+    size_t racks = 0;
+    for (const auto& job : jobs)
+    {
+        for (const auto& [rack, w] : job.racks)
+        {
+            racks = std::max<size_t>(racks, rack + 1);
+        }
+    }
+    return racks;
+}
+
+} // namespace inarate
+
 std::vector<double>
 InaGradientSync::RackSyncTimes(const std::vector<InaRateJob>& jobs,
                                std::vector<double>* fallback,
@@ -306,30 +325,61 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
                                std::vector<std::vector<double>>* departure) const
 {
     const size_t n = jobs.size();
-    const double values = ValuesPerPacket();
-    const double bytes = 4.0 * values + m_overhead;
+    const double bytes = 4.0 * ValuesPerPacket() + m_overhead;
     const double tx = bytes * 8 / m_linkRate.GetBitRate();
     const double txUp = bytes * 8 / m_uplinkRate.GetBitRate();
+    // Pools: a ToR per rack in use (by rack id), then the spine.
+    const size_t racks = RacksInUse(jobs);
+    const size_t spine = racks;
+    std::vector<std::vector<size_t>> atPool(racks + 1); // jobs aggregating at each pool
+    std::vector<TieredJob> tj = TieredJobs(jobs, racks, tx, txUp, atPool);
+    PolicyWindows(tj, atPool);
+    for (auto& t : tj)
+    {
+        StartTwoLevelInterval(t, spine, tx);
+    }
+    ShareUplinks(tj, racks, txUp, tx);
+    if (m_ratePolicy->SharesPool())
+    {
+        SolveTwoLevel(tj, atPool, tx, txUp, racks);
+    }
+    std::vector<double> out(n);
+    fallback.assign(n, 0.0);
+    for (size_t j = 0; j < n; ++j)
+    {
+        out[j] = tj[j].rtt + (tj[j].chunks - 1) * tj[j].interval +
+                 SkewSeconds(jobs[j].workers, tj[j].interval) + tj[j].stall;
+        fallback[j] = tj[j].f;
+    }
+    if (departure)
+    {
+        *departure = TwoLevelDepartureStalls(tj, SharedPools(tj, atPool));
+    }
+    if (held)
+    {
+        *held = TwoLevelHeld(tj, spine);
+    }
+    return out;
+}
+
+std::vector<InaGradientSync::TieredJob>
+InaGradientSync::TieredJobs(const std::vector<InaRateJob>& jobs,
+                            size_t racks,
+                            double tx,
+                            double txUp,
+                            std::vector<std::vector<size_t>>& atPool) const
+{
+    const double values = ValuesPerPacket();
     const double d = m_linkDelay.GetSeconds();
     const double p = PipelineSeconds();
     const InaRatePolicy& policy = *m_ratePolicy;
-    // Pools: a ToR per rack in use (by rack id), then the spine.
-    size_t racks = 0;
-    for (const auto& job : jobs)
-    {
-        for (const auto& [rack, w] : job.racks)
-        {
-            racks = std::max<size_t>(racks, rack + 1);
-        }
-    }
     const size_t spine = racks;
     // Hold from arrival to the PS result passing back (ATP, ESA): at the spine, as at a single
     // switch with its PS; at a ToR, two uplink crossings and two passes more.
     const double holdSpine = 2 * (tx + d) + 2 * p;
     const double holdTor = holdSpine + 2 * (txUp + d) + 2 * p;
-    std::vector<TieredJob> tj(n);
-    std::vector<std::vector<size_t>> atPool(racks + 1); // jobs aggregating at each pool
-    for (size_t j = 0; j < n; ++j)
+    std::vector<TieredJob> tj(jobs.size());
+    for (size_t j = 0; j < jobs.size(); ++j)
     {
         TieredJob& t = tj[j];
         t.job = &jobs[j];
@@ -360,82 +410,75 @@ InaGradientSync::TwoLevelTimes(const std::vector<InaRateJob>& jobs,
             atPool[l.pool].push_back(j);
         }
     }
-    PolicyWindows(tj, atPool);
-    for (auto& t : tj)
+    return tj;
+}
+
+void
+InaGradientSync::StartTwoLevelInterval(TieredJob& t, size_t spine, double tx) const
+{
+    // A window slot is reused one round after its chunk left the slowest of the job's
+    // workers' hosts (all of them: the spine waits for every rack's partial), as at one
+    // switch. Without host jitter it is max(tx, rtt / window), and tx <= tx / linkShare
+    // below, so the interval keeps its bits.
+    t.windowed = WindowInterval(t.rtt, t.window, tx, t.job->workers);
+    SetToRSpreads(t, spine);
+    t.psLoad = tx * (t.f * t.job->workers + (1 - t.f));
+    for (size_t u = 0; u < t.uplinks.size(); ++u)
     {
-        // A window slot is reused one round after its chunk left the slowest of the job's
-        // workers' hosts (all of them: the spine waits for every rack's partial), as at one
-        // switch. Without host jitter it is max(tx, rtt / window), and tx <= tx / linkShare
-        // below, so the interval keeps its bits.
-        t.windowed = WindowInterval(t.rtt, t.window, tx, t.job->workers);
-        for (Level& l : t.levels)
-        {
-            // Keys split at the ToRs (TwoLevelSplitStall): a key's packets there are the rack's
-            // workers', spread by their host delays and, in the first window, their starts.
-            // The spine is left out: measured, it (almost) never strands a partial (doc/ina.md,
-            // "Racks (rate level)").
-            if (l.pool != spine)
-            {
-                const KeyReach span = SpanOf(1, l.workers, t.windowed);
-                l.spread = span.spread;
-                l.start = span.start;
-            }
-        }
-        // A holder spanning all those ToRs meets a key at all of them on one index: its
-        // packets there are all those workers' (TwoLevelSplitStall, KeyReach).
-        t.reachAll = {};
-        for (const Level& l : t.levels)
-        {
-            if (l.spread + l.start > 0)
-            {
-                t.reachAll.tors += 1;
-                t.reachAll.workers += l.workers;
-            }
-        }
-        if (t.reachAll.tors > 0)
-        {
-            t.reachAll = SpanOf(t.reachAll.tors, t.reachAll.workers, t.windowed);
-        }
-        t.psLoad = tx * (t.f * t.job->workers + (1 - t.f));
-        for (size_t u = 0; u < t.uplinks.size(); ++u)
-        {
-            // One partial per chunk, or (SwitchML without a slot) every worker packet.
-            t.uplinks[u].second = t.f * t.levels[u].workers + (1 - t.f);
-        }
-        t.interval = std::max({tx / t.job->linkShare, t.windowed, t.psLoad});
+        // One partial per chunk, or (SwitchML without a slot) every worker packet.
+        t.uplinks[u].second = t.f * t.levels[u].workers + (1 - t.f);
     }
-    ShareUplinks(tj, racks, txUp, tx);
-    if (policy.SharesPool())
+    t.interval = std::max({tx / t.job->linkShare, t.windowed, t.psLoad});
+}
+
+void
+InaGradientSync::SetToRSpreads(TieredJob& t, size_t spine) const
+{
+    for (Level& l : t.levels)
     {
-        SolveTwoLevel(tj, atPool, tx, txUp, racks);
-    }
-    std::vector<double> out(n);
-    fallback.assign(n, 0.0);
-    for (size_t j = 0; j < n; ++j)
-    {
-        out[j] = tj[j].rtt + (tj[j].chunks - 1) * tj[j].interval +
-                 SkewSeconds(jobs[j].workers, tj[j].interval) + tj[j].stall;
-        fallback[j] = tj[j].f;
-    }
-    if (departure)
-    {
-        *departure = TwoLevelDepartureStalls(tj, SharedPools(tj, atPool));
-    }
-    if (held)
-    {
-        held->assign(n, {});
-        for (size_t j = 0; j < n; ++j)
+        // Keys split at the ToRs (TwoLevelSplitStall): a key's packets there are the rack's
+        // workers', spread by their host delays and, in the first window, their starts.
+        // The spine is left out: measured, it (almost) never strands a partial (doc/ina.md,
+        // "Racks (rate level)").
+        if (l.pool != spine)
         {
-            for (const Level& l : tj[j].levels) // static partitions: the slots' aggregators
-            {
-                (*held)[j].emplace_back(l.pool == spine ? -1 : int64_t(l.pool),
-                                        policy.SharesPool()
-                                            ? l.held
-                                            : policy.PartitionHeld(tj[j].window, tj[j].chunks));
-            }
+            const KeyReach span = SpanOf(1, l.workers, t.windowed);
+            l.spread = span.spread;
+            l.start = span.start;
         }
     }
-    return out;
+    // A holder spanning all those ToRs meets a key at all of them on one index: its
+    // packets there are all those workers' (TwoLevelSplitStall, KeyReach).
+    t.reachAll = {};
+    for (const Level& l : t.levels)
+    {
+        if (l.spread + l.start > 0)
+        {
+            t.reachAll.tors += 1;
+            t.reachAll.workers += l.workers;
+        }
+    }
+    if (t.reachAll.tors > 0)
+    {
+        t.reachAll = SpanOf(t.reachAll.tors, t.reachAll.workers, t.windowed);
+    }
+}
+
+std::vector<InaGradientSync::PoolHoldings>
+InaGradientSync::TwoLevelHeld(const std::vector<TieredJob>& tj, size_t spine) const
+{
+    const InaRatePolicy& policy = *m_ratePolicy;
+    std::vector<PoolHoldings> held(tj.size());
+    for (size_t j = 0; j < tj.size(); ++j)
+    {
+        for (const Level& l : tj[j].levels) // static partitions: the slots' aggregators
+        {
+            held[j].emplace_back(
+                l.pool == spine ? -1 : int64_t(l.pool),
+                policy.SharesPool() ? l.held : policy.PartitionHeld(tj[j].window, tj[j].chunks));
+        }
+    }
+    return held;
 }
 
 void

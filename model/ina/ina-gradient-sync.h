@@ -263,6 +263,38 @@ class InaGradientSync : public IterationTermModel
                                       std::vector<PoolHoldings>* held = nullptr,
                                       std::vector<std::vector<double>>* departure = nullptr) const;
     /**
+     * \brief The jobs of a two-level component with their levels (a ToR per rack, and the
+     *        spine for a cross-rack job), chunks, window and round trip.
+     * \param jobs the component's jobs \param racks ToR pools (the spine is pool racks)
+     * \param tx wire time [s] \param txUp wire time on an uplink [s]
+     * \param atPool out: the jobs aggregating at each pool (racks + 1 of them)
+     * \return one TieredJob per job
+     */
+    std::vector<TieredJob> TieredJobs(const std::vector<InaRateJob>& jobs,
+                                      size_t racks,
+                                      double tx,
+                                      double txUp,
+                                      std::vector<std::vector<size_t>>& atPool) const;
+    /**
+     * \brief A two-level job's interval before the uplinks and the pools are shared: the
+     *        window's (TieredJob::windowed), its PS load and host link; also sets its ToR
+     *        spreads (SetToRSpreads) and uplink packets per chunk, from its fallback.
+     * \param t the job \param spine the spine's pool index \param tx wire time [s]
+     */
+    void StartTwoLevelInterval(TieredJob& t, size_t spine, double tx) const;
+    /**
+     * \brief The spread of a two-level job's key packets at each of its ToR levels
+     *        (Level::spread, Level::start) and over all of them (TieredJob::reachAll).
+     * \param t the job, its windowed interval set \param spine the spine's pool index
+     */
+    void SetToRSpreads(TieredJob& t, size_t spine) const;
+    /**
+     * \param tj the solved component \param spine the spine's pool index
+     * \return each job's holdings per pool (the spine as -1; static partitions: the slots'
+     *         aggregators)
+     */
+    std::vector<PoolHoldings> TwoLevelHeld(const std::vector<TieredJob>& tj, size_t spine) const;
+    /**
      * \brief Cross-rack jobs aggregated at the spine only (the single-switch model with one
      *        more hop each way), their chunk interval at least what the shared uplinks leave.
      * \param jobs cross-rack jobs \param fallback out: fraction at the PS per job
