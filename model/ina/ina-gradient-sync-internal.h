@@ -14,6 +14,8 @@
 
 #include "ina-rate-policy.h"
 
+#include <cstdint>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -324,6 +326,47 @@ std::pair<double, double> SplitKeyEpisodes(const SplitKeyCounts& c, double passe
  *         two-level component, the spine's index after them
  */
 size_t RacksInUse(const std::vector<InaRateJob>& jobs);
+
+/// RackSyncTimes' jobs by where they aggregate (PartitionByRack).
+struct RackPartition
+{
+    /// Rack-local jobs by rack; a job without racks is on a switch of its own, as rack
+    /// -1 - its index.
+    std::map<int64_t, std::vector<size_t>> local;
+    std::vector<size_t> cross; //!< cross-rack jobs (two racks or more)
+    std::vector<bool> touched; //!< per rack id: whether a cross-rack job spans it
+
+    /** \return whether a cross-rack job spans rack (false for no rack, rack < 0) */
+    bool Touched(int64_t rack) const;
+};
+
+/**
+ * \param jobs jobs placed over racks (InaRateJob::racks)
+ * \return the rack-local jobs by rack, the cross-rack jobs and the racks those span
+ */
+RackPartition PartitionByRack(const std::vector<InaRateJob>& jobs);
+
+/**
+ * \param jobs the jobs \param idx indices into jobs
+ * \return the sub-problem of those jobs, in idx's order
+ */
+std::vector<InaRateJob> JobsAt(const std::vector<InaRateJob>& jobs, const std::vector<size_t>& idx);
+
+/**
+ * \brief A sub-problem's per-job values (JobsAt), into the jobs' own indices.
+ * \param idx the sub-problem's jobs \param sub its values \param into per job of all
+ */
+void ScatterInto(const std::vector<size_t>& idx,
+                 const std::vector<double>& sub,
+                 std::vector<double>& into);
+
+/**
+ * \brief A sub-problem's [victim][holder] values (JobsAt), into the jobs' own indices.
+ * \param idx the sub-problem's jobs \param sub its values \param into [victim][holder] of all
+ */
+void ScatterInto(const std::vector<size_t>& idx,
+                 const std::vector<std::vector<double>>& sub,
+                 std::vector<std::vector<double>>& into);
 
 /**
  * One solve of ATP/ESA sharing at one switch's pool (InaGradientSync::SolveSharedPool):

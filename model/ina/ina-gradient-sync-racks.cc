@@ -47,6 +47,74 @@ RacksInUse(const std::vector<InaRateJob>& jobs)
     return racks;
 }
 
+RackPartition
+PartitionByRack(const std::vector<InaRateJob>& jobs)
+{
+    RackPartition part;
+    for (size_t i = 0; i < jobs.size(); ++i)
+    {
+        if (jobs[i].racks.size() >= 2)
+        {
+            part.cross.push_back(i);
+            for (const auto& [rack, w] : jobs[i].racks)
+            {
+                part.touched.resize(std::max<size_t>(part.touched.size(), rack + 1), false);
+                part.touched[rack] = true;
+            }
+        }
+        else
+        {
+            part.local[jobs[i].racks.empty() ? -1 - static_cast<int64_t>(i)
+                                             : jobs[i].racks[0].first]
+                .push_back(i);
+        }
+    }
+    return part;
+}
+
+bool
+RackPartition::Touched(int64_t rack) const
+{
+    return rack >= 0 && static_cast<size_t>(rack) < touched.size() && touched[rack];
+}
+
+std::vector<InaRateJob>
+JobsAt(const std::vector<InaRateJob>& jobs, const std::vector<size_t>& idx)
+{
+    std::vector<InaRateJob> sub;
+    sub.reserve(idx.size());
+    for (size_t i : idx)
+    {
+        sub.push_back(jobs[i]);
+    }
+    return sub;
+}
+
+void
+ScatterInto(const std::vector<size_t>& idx,
+            const std::vector<double>& sub,
+            std::vector<double>& into)
+{
+    for (size_t k = 0; k < idx.size(); ++k)
+    {
+        into[idx[k]] = sub[k];
+    }
+}
+
+void
+ScatterInto(const std::vector<size_t>& idx,
+            const std::vector<std::vector<double>>& sub,
+            std::vector<std::vector<double>>& into)
+{
+    for (size_t a = 0; a < sub.size(); ++a)
+    {
+        for (size_t b = 0; b < sub[a].size(); ++b)
+        {
+            into[idx[a]][idx[b]] = sub[a][b];
+        }
+    }
+}
+
 } // namespace inarate
 
 std::vector<double>
@@ -56,127 +124,101 @@ InaGradientSync::RackSyncTimes(const std::vector<InaRateJob>& jobs,
                                std::vector<std::vector<double>>* departure) const
 {
     const size_t n = jobs.size();
-    std::vector<double> out(n, 0.0);
-    std::vector<double> fb(n, 0.0);
-    std::vector<PoolHoldings> hd(n);
+    RackResults r{std::vector<double>(n, 0.0),
+                  std::vector<double>(n, 0.0),
+                  std::vector<PoolHoldings>(n),
+                  held != nullptr,
+                  departure};
     if (departure)
     {
         departure->assign(n, std::vector<double>(n, 0.0));
     }
-    // A sub-problem's [victim][holder] stalls, into the jobs' own indices.
-    auto scatterDeparture = [&](const std::vector<size_t>& idx,
-                                const std::vector<std::vector<double>>& sub) {
-        for (size_t a = 0; a < sub.size(); ++a)
-        {
-            for (size_t b = 0; b < sub[a].size(); ++b)
-            {
-                (*departure)[idx[a]][idx[b]] = sub[a][b];
-            }
-        }
-    };
-    // Rack-local jobs by rack (a job without racks on a switch of its own), cross-rack jobs.
-    std::map<int64_t, std::vector<size_t>> local;
-    std::vector<size_t> cross;
-    std::vector<bool> touched; // racks a cross-rack job spans
-    for (size_t i = 0; i < n; ++i)
+    const RackPartition part = PartitionByRack(jobs);
+    const bool twoLevel = m_hierarchical && !part.cross.empty();
+    std::vector<size_t> component = part.cross; // two-level: with the local jobs of their racks
+    for (const auto& [rack, idx] : part.local)
     {
-        if (jobs[i].racks.size() >= 2)
-        {
-            cross.push_back(i);
-            for (const auto& [rack, w] : jobs[i].racks)
-            {
-                touched.resize(std::max<size_t>(touched.size(), rack + 1), false);
-                touched[rack] = true;
-            }
-        }
-        else
-        {
-            local[jobs[i].racks.empty() ? -1 - static_cast<int64_t>(i) : jobs[i].racks[0].first]
-                .push_back(i);
-        }
-    }
-    auto scatter = [&](const std::vector<size_t>& idx,
-                       const std::vector<double>& t,
-                       const std::vector<double>& f) {
-        for (size_t k = 0; k < idx.size(); ++k)
-        {
-            out[idx[k]] = t[k];
-            fb[idx[k]] = f[k];
-        }
-    };
-    auto subset = [&](const std::vector<size_t>& idx) {
-        std::vector<InaRateJob> sub;
-        sub.reserve(idx.size());
-        for (size_t i : idx)
-        {
-            sub.push_back(jobs[i]);
-        }
-        return sub;
-    };
-    const bool twoLevel = m_hierarchical && !cross.empty();
-    std::vector<size_t> component = cross; // two-level: with the local jobs of their racks
-    for (const auto& [rack, idx] : local)
-    {
-        if (twoLevel && rack >= 0 && static_cast<size_t>(rack) < touched.size() && touched[rack])
+        if (twoLevel && part.Touched(rack))
         {
             component.insert(component.end(), idx.begin(), idx.end());
             continue;
         }
-        std::vector<double> f;
-        std::vector<double> h;
-        std::vector<std::vector<double>> dep;
-        std::vector<double> t = SyncTimesWithFloor(subset(idx),
-                                                   0,
-                                                   {},
-                                                   &f,
-                                                   nullptr,
-                                                   held ? &h : nullptr,
-                                                   departure ? &dep : nullptr);
-        scatter(idx, t, f);
-        if (departure)
-        {
-            scatterDeparture(idx, dep);
-        }
-        for (size_t k = 0; k < h.size() && rack >= 0; ++k) // rack < 0: no rack given
-        {
-            hd[idx[k]] = {{rack, h[k]}};
-        }
+        LocalRackTimes(jobs, rack, idx, r);
     }
-    if (!cross.empty())
+    if (!part.cross.empty())
     {
-        std::vector<double> f;
-        std::vector<PoolHoldings> h;
-        std::vector<double> spine;
-        std::vector<std::vector<double>> dep;
-        std::vector<double> t = twoLevel
-                                    ? TwoLevelTimes(subset(component),
-                                                    f,
-                                                    held ? &h : nullptr,
-                                                    departure ? &dep : nullptr)
-                                    : SpineOnlyTimes(subset(cross), f, held ? &spine : nullptr);
-        scatter(component, t, f);
-        if (departure && twoLevel)
-        {
-            scatterDeparture(component, dep);
-        }
-        for (size_t k = 0; k < h.size(); ++k)
-        {
-            hd[component[k]] = std::move(h[k]);
-        }
-        for (size_t k = 0; k < spine.size(); ++k)
-        {
-            hd[cross[k]] = {{-1, spine[k]}};
-        }
+        CrossRackTimes(jobs, part.cross, component, twoLevel, r);
     }
     if (fallback)
     {
-        *fallback = fb;
+        *fallback = r.fallback;
     }
     if (held)
     {
-        *held = std::move(hd);
+        *held = std::move(r.held);
     }
-    return out;
+    return r.times;
+}
+
+void
+InaGradientSync::LocalRackTimes(const std::vector<InaRateJob>& jobs,
+                                int64_t rack,
+                                const std::vector<size_t>& idx,
+                                RackResults& r) const
+{
+    std::vector<double> f;
+    std::vector<double> h;
+    std::vector<std::vector<double>> dep;
+    std::vector<double> t = SyncTimesWithFloor(JobsAt(jobs, idx),
+                                               0,
+                                               {},
+                                               &f,
+                                               nullptr,
+                                               r.wantHeld ? &h : nullptr,
+                                               r.departure ? &dep : nullptr);
+    ScatterInto(idx, t, r.times);
+    ScatterInto(idx, f, r.fallback);
+    if (r.departure)
+    {
+        ScatterInto(idx, dep, *r.departure);
+    }
+    for (size_t k = 0; k < h.size() && rack >= 0; ++k) // rack < 0: no rack given
+    {
+        r.held[idx[k]] = {{rack, h[k]}};
+    }
+}
+
+void
+InaGradientSync::CrossRackTimes(const std::vector<InaRateJob>& jobs,
+                                const std::vector<size_t>& cross,
+                                const std::vector<size_t>& component,
+                                bool twoLevel,
+                                RackResults& r) const
+{
+    std::vector<double> f;
+    std::vector<PoolHoldings> h;
+    std::vector<double> spine;
+    std::vector<std::vector<double>> dep;
+    std::vector<double> t =
+        twoLevel ? TwoLevelTimes(JobsAt(jobs, component),
+                                 f,
+                                 r.wantHeld ? &h : nullptr,
+                                 r.departure ? &dep : nullptr)
+                 : SpineOnlyTimes(JobsAt(jobs, cross), f, r.wantHeld ? &spine : nullptr);
+    ScatterInto(component, t, r.times);
+    ScatterInto(component, f, r.fallback);
+    if (r.departure && twoLevel)
+    {
+        ScatterInto(component, dep, *r.departure);
+    }
+    for (size_t k = 0; k < h.size(); ++k)
+    {
+        r.held[component[k]] = std::move(h[k]);
+    }
+    for (size_t k = 0; k < spine.size(); ++k)
+    {
+        r.held[cross[k]] = {{-1, spine[k]}};
+    }
 }
 
 std::vector<double>

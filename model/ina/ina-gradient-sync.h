@@ -251,6 +251,38 @@ class InaGradientSync : public IterationTermModel
         }
     };
 
+    /// RackSyncTimes' results per job, filled one sub-problem at a time.
+    struct RackResults
+    {
+        std::vector<double> times;                   //!< seconds per iteration
+        std::vector<double> fallback;                //!< fraction of its chunks completed at its PS
+        std::vector<PoolHoldings> held;              //!< holdings at the pools it uses
+        bool wantHeld;                               //!< whether the caller asks for the holdings
+        std::vector<std::vector<double>>* departure; //!< [victim][holder], null if not asked
+    };
+
+    /**
+     * \brief The jobs alone at one rack's ToR (or a switch of their own): the single-switch
+     *        terms (SyncTimesWithFloor), into the jobs' own indices.
+     * \param jobs all the jobs \param rack their rack (< 0: none given, no holdings kept)
+     * \param idx their indices in jobs \param r out: their results
+     */
+    void LocalRackTimes(const std::vector<InaRateJob>& jobs,
+                        int64_t rack,
+                        const std::vector<size_t>& idx,
+                        RackResults& r) const;
+    /**
+     * \brief The cross-rack jobs: two-level with the local jobs of their racks
+     *        (TwoLevelTimes), or at the spine only (SpineOnlyTimes), into the jobs' own indices.
+     * \param jobs all the jobs \param cross the cross-rack jobs' indices
+     * \param component two-level: those and the local jobs of their racks (else cross)
+     * \param twoLevel Hierarchical \param r out: their results
+     */
+    void CrossRackTimes(const std::vector<InaRateJob>& jobs,
+                        const std::vector<size_t>& cross,
+                        const std::vector<size_t>& component,
+                        bool twoLevel,
+                        RackResults& r) const;
     /**
      * \brief Two-level aggregation of cross-rack jobs with the local jobs of their racks.
      * \param jobs the component's jobs \param fallback out: fraction at the PS per job
