@@ -948,6 +948,91 @@ TEST_CASE("provisioning level: busiest shares over resources whose loads cross n
     CHECK(risingWins > 1000);
 }
 
+TEST_CASE("provisioning level: where a class's resources share one capacity, its busiest share "
+          "is the largest load's, bit for bit",
+          "[provisioning]")
+{
+    // Class 1 keeps one capacity; class 2 has one, loses it when capacities move by name
+    // and gets another back; class 3 has many. Jobs come and go (sums that return to 0 or
+    // just below it), and the shares by load must be the scanned shares' bits (0, not -0).
+    const uint32_t resources = 120;
+    const uint32_t classes = 4;
+    uint32_t uniformChecks = 0;
+    for (uint32_t seed = 1; seed <= 4; ++seed)
+    {
+        std::mt19937 rng(seed);
+        std::uniform_real_distribution<double> unif(0.0, 1.0);
+        std::vector<uint8_t> classOf(resources);
+        std::vector<double> caps(resources);
+        for (uint32_t r = 0; r < resources; ++r)
+        {
+            classOf[r] = r == 0 ? 0 : uint8_t(1 + r % 3);
+            caps[r] = classOf[r] == 1 ? 3.7 : classOf[r] == 2 ? 0.3 : 0.5 + unif(rng) * 10;
+        }
+        ProvisioningLevel level;
+        level.Reset(caps, 0);
+        level.SetClasses(classOf, classes);
+        std::map<uint64_t, bool> jobs;
+        uint64_t next = 0;
+        for (uint32_t pass = 0; pass < 600; ++pass)
+        {
+            INFO("seed " << seed << ", pass " << pass);
+            if (!jobs.empty() && rng() % 5 < 2)
+            {
+                auto it = jobs.begin();
+                std::advance(it, rng() % jobs.size());
+                level.Remove(it->first);
+                jobs.erase(it);
+            }
+            else
+            {
+                ProvisioningLevel::Flow flow;
+                flow.unit = 0.5 + unif(rng);
+                flow.cap = 0.01 + unif(rng) * 2;
+                flow.usage.emplace_back(0, 0.1 + unif(rng));
+                for (uint32_t u = 1 + rng() % 40; u > 0; --u)
+                {
+                    flow.usage.emplace_back(1 + rng() % (resources - 1), 0.05 + unif(rng));
+                }
+                level.Add(next, {flow});
+                jobs[next++] = true;
+            }
+            if (rng() % 7 == 0)
+            {
+                // one class-2 resource moves (mixed), or all of them to one new capacity
+                std::vector<uint32_t> moved;
+                double common = 0.2 + unif(rng);
+                bool one = rng() % 2 == 0;
+                for (uint32_t r = 2; r < resources; r += 3)
+                {
+                    if (!one || moved.empty())
+                    {
+                        caps[r] = common;
+                        moved.push_back(r);
+                    }
+                }
+                caps[0] = 0.5 + unif(rng) * 10;
+                moved.push_back(0);
+                level.SetCapacities(caps, moved);
+            }
+            level.Level();
+            std::vector<double> byLoad;
+            std::vector<double> scanned;
+            uint64_t asked = pass % 4 == 0 ? 0b0110 : ProvisioningLevel::kAllClasses;
+            level.BusiestSharesByLoad(byLoad, asked);
+            level.BusiestSharesScanned(scanned, asked);
+            REQUIRE(byLoad.size() == classes);
+            for (uint32_t c = 0; c < classes; ++c)
+            {
+                INFO("class " << c << ": " << byLoad[c] << " against " << scanned[c]);
+                REQUIRE(std::memcmp(&byLoad[c], &scanned[c], sizeof(double)) == 0);
+                uniformChecks += c == 1 && byLoad[c] > 0;
+            }
+        }
+    }
+    CHECK(uniformChecks > 1000);
+}
+
 TEST_CASE("provisioning level: a node's rail loads summed at once are LoadOf's sums, bit for bit",
           "[provisioning]")
 {

@@ -53,6 +53,7 @@ ProvisioningLevel::Reset(std::vector<double> caps, uint32_t level)
     m_updates = 0;
     m_lastLevel = 0;
     m_classOf.clear(); // SetClasses again
+    m_classCap.clear();
     m_usedInClass.clear();
     m_classes = 0;
     for (ShareTree* tree : {&m_atLevel, &m_atDemand})
@@ -111,6 +112,7 @@ ProvisioningLevel::SetClasses(const std::vector<uint8_t>& classOf, uint32_t clas
         m_shareBase[c] = nodes;
         nodes += 2 * m_shareWidth[c];
     }
+    m_classCap.assign(classes, std::numeric_limits<double>::quiet_NaN());
     m_leafRes.assign(nodes / 2, ProvisioningModel::kNoResource);
     m_slotOf.assign(m_caps.size(), 0);
     std::fill(count.begin(), count.end(), 0);
@@ -145,6 +147,7 @@ ProvisioningLevel::SetCapacities(std::vector<double> caps)
         if (caps[r] != m_caps[r])
         {
             MarkBoth(r); // its shares moved
+            ForgetClassCapacity(r);
         }
     }
     m_caps = std::move(caps);
@@ -176,6 +179,7 @@ ProvisioningLevel::SetCapacities(const std::vector<double>& caps,
             continue;
         }
         MarkBoth(r); // its shares moved
+        ForgetClassCapacity(r);
         m_caps[r] = caps[r];
         // m_over holds the used resources over capacity (Count keeps it): r's test moved
         if (m_users[r] > 0 && Over(r))
@@ -699,6 +703,84 @@ ProvisioningLevel::BusiestSharesScanned(std::vector<double>& busiest, uint64_t c
     }
 }
 
+double
+ProvisioningLevel::ClassCapacity(uint32_t c) const
+{
+    if (!std::isnan(m_classCap[c]))
+    {
+        return m_classCap[c];
+    }
+    const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;
+    double cap = 0.0;
+    for (uint32_t i = 0; i < m_shareWidth[c]; ++i)
+    {
+        uint32_t r = leafRes[i];
+        if (r == ProvisioningModel::kNoResource)
+        {
+            continue;
+        }
+        if (!(std::isfinite(m_caps[r]) && m_caps[r] > 0) || (cap > 0 && m_caps[r] != cap))
+        {
+            cap = 0.0; // mixed, or a capacity no share is divided by monotonically
+            break;
+        }
+        cap = m_caps[r];
+    }
+    m_classCap[c] = cap;
+    return cap;
+}
+
+double
+ProvisioningLevel::LargestLoad(uint32_t c) const
+{
+    // LoadOf(r) of each of c's resources, unused ones included: their sums are exactly 0
+    // (Count clears them when the last user leaves, Refresh sums used ones only), so their
+    // loads are 0 (or NaN at a NaN level, as every load), which leave the largest at 0.
+    const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;
+    const uint32_t* end = leafRes + m_shareWidth[c];
+    const double level = m_lastLevel;
+    double most = 0.0;
+    if (std::isinf(level))
+    {
+        for (; leafRes != end && *leafRes != ProvisioningModel::kNoResource; ++leafRes)
+        {
+            most = std::max(most, m_demand[*leafRes]); // every flow at its cap
+        }
+        return most;
+    }
+    for (; leafRes != end && *leafRes != ProvisioningModel::kNoResource; ++leafRes)
+    {
+        most = std::max(most, m_capped[*leafRes] + level * m_rising[*leafRes]);
+    }
+    return most;
+}
+
+void
+ProvisioningLevel::BusiestSharesByLoad(std::vector<double>& busiest, uint64_t classes) const
+{
+    // BusiestSharesScanned's loop over each class's leaves; where the class has one
+    // capacity c > 0, x <= y gives x / c <= y / c after rounding, so the largest share is
+    // the largest load's (std::max skips NaN loads as it skips their NaN shares, and keeps
+    // the first of equal ones: 0 before -0, whose shares are 0 and -0 alike).
+    uint64_t scanned = 0; // the classes without one capacity
+    for (uint32_t c = 0; c < m_classes; ++c)
+    {
+        if (Asked(classes, c) && !(ClassCapacity(c) > 0))
+        {
+            scanned |= uint64_t(1) << c;
+        }
+    }
+    BusiestSharesScanned(busiest, scanned);
+    for (uint32_t c = 0; c < m_classes; ++c)
+    {
+        if (!Asked(classes, c) || Asked(scanned, c))
+        {
+            continue;
+        }
+        busiest[c] = LargestLoad(c) / m_classCap[c];
+    }
+}
+
 void
 ProvisioningLevel::BusiestShares(std::vector<double>& busiest, uint64_t classes) const
 {
@@ -715,7 +797,7 @@ ProvisioningLevel::BusiestShares(std::vector<double>& busiest, uint64_t classes)
         // node's resources): one pass over the used resources costs less than rebuilding the
         // tree, and gives the same shares. The tree is rebuilt after two quiet calls, when
         // the next ones are likely to move few of its leaves.
-        BusiestSharesScanned(busiest, classes);
+        BusiestSharesByLoad(busiest, classes);
         tree.movedBefore = tree.moved;
         tree.moved = 0;
         return;

@@ -156,7 +156,8 @@ class ProvisioningLevel
      * LoadOf(r) / capacity: the same numbers, so the same largest, as a pass over every used
      * resource (BusiestSharesScanned), bit for bit. When more sums moved since the last call
      * than a rebuild of the tree is worth (an Alluxio flow lists every node's resources), the
-     * call is that pass, and the tree is rebuilt at a later call after fewer moves.
+     * call is that pass (BusiestSharesByLoad), and the tree is rebuilt at a later call after
+     * fewer moves.
      * \param busiest per class: the largest share, 0 if none is above 0 (output)
      * \param classes the classes to compute, a bit each (bit c: class c); the others are 0
      *        (a whole-cluster series that records a few classes need not walk the
@@ -170,6 +171,14 @@ class ProvisioningLevel
      * \param classes the classes to compute, a bit each; the others are 0
      */
     void BusiestSharesScanned(std::vector<double>& busiest, uint64_t classes = kAllClasses) const;
+    /**
+     * \brief BusiestSharesScanned's answer, bit for bit, with one division per class whose
+     *        resources share one capacity (identical nodes): there the largest load gives the
+     *        largest share, as a division by a positive number rounds monotonically.
+     * \param busiest per class: the largest share, 0 if none is above 0 (output)
+     * \param classes the classes to compute, a bit each; the others are 0
+     */
+    void BusiestSharesByLoad(std::vector<double>& busiest, uint64_t classes) const;
     /** Every class (BusiestShares); SetClasses allows at most 64 */
     static constexpr uint64_t kAllClasses = ~uint64_t(0);
 
@@ -367,6 +376,15 @@ class ProvisioningLevel
         m_atDemand.Mark(r);
     }
 
+    /** \param r a resource whose capacity moves: its class's one capacity is found again */
+    void ForgetClassCapacity(uint32_t r)
+    {
+        if (!m_classCap.empty())
+        {
+            m_classCap[m_classOf[r]] = std::numeric_limits<double>::quiet_NaN();
+        }
+    }
+
     /** \param e an entry in m_byCap \return true if it is below the split (capped) */
     bool Capped(const Entry& e) const;
     /**
@@ -399,6 +417,17 @@ class ProvisioningLevel
      * \return r's load at L with the current split (capped + L x rising)
      */
     double LoadAt(uint32_t r, double level) const;
+    /**
+     * \param c a class
+     * \return the one capacity of all of c's resources, if it is a finite number > 0; else 0
+     */
+    double ClassCapacity(uint32_t c) const;
+    /**
+     * \param c a class
+     * \return the largest LoadOf() of c's resources, 0 if none is above 0 (the class's
+     *         resources fill its leaves from the first, kNoResource after them)
+     */
+    double LargestLoad(uint32_t c) const;
     /**
      * \param r a resource
      * \return true if the flows using r are exactly the flows on the level's resource
@@ -441,8 +470,11 @@ class ProvisioningLevel
     std::vector<uint32_t> m_shareWidth;  //!< per class: its tree's leaves (a power of two)
     std::vector<uint32_t> m_leafRes;     //!< per class, per leaf (at m_shareBase / 2): resource
     std::vector<uint32_t> m_slotOf;      //!< per resource: its leaf in its class's tree
-    mutable ShareTree m_atLevel;         //!< shares at a finite level (kept up to date lazily)
-    mutable ShareTree m_atDemand;        //!< shares at full demand (kept up to date lazily)
+    /// per class: the one capacity of all its resources if that is a finite number > 0, else
+    /// 0 (mixed); NaN while a capacity of the class moved since (ClassCapacity)
+    mutable std::vector<double> m_classCap;
+    mutable ShareTree m_atLevel;  //!< shares at a finite level (kept up to date lazily)
+    mutable ShareTree m_atDemand; //!< shares at full demand (kept up to date lazily)
     /// the resource that gave the last level (Binding())
     uint32_t m_binding{ProvisioningModel::kNoResource};
 };
