@@ -76,9 +76,10 @@ AddedOver(double sum, double weight, uint32_t times)
  * comparison sort (which took 6% of an Alluxio replay of Philly). The same order either way;
  * few ids are sorted.
  * \param ids distinct ids, each below bound \param bound above every id
+ * \param bits scratch: all 0, and left so
  */
 void
-SortIds(std::vector<uint32_t>& ids, size_t bound)
+SortIds(std::vector<uint32_t>& ids, size_t bound, std::vector<uint64_t>& bits)
 {
     const size_t words = (bound + 63) / 64;
     if (ids.size() * 8 < words)
@@ -86,7 +87,6 @@ SortIds(std::vector<uint32_t>& ids, size_t bound)
         std::sort(ids.begin(), ids.end());
         return;
     }
-    thread_local std::vector<uint64_t> bits;
     bits.resize(std::max(bits.size(), words), 0);
     for (uint32_t id : ids)
     {
@@ -101,6 +101,67 @@ SortIds(std::vector<uint32_t>& ids, size_t bound)
         }
         bits[w] = 0;
     }
+}
+
+/**
+ * UsageBuilder::Take's scratch. One per process, as ns-3's simulator is (the same reasoning as
+ * finish-queue.cc's clock): a thread_local of this shared library is a __tls_get_addr call per
+ * use, which GCC repeats in Take's loop rather than keep the address (3.8% of an Alluxio
+ * replay of Philly).
+ */
+struct TakeScratch
+{
+    std::vector<double> sums;   //!< per resource id: its sum so far (0: not seen)
+    std::vector<uint32_t> seen; //!< the ids seen, in the order first seen
+    std::vector<uint64_t> bits; //!< SortIds' bitmap, all 0 between calls
+};
+
+TakeScratch g_takeScratch; //!< see TakeScratch
+
+/**
+ * Take's work.
+ * \param usage the entries, in the order added \param repeats AddAgain's entries added
+ * more than once (entry, times), by entry \param s the scratch
+ * \return ascending resource ids with their summed weights
+ */
+std::vector<MaxMinSolver::Usage>
+SumByResource(const std::vector<MaxMinSolver::Usage>& usage,
+              const std::vector<std::pair<size_t, uint32_t>>& repeats,
+              TakeScratch& s)
+{
+    std::vector<double>& sums = s.sums;
+    std::vector<uint32_t>& seen = s.seen;
+    seen.clear();
+    size_t repeat = 0; // next entry of repeats
+    for (size_t i = 0; i < usage.size(); ++i)
+    {
+        const auto& [r, w] = usage[i];
+        if (r >= sums.size())
+        {
+            sums.resize(std::max<size_t>(r + 1, 2 * sums.size()), 0.0);
+        }
+        if (sums[r] == 0)
+        {
+            seen.push_back(r);
+        }
+        if (repeat < repeats.size() && repeats[repeat].first == i)
+        {
+            sums[r] = AddedOver(sums[r], w, repeats[repeat++].second);
+        }
+        else
+        {
+            sums[r] += w;
+        }
+    }
+    SortIds(seen, sums.size(), s.bits);
+    std::vector<MaxMinSolver::Usage> out;
+    out.reserve(seen.size());
+    for (uint32_t r : seen)
+    {
+        out.emplace_back(r, sums[r]);
+        sums[r] = 0;
+    }
+    return out;
 }
 } // namespace
 
@@ -201,39 +262,8 @@ UsageBuilder::Take()
     // pool nodes adds thousands of weights on a few hundred resources; a stable sort of all
     // of them was most of the cost). Add keeps only weights > 0, so a sum of 0 marks a
     // resource not seen yet.
-    thread_local std::vector<double> sums;
-    thread_local std::vector<uint32_t> seen;
-    seen.clear();
-    size_t repeat = 0; // next entry of m_repeats
-    for (size_t i = 0; i < m_usage.size(); ++i)
-    {
-        const auto& [r, w] = m_usage[i];
-        if (r >= sums.size())
-        {
-            sums.resize(std::max<size_t>(r + 1, 2 * sums.size()), 0.0);
-        }
-        if (sums[r] == 0)
-        {
-            seen.push_back(r);
-        }
-        if (repeat < m_repeats.size() && m_repeats[repeat].first == i)
-        {
-            sums[r] = AddedOver(sums[r], w, m_repeats[repeat++].second);
-        }
-        else
-        {
-            sums[r] += w;
-        }
-    }
+    std::vector<MaxMinSolver::Usage> out = SumByResource(m_usage, m_repeats, g_takeScratch);
     m_repeats.clear();
-    SortIds(seen, sums.size());
-    std::vector<MaxMinSolver::Usage> out;
-    out.reserve(seen.size());
-    for (uint32_t r : seen)
-    {
-        out.emplace_back(r, sums[r]);
-        sums[r] = 0;
-    }
     m_usage.clear();
     return out;
 }
