@@ -4,7 +4,8 @@
 # table of short component names (esa, kspeed, cba, fifo, ...), the one progress reporter,
 # the one 64-bit mix (split-mix.h), the one huge-page hint for large arrays (huge-pages.h)
 # the replays' event queue (lazy-removal-scheduler.h) and the series' number text
-# (csv-column-text.h).
+# (csv-column-text.h), and a pooled allocator for trees filled and emptied per job
+# (node-pool.h).
 list(APPEND AICLUSTER_SOURCES
   model/common/max-min-solver.cc
   model/common/component-registry.cc
@@ -23,4 +24,5 @@ list(APPEND AICLUSTER_HEADERS
   model/common/huge-pages.h
   model/common/lazy-removal-scheduler.h
   model/common/csv-column-text.h
+  model/common/node-pool.h
 )

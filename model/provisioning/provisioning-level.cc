@@ -326,6 +326,7 @@ ProvisioningLevel::Add(uint64_t job, std::vector<Flow> flows)
     Job& j = m_jobs[job];
     j.flows = std::move(flows);
     j.entries.assign(j.flows.size(), Entry{0, 0, nullptr});
+    j.at.assign(j.flows.size(), m_byCap.end());
     j.slowestUnit = kInf;
     for (const Flow& f : j.flows)
     {
@@ -352,7 +353,7 @@ ProvisioningLevel::Add(uint64_t job, std::vector<Flow> flows)
         }
         Entry e{f.cap, m_seq++, &f};
         Count(f, Capped(e), true, true); // on the side of the split it sorts to; Level() moves it
-        m_byCap.insert(e);
+        j.at[i] = m_byCap.insert(e).first;
         j.entries[i] = e;
         j.slowestUnit = std::min(j.slowestUnit, f.unit);
     }
@@ -402,7 +403,7 @@ ProvisioningLevel::RemoveKeeping(uint64_t job, std::vector<Flow>* keep)
             continue;
         }
         Count(j.flows[i], Capped(e), true, false);
-        auto at = m_byCap.find(e);
+        auto at = j.at[i];
         if (at == m_split)
         {
             m_split = m_byCap.erase(at); // the next one is on the rising side too

@@ -10,7 +10,10 @@
 
 #include "provisioning-model.h"
 
+#include "ns3/node-pool.h"
+
 #include <array>
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -52,6 +55,12 @@ class ProvisioningLevel
   public:
     /** A (job, node) flow, as ProvisioningModel::DescribeJob gives it. */
     using Flow = ProvisioningModel::LevelFlow;
+
+    ProvisioningLevel() = default;
+    /// Not copied: the kept jobs and the split hold iterators into the level's own tree.
+    ProvisioningLevel(const ProvisioningLevel&) = delete;
+    /// Not copied (see the copy constructor). \return never
+    ProvisioningLevel& operator=(const ProvisioningLevel&) = delete;
 
     /**
      * \brief Forget every flow.
@@ -221,9 +230,13 @@ class ProvisioningLevel
     /** A kept job. */
     struct Job
     {
-        std::vector<Flow> flows;    //!< its flows
-        std::vector<Entry> entries; //!< per flow: its entry in m_byCap (flow null: none)
-        double slowestUnit;         //!< see SlowestUnit()
+        std::vector<Flow> flows; //!< its flows
+        /// per flow: its entry in m_byCap (flow null: none); inline for a job's first two
+        /// flows (one per node it spans), so that most jobs' entries take no allocation
+        boost::container::small_vector<Entry, 2> entries;
+        /// per flow with an entry: where it sits in m_byCap, so that an erase need not search
+        boost::container::small_vector<PooledSet<Entry>::iterator, 2> at;
+        double slowestUnit; //!< see SlowestUnit()
     };
 
     /**
@@ -447,12 +460,12 @@ class ProvisioningLevel
 
     std::vector<double> m_caps;
     uint32_t m_level{ProvisioningModel::kNoResource};
-    std::map<uint64_t, Job> m_jobs;    //!< by id: refreshed sums in a fixed order
-    std::set<Entry> m_byCap;           //!< flows on the level's resource, by cap
-    std::set<Entry>::iterator m_split; //!< first entry on the rising side (cap > L)
-    std::vector<double> m_capped;      //!< per resource: sum of weight x cap, capped flows
-    std::vector<double> m_rising;      //!< per resource: sum of weight per unit of L, rising
-    std::vector<double> m_demand;      //!< per resource: sum of weight x cap, every flow
+    PooledMap<uint64_t, Job> m_jobs;    //!< by id: refreshed sums in a fixed order
+    PooledSet<Entry> m_byCap;           //!< flows on the level's resource, by cap
+    PooledSet<Entry>::iterator m_split; //!< first entry on the rising side (cap > L)
+    std::vector<double> m_capped;       //!< per resource: sum of weight x cap, capped flows
+    std::vector<double> m_rising;       //!< per resource: sum of weight per unit of L, rising
+    std::vector<double> m_demand;       //!< per resource: sum of weight x cap, every flow
     /// Refresh's scratch: per used resource, its sums (capped, rising, demand) before
     std::vector<std::array<double, 3>> m_sumsBefore;
     std::vector<uint32_t> m_users;       //!< per resource: flows using it
