@@ -296,12 +296,11 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
 void
 ProvisioningDataLoading::Admit(Ptr<const ClusterJob> job)
 {
-    auto [it, added] = m_running.try_emplace(job->record.id);
-    if (!added)
+    if (m_running.count(job->record.id) > 0)
     {
         return; // a repeat
     }
-    Running& r = it->second;
+    Running& r = KeepRunning(job->record.id);
     r.job = job;
     m_setMoved = true;
     Describe(*job, r.spec);
@@ -665,8 +664,50 @@ ProvisioningDataLoading::JobStopped(const ClusterJob& job)
     m_byThreshold.erase({r.threshold, job.record.id});
     m_syncMoved = m_syncJobs.erase(job.record.id) > 0 || m_syncMoved;
     m_marked.erase(job.record.id);
-    m_running.erase(it);
+    DropRunning(it);
     m_setMoved = true;
+}
+
+ProvisioningDataLoading::Running&
+ProvisioningDataLoading::KeepRunning(uint64_t id)
+{
+    if (m_spareRunning.empty())
+    {
+        return m_running.try_emplace(id).first->second;
+    }
+    auto node = std::move(m_spareRunning.back());
+    m_spareRunning.pop_back();
+    node.key() = id;
+    return m_running.insert(std::move(node)).position->second;
+}
+
+void
+ProvisioningDataLoading::DropRunning(std::map<uint64_t, Running>::iterator it)
+{
+    // A few thousand spares cover the jobs stopped between two starts; past that, freed.
+    constexpr size_t kMaxSpares = 4096;
+    if (m_spareRunning.size() >= kMaxSpares)
+    {
+        m_running.erase(it);
+        return;
+    }
+    auto node = m_running.extract(it);
+    Running& r = node.mapped();
+    // every field as a new Running's, the three vectors' storage kept (emptied)
+    std::vector<std::pair<uint32_t, uint32_t>> gpusOnNode;
+    std::vector<uint32_t> firstGpu;
+    std::vector<uint32_t> describedFirstGpu;
+    gpusOnNode.swap(r.spec.gpusOnNode);
+    firstGpu.swap(r.spec.firstGpu);
+    describedFirstGpu.swap(r.describedFirstGpu);
+    r = Running{};
+    gpusOnNode.clear();
+    firstGpu.clear();
+    describedFirstGpu.clear();
+    r.spec.gpusOnNode.swap(gpusOnNode);
+    r.spec.firstGpu.swap(firstGpu);
+    r.describedFirstGpu.swap(describedFirstGpu);
+    m_spareRunning.push_back(std::move(node));
 }
 
 void

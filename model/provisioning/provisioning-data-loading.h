@@ -14,6 +14,7 @@
 
 #include "ns3/cluster-engine.h"
 #include "ns3/iteration-model.h"
+#include "ns3/node-pool.h"
 #include "ns3/storage-data-loading.h"
 #include "ns3/traced-callback.h"
 
@@ -147,6 +148,14 @@ class ProvisioningDataLoading : public ReportingTermModel
     /** \param job a job now running: keep it, mark what its start moves */
     void Admit(Ptr<const ClusterJob> job);
     /**
+     * \param id a job not kept
+     * \return its new entry in m_running, all fields as a new Running's (a spare node's
+     *         vectors keep their storage, empty)
+     */
+    Running& KeepRunning(uint64_t id);
+    /** \param it a kept job's entry: erase it, keeping its node as a spare (m_spareRunning) */
+    void DropRunning(std::map<uint64_t, Running>::iterator it);
+    /**
      * \brief Give a job its GPUs' indices (m_gpuIndices); mark the jobs whose indices moved.
      * \param id the job \param spec its model view, given its first GPUs
      */
@@ -209,7 +218,11 @@ class ProvisioningDataLoading : public ReportingTermModel
     bool m_paceGroups{true};               //!< keep the running jobs and report changes (attribute)
     uint32_t m_paceGroup{0};               //!< the engine's pace group id for the level's jobs
     std::map<uint64_t, Running> m_running; //!< kept jobs by id (the engine's order)
-    std::map<uint64_t, Ptr<const ClusterJob>> m_syncJobs; //!< kept jobs on two nodes or more
+    /// stopped jobs' nodes of m_running, emptied but for their vectors' storage: the next
+    /// starts take them (Tiresias stops and restarts jobs 330,000 times on Philly, and each
+    /// time freed and allocated the node and its three vectors)
+    std::vector<std::map<uint64_t, Running>::node_type> m_spareRunning;
+    PooledMap<uint64_t, Ptr<const ClusterJob>> m_syncJobs; //!< kept jobs on two nodes or more
     std::vector<double> m_reserve; //!< per node: rail bytes/s gradient sync keeps (LinkShare)
     /// m_syncJobs moved (or the cluster was rebuilt) since m_reserve was taken: a running
     /// job's sync traffic is fixed by its placement, so the reserve moves only with the set
@@ -227,12 +240,13 @@ class ProvisioningDataLoading : public ReportingTermModel
     std::vector<std::vector<uint64_t>> m_onNode;
     GpuIndexAllocator m_gpuIndices;    //!< the GPUs each job holds (kept jobs, or EvaluateAll's)
     std::vector<uint64_t> m_gpusMoved; //!< scratch of TakeGpus
-    std::map<std::string, std::map<uint64_t, const WorkloadProfile*>> m_readers; //!< by dataset
-    std::map<const WorkloadProfile*, uint32_t> m_profiles; //!< running jobs per profile
-    std::map<const WorkloadProfile*, CachePlan> m_planOf;  //!< the plans of the running profiles
-    bool m_plansStale{true};                               //!< the datasets' readers moved: Replan
-    std::set<uint64_t> m_marked;                           //!< jobs to (re)describe
-    std::set<std::pair<double, uint64_t>> m_byThreshold;   //!< jobs on the level, by threshold
+    /// by dataset: its readers by job id
+    PooledMap<std::string, PooledMap<uint64_t, const WorkloadProfile*>> m_readers;
+    PooledMap<const WorkloadProfile*, uint32_t> m_profiles; //!< running jobs per profile
+    std::map<const WorkloadProfile*, CachePlan> m_planOf;   //!< the plans of the running profiles
+    bool m_plansStale{true};                                //!< the datasets' readers moved: Replan
+    PooledSet<uint64_t> m_marked;                           //!< jobs to (re)describe
+    PooledSet<std::pair<double, uint64_t>> m_byThreshold;   //!< jobs on the level, by threshold
     bool m_setMoved{false};     //!< a job came or went since the last Solved trace
     uint32_t m_notLevelable{0}; //!< kept jobs whose flows DescribeJob refused
     ProvisioningLevel m_level;  //!< the kept jobs' flows
