@@ -2426,7 +2426,11 @@ ProvisioningModel::DescribeJob(const ProvisioningJob& job,
     m_compactBroken = false;
     SweepUsages();
     m_flowCached.clear();
-    std::vector<std::vector<MaxMinSolver::Usage>> usages(job.gpusOnNode.size());
+    // Kept from call to call: ReusedUsage assigns each list in full, into the storage of the
+    // last job's (a flow with storage clients copies its static entries out, so its list stays)
+    std::vector<std::vector<MaxMinSolver::Usage>>& usages = m_describedUsages;
+    usages.resize(job.gpusOnNode.size());
+    out.reserve(usages.size());
     for (size_t i = 0; i < usages.size(); ++i)
     {
         const auto& [node, count] = job.gpusOnNode[i];

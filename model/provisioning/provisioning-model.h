@@ -1035,6 +1035,8 @@ eturn true if every flow gets its cap (results may be computed without a solver)
     std::vector<double> m_railReserve; //!< per training node, kept for other traffic [bytes/s]
     std::vector<ProvisioningJob> m_describedJob; //!< DescribeJob's job (its m_jobs), kept
     std::vector<double> m_describedClientLoad;   //!< DescribeJob's client loads, kept
+    /// DescribeJob's per-node usages, kept (their storage reused by the next job's)
+    std::vector<std::vector<MaxMinSolver::Usage>> m_describedUsages;
 };
 
 } // namespace ns3
