@@ -224,6 +224,7 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
         m_syncJobs.clear();
         m_reserve.clear();
         m_syncMoved = true;
+        m_profileSlots.clear();
         m_readers.clear();
         m_profiles.clear();
         m_marked.clear();
@@ -358,8 +359,15 @@ ProvisioningDataLoading::CountProfile(const WorkloadProfile* profile, uint64_t i
     }
     // Plans depend on the running profiles, and per dataset on its last reader's profile (in
     // id order, as PlanCaches sees the jobs).
-    const std::string& dataset = DatasetOf(*profile);
-    auto& readers = m_readers[dataset];
+    auto slots = m_profileSlots.find(profile);
+    if (slots == m_profileSlots.end())
+    {
+        slots = m_profileSlots
+                    .emplace(profile,
+                             ProfileSlots{&m_readers[DatasetOf(*profile)], &m_profiles[profile]})
+                    .first;
+    }
+    auto& readers = *slots->second.readers;
     const WorkloadProfile* before = readers.empty() ? nullptr : readers.rbegin()->second;
     if (sign > 0)
     {
@@ -370,16 +378,8 @@ ProvisioningDataLoading::CountProfile(const WorkloadProfile* profile, uint64_t i
         readers.erase(id);
     }
     const WorkloadProfile* after = readers.empty() ? nullptr : readers.rbegin()->second;
-    if (readers.empty())
-    {
-        m_readers.erase(dataset);
-    }
-    uint32_t& n = m_profiles[profile];
+    uint32_t& n = *slots->second.running;
     bool setMoved = sign > 0 ? n++ == 0 : --n == 0;
-    if (n == 0)
-    {
-        m_profiles.erase(profile);
-    }
     return before != after || setMoved;
 }
 
@@ -393,7 +393,10 @@ ProvisioningDataLoading::Replan()
     std::set<const WorkloadProfile*> last;
     for (const auto& [dataset, readers] : m_readers)
     {
-        last.insert(readers.rbegin()->second);
+        if (!readers.empty()) // a dataset no running job reads stays listed (CountProfile)
+        {
+            last.insert(readers.rbegin()->second);
+        }
     }
     auto add = [&jobs](const WorkloadProfile* p) {
         ProvisioningJob j;
@@ -403,14 +406,17 @@ ProvisioningDataLoading::Replan()
     };
     for (const auto& [p, n] : m_profiles)
     {
-        if (!last.count(p))
+        if (n > 0 && !last.count(p)) // a profile no job runs stays listed, at 0
         {
             add(p);
         }
     }
     for (const auto& [dataset, readers] : m_readers)
     {
-        add(readers.rbegin()->second);
+        if (!readers.empty())
+        {
+            add(readers.rbegin()->second);
+        }
     }
     std::vector<CachePlan> plans = m_model->PlanCaches(jobs);
     std::map<const WorkloadProfile*, CachePlan> before;

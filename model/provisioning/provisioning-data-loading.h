@@ -240,13 +240,27 @@ class ProvisioningDataLoading : public ReportingTermModel
     std::vector<std::vector<uint64_t>> m_onNode;
     GpuIndexAllocator m_gpuIndices;    //!< the GPUs each job holds (kept jobs, or EvaluateAll's)
     std::vector<uint64_t> m_gpusMoved; //!< scratch of TakeGpus
-    /// by dataset: its readers by job id
+    /// by dataset: its readers by job id (a dataset stays once listed, empty when no running
+    /// job reads it)
     PooledMap<std::string, PooledMap<uint64_t, const WorkloadProfile*>> m_readers;
-    PooledMap<const WorkloadProfile*, uint32_t> m_profiles; //!< running jobs per profile
-    std::map<const WorkloadProfile*, CachePlan> m_planOf;   //!< the plans of the running profiles
-    bool m_plansStale{true};                                //!< the datasets' readers moved: Replan
-    PooledSet<uint64_t> m_marked;                           //!< jobs to (re)describe
-    PooledSet<std::pair<double, uint64_t>> m_byThreshold;   //!< jobs on the level, by threshold
+    /// running jobs per profile (a profile stays once listed, at 0 when none runs)
+    PooledMap<const WorkloadProfile*, uint32_t> m_profiles;
+
+    /** Where CountProfile counts a profile's jobs. */
+    struct ProfileSlots
+    {
+        PooledMap<uint64_t, const WorkloadProfile*>* readers; //!< its dataset's in m_readers
+        uint32_t* running;                                    //!< its count in m_profiles
+    };
+
+    /// per profile seen: its slots, so that a start or stop need not look its dataset's name
+    /// up in m_readers (whose datasets, like m_profiles' profiles, stay once listed, so that
+    /// these stay valid; both are cleared together)
+    std::unordered_map<const WorkloadProfile*, ProfileSlots> m_profileSlots;
+    std::map<const WorkloadProfile*, CachePlan> m_planOf; //!< the plans of the running profiles
+    bool m_plansStale{true};                              //!< the datasets' readers moved: Replan
+    PooledSet<uint64_t> m_marked;                         //!< jobs to (re)describe
+    PooledSet<std::pair<double, uint64_t>> m_byThreshold; //!< jobs on the level, by threshold
     bool m_setMoved{false};     //!< a job came or went since the last Solved trace
     uint32_t m_notLevelable{0}; //!< kept jobs whose flows DescribeJob refused
     ProvisioningLevel m_level;  //!< the kept jobs' flows
