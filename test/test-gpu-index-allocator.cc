@@ -158,3 +158,26 @@ TEST_CASE("gpu indices: random starts and stops never overlap, and keep a job's 
         }
     }
 }
+
+TEST_CASE("gpu indices: a released job's entry serves the next job whole", "[provisioning]")
+{
+    // Release keeps the freed entry (its vectors' storage) for the next Take: the next job
+    // must get its own id, placement and first GPUs, of whatever length, and the released
+    // job none of them.
+    GpuIndexAllocator gpus;
+    gpus.Reset(3, 8);
+    CHECK(Take(gpus, 1, {{0, 2}, {1, 8}, {2, 4}}) == std::vector<uint32_t>{0, 0, 0});
+    gpus.Release(1);
+    CHECK(!gpus.Holds(1));
+    CHECK(Take(gpus, 2, {{2, 3}}) == std::vector<uint32_t>{0});
+    CHECK(!gpus.Holds(1));
+    REQUIRE(gpus.HeldPlacement(2) != nullptr);
+    CHECK(*gpus.HeldPlacement(2) == Placement{{2, 3}});
+    CHECK(gpus.Jobs() == std::vector<uint64_t>{2});
+    CHECK(Take(gpus, 1, {{1, 4}, {2, 2}}) == std::vector<uint32_t>{0, 3});
+    gpus.Release(2);
+    gpus.Release(1);
+    CHECK(gpus.Jobs().empty());
+    CHECK(Take(gpus, 3, {{0, 8}, {1, 8}, {2, 8}}) == std::vector<uint32_t>{0, 0, 0});
+    CHECK(*gpus.HeldPlacement(3) == Placement{{0, 8}, {1, 8}, {2, 8}});
+}
