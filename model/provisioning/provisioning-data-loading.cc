@@ -475,6 +475,7 @@ ProvisioningDataLoading::DescribeMarked()
         else
         {
             m_level.Remove(id);
+            m_level.TakeSpareFlows(flows);
             r.levelable = m_model->DescribeJob(r.spec, r.plan, flows);
             r.described = true;
             r.describedPlan = r.plan;

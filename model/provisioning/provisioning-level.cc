@@ -367,6 +367,16 @@ ProvisioningLevel::Remove(uint64_t job)
 }
 
 void
+ProvisioningLevel::TakeSpareFlows(std::vector<Flow>& flows)
+{
+    if (flows.empty() && !m_spareFlows.empty())
+    {
+        flows = std::move(m_spareFlows.back());
+        m_spareFlows.pop_back();
+    }
+}
+
+void
 ProvisioningLevel::AddAgain(uint64_t job)
 {
     std::vector<Flow> flows;
@@ -413,9 +423,14 @@ ProvisioningLevel::RemoveKeeping(uint64_t job, std::vector<Flow>* keep)
             m_byCap.erase(at);
         }
     }
+    constexpr size_t kMaxSpareFlows = 64; // a pass describes a few jobs; more are freed
     if (keep)
     {
         *keep = std::move(j.flows);
+    }
+    else if (m_spareFlows.size() < kMaxSpareFlows)
+    {
+        m_spareFlows.push_back(std::move(j.flows));
     }
     m_jobs.erase(it);
     Updated();

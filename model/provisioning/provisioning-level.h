@@ -91,6 +91,13 @@ class ProvisioningLevel
     /** \param job a job kept (else nothing happens) */
     void Remove(uint64_t job);
     /**
+     * \brief Hand over the flows of a job removed before, for their storage: a description
+     *        filled into them (ProvisioningModel::DescribeJob) allocates nothing where they
+     *        have room, and a Tiresias replay describes and removes 1,000,000 flows.
+     * \param flows set to a removed job's flows if it has none and one is kept (else as it is)
+     */
+    void TakeSpareFlows(std::vector<Flow>& flows);
+    /**
      * \brief Remove a kept job and add it again with its flows, for a caller whose new
      *        description of the job would be the one kept.
      *
@@ -486,6 +493,7 @@ class ProvisioningLevel
     /// per class: the one capacity of all its resources if that is a finite number > 0, else
     /// 0 (mixed); NaN while a capacity of the class moved since (ClassCapacity)
     mutable std::vector<double> m_classCap;
+    std::vector<std::vector<Flow>> m_spareFlows; //!< removed jobs' flows (TakeSpareFlows)
     mutable ShareTree m_atLevel;  //!< shares at a finite level (kept up to date lazily)
     mutable ShareTree m_atDemand; //!< shares at full demand (kept up to date lazily)
     /// the resource that gave the last level (Binding())

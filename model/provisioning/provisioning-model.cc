@@ -2413,7 +2413,8 @@ ProvisioningModel::DescribeJob(const ProvisioningJob& job,
         throw std::logic_error("ProvisioningModel::DescribeJob needs AggregatePerNode, "
                                "ReuseUsages and a first GPU per node of the job");
     }
-    out.clear();
+    // out's flows (a job's before, or the level's spares) lend their usage lists' storage
+    size_t made = 0; // flows of this job in out
     // Client() knows a job by its place in m_jobs: the job is copied into a kept one-job
     // list (its strings and vectors reuse their storage; a replay describes a job at every
     // start and resume)
@@ -2430,7 +2431,6 @@ ProvisioningModel::DescribeJob(const ProvisioningJob& job,
     // last job's (a flow with storage clients copies its static entries out, so its list stays)
     std::vector<std::vector<MaxMinSolver::Usage>>& usages = m_describedUsages;
     usages.resize(job.gpusOnNode.size());
-    out.reserve(usages.size());
     for (size_t i = 0; i < usages.size(); ++i)
     {
         const auto& [node, count] = job.gpusOnNode[i];
@@ -2451,7 +2451,14 @@ ProvisioningModel::DescribeJob(const ProvisioningJob& job,
     clientLoad.assign(m_caps.size() - m_staticCount, 0.0);
     for (size_t i = 0; ok && i < usages.size(); ++i)
     {
-        LevelFlow f;
+        if (made == out.size())
+        {
+            out.emplace_back();
+        }
+        LevelFlow& f = out[made++];
+        f.usage.clear();
+        f.unit = LevelFlow{}.unit;
+        f.cap = LevelFlow{}.cap;
         if (!usages[i].empty())
         {
             uint32_t count = job.gpusOnNode[i].second;
@@ -2478,7 +2485,7 @@ ProvisioningModel::DescribeJob(const ProvisioningJob& job,
         // flow's thousands of peer entries are not copied again)
         if (ok && !clients)
         {
-            f.usage = std::move(usages[i]);
+            f.usage.swap(usages[i]); // the list f held, emptied, is the next job's to fill
         }
         else if (ok)
         {
@@ -2491,8 +2498,8 @@ ProvisioningModel::DescribeJob(const ProvisioningJob& job,
                 }
             }
         }
-        out.push_back(std::move(f));
     }
+    out.resize(made);
     for (size_t c = 0; ok && c < clientLoad.size(); ++c)
     {
         ok = clientLoad[c] <= m_caps[m_staticCount + c] * (1 - 1e-9);

@@ -191,7 +191,8 @@ class ProvisioningModel : public Object
      * \param job the job (profile and gpuRate set; firstGpu given, one per entry of
      *        gpusOnNode)
      * \param plan its cache plan (PlanCaches over the running jobs)
-     * \param out its flows, one per entry of job.gpusOnNode (output)
+     * \param out its flows, one per entry of job.gpusOnNode (output; the flows it held
+     *        lend their usage lists' storage, ProvisioningLevel::TakeSpareFlows)
      * \return false if the job's flows cannot be kept this way: a flow not alike on every
      *         pool node (with two or more), a usage the solver would refuse, or a storage
      *         client of the job over capacity at the job's demand
