@@ -101,15 +101,6 @@ StorageProblem::JobCount() const
 }
 
 double
-StorageAllocation::Rate(const StorageProblem& problem, size_t j) const
-{
-    return ReadRate(problem.jobs[j].demand,
-                    hit[j],
-                    bandwidth[j],
-                    problem.datasetBytes[problem.jobs[j].dataset] <= 0);
-}
-
-double
 StorageAllocation::TotalRate(const StorageProblem& problem) const
 {
     double total = 0;
@@ -342,25 +333,30 @@ LazyDatasetOrder::Start(const StorageProblem& problem,
     // ReadDatasetsBy's stable sort by decreasing key is the order of (-key, index): the pairs
     // are distinct, so popping the least first yields exactly that order, and so does any
     // sort of them (a hinted one).
-    m_heap.clear();
-    m_sorted.clear();
-    for (size_t k = 0; k < problem.datasetBytes.size(); ++k)
+    // Written in place (the buffer keeps its size between calls), then cut to what was read.
+    size_t nd = problem.datasetBytes.size();
+    m_heap.resize(nd);
+    size_t n = 0;
+    for (size_t k = 0; k < nd; ++k)
     {
         if (demand[k] > 0 && problem.datasetBytes[k] > 0)
         {
-            m_heap.emplace_back(-key(k), k);
+            m_heap[n++] = std::make_pair(-key(k), k);
         }
     }
+    m_heap.resize(n);
     if (hint)
     {
         hint->Sort(problem.datasetBytes, m_heap);
-        for (const auto& keyed : m_heap)
+        m_sorted.resize(n);
+        for (size_t i = 0; i < n; ++i)
         {
-            m_sorted.push_back(keyed.second);
+            m_sorted[i] = m_heap[i].second;
         }
         m_heap.clear();
         return;
     }
+    m_sorted.clear();
     std::make_heap(m_heap.begin(), m_heap.end(), std::greater<>());
 }
 
@@ -453,26 +449,39 @@ CbaSolver::CacheFractionsIn(const StorageProblem& problem,
                             double alpha,
                             Order& sorted,
                             std::vector<double>& x,
-                            bool outcomeOnly)
+                            bool outcomeOnly,
+                            const Uncapped* live)
 {
     // Per dataset only: the jobs enter through R_k (their summed targets) and the largest
     // target, which sets the fraction the per-job cap u forces, l_k = 1 - u / max_j r_j.
-    size_t nd = problem.datasetBytes.size();
-    const double u = problem.clientBandwidth;
-    x.assign(nd, 0.0);
     double cacheLeft = problem.cacheCapacity;
     double excess = -problem.bandwidthCapacity; // E: remote demand beyond B at the lower bounds
-    for (size_t k = 0; k < nd; ++k)
+    if (live)
     {
-        double d = problem.datasetBytes[k];
-        if (d <= 0)
+        // No cap binds: every l_k is 0, so the cache left stays C (C - 0 d_k is C) and each
+        // term alpha R_k (1 - 0) is alpha R_k: the same sum in the same order, without x.
+        for (double demand : live->demand)
         {
-            continue;
+            excess += alpha * demand;
         }
-        double peak = alpha * loads.peak[k];
-        x[k] = u > 0 && peak > u ? 1.0 - u / peak : 0.0;
-        cacheLeft -= x[k] * d;
-        excess += alpha * loads.demand[k] * (1 - x[k]);
+    }
+    else
+    {
+        size_t nd = problem.datasetBytes.size();
+        const double u = problem.clientBandwidth;
+        x.assign(nd, 0.0);
+        for (size_t k = 0; k < nd; ++k)
+        {
+            double d = problem.datasetBytes[k];
+            if (d <= 0)
+            {
+                continue;
+            }
+            double peak = alpha * loads.peak[k];
+            x[k] = u > 0 && peak > u ? 1.0 - u / peak : 0.0;
+            cacheLeft -= x[k] * d;
+            excess += alpha * loads.demand[k] * (1 - x[k]);
+        }
     }
     const double excessAllowed = kSolverSlack * problem.bandwidthCapacity;
     if (cacheLeft < -kSolverSlack * problem.cacheCapacity - 1e-9)
@@ -496,14 +505,17 @@ CbaSolver::CacheFractionsIn(const StorageProblem& problem,
         double d = problem.datasetBytes[k];
         double rho = alpha * loads.demand[k] / d;
         bool pays = problem.bandwidthPrice * rho > problem.cachePrice;
-        double room = (1 - x[k]) * d;
+        double room = (1 - (live ? 0.0 : x[k])) * d; // each dataset comes once: x_k is l_k
         double needed = excess > 0 ? excess / rho : 0.0;
         if (!pays && needed <= 0)
         {
             break; // the rest of the prefix neither pays for itself nor is needed
         }
         double take = std::min({pays ? room : std::min(room, needed), cacheLeft});
-        x[k] += take / d;
+        if (!live)
+        {
+            x[k] += take / d;
+        }
         cacheLeft -= take;
         excess -= rho * take;
     }
@@ -556,6 +568,21 @@ CbaSolver::Fill(const StorageProblem& problem,
     }
 }
 
+void
+CbaSolver::LiveLoads(const StorageProblem& problem, const Loads& loads, Uncapped& live)
+{
+    live.demand.clear();
+    live.peak = 0;
+    for (size_t k = 0; k < problem.datasetBytes.size(); ++k)
+    {
+        if (problem.datasetBytes[k] > 0)
+        {
+            live.demand.push_back(loads.demand[k]);
+            live.peak = std::max(live.peak, loads.peak[k]);
+        }
+    }
+}
+
 double
 CbaSolver::ScaleOf(const StorageProblem& problem,
                    const Loads& loads,
@@ -577,15 +604,31 @@ CbaSolver::ScaleOfIn(const StorageProblem& problem,
 {
     // Scaling every demand by alpha scales every R_k and density by alpha: one order serves
     // every alpha, so each attempt costs the datasets only.
+    const Uncapped* live = nullptr; // set once the bisection starts
     auto attempt = [&](double alpha, bool outcomeOnly) {
-        // Without a budget a step needs the feasibility only, not the fractions.
-        return CacheFractionsIn(problem, loads, alpha, sorted, x, outcomeOnly && budget <= 0) &&
+        // Without a budget a step needs the feasibility only, not the fractions; while no
+        // per-job cap binds (alpha * peak <= u for the largest peak, so for every peak)
+        // it needs only the loads of the non-empty datasets.
+        bool only = outcomeOnly && budget <= 0;
+        bool uncapped =
+            only && live &&
+            !(problem.clientBandwidth > 0 && alpha * live->peak > problem.clientBandwidth);
+        return CacheFractionsIn(problem,
+                                loads,
+                                alpha,
+                                sorted,
+                                x,
+                                only,
+                                uncapped ? live : nullptr) &&
                (budget <= 0 || CostRate(problem, loads, alpha, x) <= budget * (1 + kSolverSlack));
     };
     if (attempt(1.0, false))
     {
         return 1.0;
     }
+    static thread_local Uncapped gathered; // kept between solves, as the Scratch buffers
+    LiveLoads(problem, loads, gathered);
+    live = &gathered;
     // Feasibility and the minimum cost are monotone in alpha (a solution for alpha serves
     // any smaller alpha with the same cache and less bandwidth): bisect. Without a budget,
     // the steps far from the answer are decided by StepBound, the same way.

@@ -119,7 +119,14 @@ struct StorageAllocation
      * \param j a job index
      * \return the job's read rate min(demand, b / (1 - h)) [bytes/s]
      */
-    double Rate(const StorageProblem& problem, size_t j) const;
+    double Rate(const StorageProblem& problem, size_t j) const
+    {
+        // Inline: CBA's candidate plans ask it for every job several times per solve.
+        return ReadRate(problem.jobs[j].demand,
+                        hit[j],
+                        bandwidth[j],
+                        problem.datasetBytes[problem.jobs[j].dataset] <= 0);
+    }
 
     /** \return sum over jobs of Rate() [bytes/s] */
     double TotalRate(const StorageProblem& problem) const;
@@ -325,6 +332,16 @@ class CbaSolver
         double m_terms{0};     //!< operations whose rounding the bound covers
     };
 
+    /**
+     * What a bisection step of ScaleOf without a budget needs of the loads while no per-job
+     * cap binds (CacheFractionsIn then forces no fraction): gathered once per bisection.
+     */
+    struct Uncapped
+    {
+        std::vector<double> demand; //!< R_k of the non-empty datasets, in index order
+        double peak{0};             //!< the largest peak load of those datasets
+    };
+
     /** Per-dataset work buffers of one solve, kept between solves. */
     struct Scratch
     {
@@ -477,6 +494,9 @@ class CbaSolver
                                bool outcomeOnly = false);
     /**
      * \brief CacheFractions over an order read position by position (Has(i), At(i)).
+     * \param live with outcomeOnly, if no per-job cap binds at alpha: the loads gathered by
+     *        LiveLoads, summed instead of a pass over every dataset (x is then left as is);
+     *        null: that pass
      * \return as CacheFractions
      */
     template <class Order>
@@ -485,7 +505,10 @@ class CbaSolver
                                  double alpha,
                                  Order& sorted,
                                  std::vector<double>& x,
-                                 bool outcomeOnly);
+                                 bool outcomeOnly,
+                                 const Uncapped* live = nullptr);
+    /** \brief live = the non-empty datasets' summed loads, in index order, and peak */
+    static void LiveLoads(const StorageProblem& problem, const Loads& loads, Uncapped& live);
     /**
      * \brief The largest feasible (and affordable) alpha in [0, 1] for the loads.
      * \param x its cached fractions
