@@ -225,43 +225,67 @@ CbaPolicy::ThroughputFirst(const StorageProblem& problem, const StorageAllocatio
     }
     // Each plan's per-job rates at least cost (the same rates or more: CbaSolver::MinCost,
     // MaxScale with targets at full scale); the most throughput wins, ties to the larger sum
-    // of served fractions, then to the lower cost.
-    StorageAllocation best;
+    // of served fractions, then to the lower cost. A plan is judged by its totals, and only
+    // the winner's allocation is built (the same allocation MinCost would have given).
+    int bestPlan = -1;     // plan whose least-cost allocation wins; -1: bestFallback
+    int bestFallback = -1; // plan that wins as it is (rounding left MinCost short of it)
     double bestRate = -1;
     double bestServed = -1;
     double bestCost = 0;
-    std::vector<double> targets(problem.jobs.size());
+    m_targets.resize(problem.jobs.size());
     m_planHints.resize(std::max(m_planHints.size(), plans.size())); // the common plan may be off
     for (size_t p = 0; p < plans.size(); ++p)
     {
         const StorageAllocation& plan = plans[p];
         for (size_t j = 0; j < problem.jobs.size(); ++j)
         {
-            targets[j] = plan.Rate(problem, j);
+            m_targets[j] = plan.Rate(problem, j);
         }
         // Rounding may leave the least-cost plan a hair short of the targets: the plan
         // itself serves them. (MaxScale would then bisect for a scale below 1, whose
         // allocation is dropped for the plan: MinCost stops at the verdict of full scale, the
         // same first step with the same hint, and gives MaxScale's allocation when it holds.)
-        StorageAllocation a;
-        if (!CbaSolver::MinCost(problem, targets, a, &m_planHints[p]))
+        bool least = CbaSolver::MinCostFractions(problem, m_targets, m_x, &m_planHints[p]);
+        CbaSolver::Totals totals;
+        if (least)
         {
-            a = plan;
+            totals = CbaSolver::MinCostTotals(problem, m_targets, m_x);
         }
-        double served = 0;
-        double rate = RateAndServed(problem, a, served);
-        double cost = a.CostRate(problem);
+        else
+        {
+            totals.rate = RateAndServed(problem, plan, totals.served);
+            totals.cost = plan.CostRate(problem);
+        }
+        double rate = totals.rate;
+        double served = totals.served;
+        double cost = totals.cost;
         bool better = rate > bestRate * (1 + slack) ||
                       (rate >= bestRate * (1 - slack) &&
                        (served > bestServed * (1 + slack) ||
                         (served >= bestServed * (1 - slack) && cost < bestCost)));
         if (better)
         {
-            best = a;
+            bestPlan = least ? int(p) : -1;
+            bestFallback = least ? -1 : int(p);
+            if (least)
+            {
+                m_bestTargets.swap(m_targets);
+                m_bestX.swap(m_x);
+                m_targets.resize(problem.jobs.size());
+            }
             bestRate = rate;
             bestServed = served;
             bestCost = cost;
         }
+    }
+    StorageAllocation best;
+    if (bestPlan >= 0)
+    {
+        CbaSolver::FillMinCost(problem, m_bestTargets, m_bestX, best);
+    }
+    else if (bestFallback >= 0)
+    {
+        best = plans[bestFallback];
     }
     double total = 0;
     for (const StorageDemand& job : problem.jobs)

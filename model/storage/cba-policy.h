@@ -95,6 +95,10 @@ class CbaPolicy : public StorageAllocationPolicy
      * its rates, kept for the same plan at the next call: rates move little between calls.
      */
     std::vector<DatasetOrderHint> m_planHints;
+    std::vector<double> m_targets;     //!< work: a candidate plan's per-job rates
+    std::vector<double> m_x;           //!< work: its least-cost cached fractions
+    std::vector<double> m_bestTargets; //!< work: the best plan's so far
+    std::vector<double> m_bestX;       //!< work: its fractions
 };
 
 } // namespace ns3

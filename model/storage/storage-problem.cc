@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <numeric>
 #include <stdexcept>
@@ -38,6 +39,15 @@ bool
 Within(double used, double capacity)
 {
     return used <= capacity * (1 + kSlack) + 1e-12;
+}
+
+/// \return whether the two vectors hold the same bytes (no padding in T; NaN and -0 as bits)
+template <class T>
+bool
+SameBits(const std::vector<T>& a, const std::vector<T>& b)
+{
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 } // namespace
@@ -249,16 +259,19 @@ void
 DatasetOrderHint::Sort(const std::vector<double>& bytes,
                        std::vector<std::pair<double, size_t>>& keyed)
 {
+    // The same pairs over the same sizes as last time (CbaPolicy sorts the demands' densities
+    // twice per pass, for MaxScale and for its density prefix): the kept answer. Compared bit
+    // for bit, so an equal input is the very same input.
+    if (SameBits(bytes, m_bytes) && SameAsKept(keyed))
+    {
+        keyed = m_output;
+        return;
+    }
     // Line the kept datasets up with the new indices: the new sizes are the kept ones with some
     // erased and some appended, so one forward walk matches them (a dataset taken for another
-    // of the same size only costs sorting time below).
-    m_position.assign(m_bytes.size(), -1);
-    for (size_t p = 0; p < m_order.size(); ++p)
-    {
-        m_position[m_order[p]] = int64_t(p);
-    }
-    m_slot.resize(m_order.size());
-    m_filled.assign(m_order.size(), 0);
+    // of the same size only costs sorting time below). An empty slot has index SIZE_MAX.
+    const std::pair<double, size_t> empty(0.0, std::numeric_limits<size_t>::max());
+    m_slot.assign(m_kept, empty);
     m_rest.clear();
     size_t kept = 0; // next kept dataset to match
     size_t next = 0; // next new index to match
@@ -273,14 +286,13 @@ DatasetOrderHint::Sort(const std::vector<double>& bytes,
             }
             if (kept < m_bytes.size())
             {
-                position = next == pair.second ? m_position[kept] : -1;
+                position = next == pair.second ? m_rank[kept] : -1;
                 ++kept;
             }
         }
-        if (position >= 0 && !m_filled[position])
+        if (position >= 0 && m_slot[position].second == empty.second)
         {
             m_slot[position] = pair;
-            m_filled[position] = 1;
         }
         else
         {
@@ -290,11 +302,11 @@ DatasetOrderHint::Sort(const std::vector<double>& bytes,
     // The pairs in the kept order, new datasets last, then an insertion sort: a few moves when
     // the order changed little; a full sort once the moves pass a few per pair.
     keyed.clear();
-    for (size_t p = 0; p < m_slot.size(); ++p)
+    for (const auto& slot : m_slot)
     {
-        if (m_filled[p])
+        if (slot.second != empty.second)
         {
-            keyed.push_back(m_slot[p]);
+            keyed.push_back(slot);
         }
     }
     keyed.insert(keyed.end(), m_rest.begin(), m_rest.end());
@@ -315,12 +327,34 @@ DatasetOrderHint::Sort(const std::vector<double>& bytes,
         }
         std::rotate(at, keyed.begin() + i, keyed.begin() + i + 1);
     }
+    m_output = keyed;
     m_bytes = bytes;
-    m_order.resize(keyed.size());
+    m_rank.assign(bytes.size(), -1);
     for (size_t p = 0; p < keyed.size(); ++p)
     {
-        m_order[p] = keyed[p].second;
+        m_rank[keyed[p].second] = int64_t(p);
     }
+    m_kept = keyed.size();
+}
+
+bool
+DatasetOrderHint::SameAsKept(const std::vector<std::pair<double, size_t>>& keyed) const
+{
+    // Each pair where the kept order put it, with the same key bits (so the same sort).
+    if (keyed.size() != m_kept)
+    {
+        return false;
+    }
+    for (const auto& pair : keyed)
+    {
+        int64_t position = m_rank[pair.second];
+        if (position < 0 || m_output[position].second != pair.second ||
+            std::memcmp(&m_output[position].first, &pair.first, sizeof(double)) != 0)
+        {
+            return false;
+        }
+    }
+    return true;
 }
 
 template <class Key>
@@ -333,30 +367,32 @@ LazyDatasetOrder::Start(const StorageProblem& problem,
     // ReadDatasetsBy's stable sort by decreasing key is the order of (-key, index): the pairs
     // are distinct, so popping the least first yields exactly that order, and so does any
     // sort of them (a hinted one).
-    // Written in place (the buffer keeps its size between calls), then cut to what was read.
+    // Written in place, then cut to what was written; a hinted sort has a buffer of its own,
+    // since an empty m_heap is what says the order is complete.
+    std::vector<std::pair<double, size_t>>& pairs = hint ? m_keyed : m_heap;
     size_t nd = problem.datasetBytes.size();
-    m_heap.resize(nd);
+    pairs.resize(nd);
     size_t n = 0;
     for (size_t k = 0; k < nd; ++k)
     {
         if (demand[k] > 0 && problem.datasetBytes[k] > 0)
         {
-            m_heap[n++] = std::make_pair(-key(k), k);
+            pairs[n++] = std::make_pair(-key(k), k);
         }
     }
-    m_heap.resize(n);
+    pairs.resize(n);
+    m_sorted.clear();
     if (hint)
     {
-        hint->Sort(problem.datasetBytes, m_heap);
+        m_heap.clear();
+        hint->Sort(problem.datasetBytes, m_keyed);
         m_sorted.resize(n);
         for (size_t i = 0; i < n; ++i)
         {
-            m_sorted[i] = m_heap[i].second;
+            m_sorted[i] = m_keyed[i].second;
         }
-        m_heap.clear();
         return;
     }
-    m_sorted.clear();
     std::make_heap(m_heap.begin(), m_heap.end(), std::greater<>());
 }
 
@@ -760,14 +796,62 @@ CbaSolver::MinCost(const StorageProblem& problem,
                    DatasetOrderHint* hint)
 {
     Scratch& s = ScratchBuffers();
-    LoadsOf(problem, &targets, s.loads);
-    s.lazy.ResetByDensity(problem, s.loads.demand, hint);
-    if (!CacheFractionsIn(problem, s.loads, 1.0, s.lazy, s.x, false))
+    if (!MinCostFractions(problem, targets, s.x, hint))
     {
         return false;
     }
-    Fill(problem, &targets, 1.0, s.x, out);
+    FillMinCost(problem, targets, s.x, out);
     return true;
+}
+
+bool
+CbaSolver::MinCostFractions(const StorageProblem& problem,
+                            const std::vector<double>& targets,
+                            std::vector<double>& x,
+                            DatasetOrderHint* hint)
+{
+    Scratch& s = ScratchBuffers();
+    LoadsOf(problem, &targets, s.loads);
+    s.lazy.ResetByDensity(problem, s.loads.demand, hint);
+    return CacheFractionsIn(problem, s.loads, 1.0, s.lazy, x, false);
+}
+
+void
+CbaSolver::FillMinCost(const StorageProblem& problem,
+                       const std::vector<double>& targets,
+                       const std::vector<double>& x,
+                       StorageAllocation& out)
+{
+    Fill(problem, &targets, 1.0, x, out);
+}
+
+CbaSolver::Totals
+CbaSolver::MinCostTotals(const StorageProblem& problem,
+                         const std::vector<double>& targets,
+                         const std::vector<double>& x)
+{
+    // Fill at alpha = 1 (1.0 * target is target), then TotalRate, the served fractions and
+    // CostRate (TotalBandwidth over the jobs, TotalCache over the datasets), term by term.
+    Totals totals;
+    double bandwidth = 0;
+    for (size_t j = 0; j < problem.jobs.size(); ++j)
+    {
+        const StorageDemand& job = problem.jobs[j];
+        bool empty = problem.datasetBytes[job.dataset] <= 0;
+        double hit = empty ? 1.0 : std::min(1.0, x[job.dataset]);
+        double b = empty ? 0.0 : 1.0 * targets[j] * (1 - hit);
+        double rate = ReadRate(job.demand, hit, b, empty);
+        totals.rate += job.count * rate;
+        totals.served += job.count * (job.demand > 0 ? rate / job.demand : 1.0);
+        bandwidth += job.count * b;
+    }
+    double cache = 0;
+    for (size_t k = 0; k < problem.datasetBytes.size(); ++k)
+    {
+        cache += std::min(1.0, x[k]) * problem.datasetBytes[k];
+    }
+    totals.cost = problem.bandwidthPrice * bandwidth + problem.cachePrice * cache;
+    return totals;
 }
 
 StorageAllocation

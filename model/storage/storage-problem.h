@@ -192,12 +192,18 @@ class DatasetOrderHint
     void Sort(const std::vector<double>& bytes, std::vector<std::pair<double, size_t>>& keyed);
 
   private:
-    std::vector<double> m_bytes;                   //!< sizes of the kept order's datasets
-    std::vector<size_t> m_order;                   //!< the kept order (indices into m_bytes)
-    std::vector<int64_t> m_position;               //!< work: per kept dataset, its position
-    std::vector<std::pair<double, size_t>> m_slot; //!< work: pairs at their kept positions
-    std::vector<char> m_filled;                    //!< work: which of m_slot are set
-    std::vector<std::pair<double, size_t>> m_rest; //!< work: pairs with no kept position
+    /**
+     * \param keyed pairs over the kept order's sizes
+     * \return whether they are the kept order's pairs, bit for bit (then it is their sort)
+     */
+    bool SameAsKept(const std::vector<std::pair<double, size_t>>& keyed) const;
+
+    std::vector<double> m_bytes;                     //!< sizes of the kept order's datasets
+    std::vector<int64_t> m_rank;                     //!< per kept dataset, its position or -1
+    size_t m_kept{0};                                //!< datasets in the kept order
+    std::vector<std::pair<double, size_t>> m_output; //!< the last call's pairs as sorted
+    std::vector<std::pair<double, size_t>> m_slot;   //!< work: pairs at their kept positions
+    std::vector<std::pair<double, size_t>> m_rest;   //!< work: pairs with no kept position
 };
 
 /**
@@ -265,8 +271,9 @@ class LazyDatasetOrder
     /** \brief Sort as far as position i. \param i the position \return Has(i) */
     bool Extend(size_t i);
 
-    std::vector<std::pair<double, size_t>> m_heap; //!< (-key, index), a min-heap
-    std::vector<size_t> m_sorted;                  //!< the order so far
+    std::vector<std::pair<double, size_t>> m_heap;  //!< (-key, index), a min-heap
+    std::vector<std::pair<double, size_t>> m_keyed; //!< work: the pairs of a hinted sort
+    std::vector<size_t> m_sorted;                   //!< the order so far
 };
 
 /**
@@ -371,6 +378,52 @@ class CbaSolver
                         const std::vector<double>& targets,
                         StorageAllocation& out,
                         DatasetOrderHint* hint = nullptr);
+
+    /**
+     * \brief MinCost's first half: the cached fractions, without the allocation.
+     * \param problem datasets, capacities and prices
+     * \param targets r_j per job (problem.jobs order) [bytes/s]
+     * \param x set to the cached fraction per dataset (hits are min(1, x_k)), when feasible
+     * \param hint the caller's last density order, updated (DatasetOrderHint); null: none
+     * \return false if no allocation serves the targets within the capacities
+     */
+    static bool MinCostFractions(const StorageProblem& problem,
+                                 const std::vector<double>& targets,
+                                 std::vector<double>& x,
+                                 DatasetOrderHint* hint = nullptr);
+
+    /**
+     * \brief MinCost's second half: the allocation of fractions from MinCostFractions.
+     * \param problem the problem
+     * \param targets the targets they serve
+     * \param x the fractions
+     * \param out the allocation MinCost gives (its buffers reused)
+     */
+    static void FillMinCost(const StorageProblem& problem,
+                            const std::vector<double>& targets,
+                            const std::vector<double>& x,
+                            StorageAllocation& out);
+
+    /** An allocation's totals, as CbaPolicy compares its candidate plans. */
+    struct Totals
+    {
+        double rate{0};   //!< StorageAllocation::TotalRate [bytes/s]
+        double served{0}; //!< sum over jobs of count * rate / demand (count for demand 0)
+        double cost{0};   //!< StorageAllocation::CostRate [$/s]
+    };
+
+    /**
+     * \brief The totals of FillMinCost's allocation, bit for bit, without building it (each
+     *        job's hit, bandwidth and rate as Fill and StorageAllocation::Rate compute them,
+     *        each sum over the same terms in the same order).
+     * \param problem the problem
+     * \param targets the targets
+     * \param x fractions from MinCostFractions
+     * \return the totals
+     */
+    static Totals MinCostTotals(const StorageProblem& problem,
+                                const std::vector<double>& targets,
+                                const std::vector<double>& x);
 
     /**
      * \brief The largest alpha in [0, 1] such that alpha * demand is feasible (and, if
