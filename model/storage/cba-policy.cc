@@ -227,8 +227,9 @@ CbaPolicy::ThroughputFirst(const StorageProblem& problem, const StorageAllocatio
     // MaxScale with targets at full scale); the most throughput wins, ties to the larger sum
     // of served fractions, then to the lower cost. A plan is judged by its totals, and only
     // the winner's allocation is built (the same allocation MinCost would have given).
-    int bestPlan = -1;     // plan whose least-cost allocation wins; -1: bestFallback
-    int bestFallback = -1; // plan that wins as it is (rounding left MinCost short of it)
+    int bestPlan = -1;      // the winning plan; -1: none yet
+    bool bestLeast = false; // it wins by its least-cost allocation (m_bestTargets, m_bestX),
+                            // else as it is (rounding left MinCost short of its targets)
     double bestRate = -1;
     double bestServed = -1;
     double bestCost = 0;
@@ -265,8 +266,8 @@ CbaPolicy::ThroughputFirst(const StorageProblem& problem, const StorageAllocatio
                         (served >= bestServed * (1 - slack) && cost < bestCost)));
         if (better)
         {
-            bestPlan = least ? int(p) : -1;
-            bestFallback = least ? -1 : int(p);
+            bestPlan = int(p);
+            bestLeast = least;
             if (least)
             {
                 m_bestTargets.swap(m_targets);
@@ -279,13 +280,13 @@ CbaPolicy::ThroughputFirst(const StorageProblem& problem, const StorageAllocatio
         }
     }
     StorageAllocation best;
-    if (bestPlan >= 0)
+    if (bestPlan >= 0 && bestLeast)
     {
         CbaSolver::FillMinCost(problem, m_bestTargets, m_bestX, best);
     }
-    else if (bestFallback >= 0)
+    else if (bestPlan >= 0)
     {
-        best = plans[bestFallback];
+        best = plans[bestPlan];
     }
     double total = 0;
     for (const StorageDemand& job : problem.jobs)

@@ -50,6 +50,36 @@ SameBits(const std::vector<T>& a, const std::vector<T>& b)
            (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
+/** A job's share of a fill: its hit ratio and remote bandwidth. */
+struct FilledJob
+{
+    double hit;       //!< min(1, x_k) of its dataset (1 for an empty dataset)
+    double bandwidth; //!< alpha x target x (1 - hit) [bytes/s] (0 for an empty dataset)
+};
+
+/**
+ * \brief The one rule by which CbaSolver::Fill gives job j its hit and bandwidth, and by
+ *        which MinCostTotals sums them without building the allocation (the same bits).
+ * \param problem the problem \param j a job \param target its target [bytes/s]
+ * \param alpha the scale \param x cached fraction per dataset
+ * \return the job's hit and bandwidth
+ */
+FilledJob
+FillJob(const StorageProblem& problem,
+        size_t j,
+        double target,
+        double alpha,
+        const std::vector<double>& x)
+{
+    uint32_t k = problem.jobs[j].dataset;
+    if (problem.datasetBytes[k] <= 0)
+    {
+        return {1.0, 0.0};
+    }
+    double hit = std::min(1.0, x[k]);
+    return {hit, alpha * target * (1 - hit)};
+}
+
 } // namespace
 
 void
@@ -596,11 +626,10 @@ CbaSolver::Fill(const StorageProblem& problem,
     out.hit.assign(problem.jobs.size(), 0.0);
     for (size_t j = 0; j < problem.jobs.size(); ++j)
     {
-        uint32_t k = problem.jobs[j].dataset;
-        bool empty = problem.datasetBytes[k] <= 0;
-        out.hit[j] = empty ? 1.0 : std::min(1.0, x[k]);
         double target = targets ? (*targets)[j] : problem.jobs[j].demand;
-        out.bandwidth[j] = empty ? 0.0 : alpha * target * (1 - out.hit[j]);
+        FilledJob filled = FillJob(problem, j, target, alpha, x);
+        out.hit[j] = filled.hit;
+        out.bandwidth[j] = filled.bandwidth;
     }
 }
 
@@ -837,13 +866,14 @@ CbaSolver::MinCostTotals(const StorageProblem& problem,
     for (size_t j = 0; j < problem.jobs.size(); ++j)
     {
         const StorageDemand& job = problem.jobs[j];
-        bool empty = problem.datasetBytes[job.dataset] <= 0;
-        double hit = empty ? 1.0 : std::min(1.0, x[job.dataset]);
-        double b = empty ? 0.0 : 1.0 * targets[j] * (1 - hit);
-        double rate = ReadRate(job.demand, hit, b, empty);
+        FilledJob filled = FillJob(problem, j, targets[j], 1.0, x);
+        double rate = ReadRate(job.demand,
+                               filled.hit,
+                               filled.bandwidth,
+                               problem.datasetBytes[job.dataset] <= 0);
         totals.rate += job.count * rate;
         totals.served += job.count * (job.demand > 0 ? rate / job.demand : 1.0);
-        bandwidth += job.count * b;
+        bandwidth += job.count * filled.bandwidth;
     }
     double cache = 0;
     for (size_t k = 0; k < problem.datasetBytes.size(); ++k)
