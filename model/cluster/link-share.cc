@@ -75,6 +75,12 @@ LinkShare::SetSyncModel(IterationTermModel* sync)
     m_sync = sync;
 }
 
+uint32_t
+LinkShare::NodeCount() const
+{
+    return m_topology.numNodes;
+}
+
 double
 LinkShare::NodeCapacity() const
 {
@@ -98,31 +104,49 @@ LinkShare::SyncReserve(const std::vector<Ptr<const ClusterJob>>& running) const
 {
     NS_LOG_FUNCTION(this << running.size());
     std::vector<double> demand(m_topology.numNodes, 0.0);
-    if (!m_sync)
-    {
-        return demand;
-    }
-    std::vector<SyncLinkTraffic> traffic;
+    std::vector<std::pair<uint32_t, double>> terms;
     for (const auto& job : running)
     {
-        traffic.clear();
-        m_sync->LinkTraffic(*job, traffic);
-        for (const SyncLinkTraffic& t : traffic)
+        SyncTerms(*job, terms);
+        for (const auto& [node, bytesPerSecond] : terms)
         {
-            if (t.node >= demand.size() || !(t.bytes > 0) || !(t.peak > 0))
-            {
-                continue;
-            }
-            // Its average over an iteration: compute, then the sync at its own peak rate.
-            demand[t.node] += t.bytes / (job->computeTime + t.bytes / t.peak);
+            demand[node] += bytesPerSecond;
         }
     }
     for (double& d : demand)
     {
-        d = std::min(d, m_capacity / 2);
-        m_figures.peakReserveShare = std::max(m_figures.peakReserveShare, d / m_capacity);
+        d = ReserveOf(d);
     }
     return demand;
+}
+
+void
+LinkShare::SyncTerms(const ClusterJob& job, std::vector<std::pair<uint32_t, double>>& terms) const
+{
+    terms.clear();
+    if (!m_sync)
+    {
+        return;
+    }
+    std::vector<SyncLinkTraffic> traffic;
+    m_sync->LinkTraffic(job, traffic);
+    for (const SyncLinkTraffic& t : traffic)
+    {
+        if (t.node >= m_topology.numNodes || !(t.bytes > 0) || !(t.peak > 0))
+        {
+            continue;
+        }
+        // Its average over an iteration: compute, then the sync at its own peak rate.
+        terms.emplace_back(t.node, t.bytes / (job.computeTime + t.bytes / t.peak));
+    }
+}
+
+double
+LinkShare::ReserveOf(double demand) const
+{
+    double d = std::min(demand, m_capacity / 2);
+    m_figures.peakReserveShare = std::max(m_figures.peakReserveShare, d / m_capacity);
+    return d;
 }
 
 void
@@ -251,6 +275,134 @@ LinkShare::CheckShares()
         NS_LOG_LOGIC("data load moved a sync share: re-evaluate the sync terms");
         m_sync->NotifyChanged();
     }
+}
+
+void
+KeptSyncReserve::Clear()
+{
+    m_jobs.clear();
+    m_untaken.clear();
+    m_nodesOf.clear();
+    m_termsOn.clear();
+    m_dirty.clear();
+    m_isDirty.clear();
+    m_reserve.clear();
+    m_from = nullptr;
+}
+
+void
+KeptSyncReserve::Add(Ptr<const ClusterJob> job)
+{
+    if (m_jobs.emplace(job->record.id, job).second)
+    {
+        m_untaken.push_back(job->record.id);
+    }
+}
+
+void
+KeptSyncReserve::Remove(uint64_t id)
+{
+    if (m_jobs.erase(id) == 0)
+    {
+        return;
+    }
+    auto it = m_nodesOf.find(id);
+    if (it == m_nodesOf.end())
+    {
+        return; // its terms were never taken (m_untaken skips it)
+    }
+    for (uint32_t node : it->second)
+    {
+        m_termsOn[node].erase(id);
+        MarkNode(node);
+    }
+    m_nodesOf.erase(it);
+}
+
+void
+KeptSyncReserve::MarkNode(uint32_t node)
+{
+    if (!m_isDirty[node])
+    {
+        m_isDirty[node] = 1;
+        m_dirty.push_back(node);
+    }
+}
+
+void
+KeptSyncReserve::TakeTerms(uint64_t id)
+{
+    m_from->SyncTerms(*m_jobs.at(id), m_scratch);
+    std::vector<uint32_t>& nodes = m_nodesOf[id];
+    for (const auto& [node, bytesPerSecond] : m_scratch)
+    {
+        NodeTerms& terms = m_termsOn[node][id];
+        if (terms.empty())
+        {
+            nodes.push_back(node);
+        }
+        terms.push_back(bytesPerSecond);
+        MarkNode(node);
+    }
+}
+
+const std::vector<double>&
+KeptSyncReserve::Update(const LinkShare& links, std::vector<uint32_t>& moved)
+{
+    moved.clear();
+    const uint32_t nodes = links.NodeCount();
+    const bool resized = m_reserve.size() != nodes; // every node reported, as all are new
+    if (resized)
+    {
+        m_reserve.assign(nodes, 0.0);
+    }
+    if (resized || PeekPointer(m_from) != &links)
+    {
+        // every job's terms from these links, every node summed again
+        m_from = Ptr<const LinkShare>(&links);
+        m_nodesOf.clear();
+        m_termsOn.assign(nodes, {});
+        m_isDirty.assign(nodes, 0);
+        m_dirty.clear();
+        m_untaken.clear();
+        for (const auto& [id, job] : m_jobs)
+        {
+            TakeTerms(id);
+        }
+        for (uint32_t n = 0; n < nodes; ++n)
+        {
+            MarkNode(n);
+        }
+    }
+    for (uint64_t id : m_untaken)
+    {
+        if (m_jobs.count(id) > 0)
+        {
+            TakeTerms(id);
+        }
+    }
+    m_untaken.clear();
+    std::sort(m_dirty.begin(), m_dirty.end()); // moved in node order
+    for (uint32_t n : m_dirty)
+    {
+        m_isDirty[n] = 0;
+        double demand = 0.0;
+        for (const auto& [id, terms] : m_termsOn[n])
+        {
+            for (double t : terms)
+            {
+                demand += t;
+            }
+        }
+        double reserve = links.ReserveOf(demand);
+        if (resized || reserve != m_reserve[n])
+        {
+            moved.push_back(n);
+        }
+        m_reserve[n] = reserve;
+    }
+    m_dirty.clear();
+    return m_reserve;
 }
 
 } // namespace ns3

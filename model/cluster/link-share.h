@@ -11,9 +11,11 @@
 #include "cluster-job.h"
 #include "cluster-topology.h"
 
+#include "ns3/node-pool.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 
+#include <boost/container/small_vector.hpp>
 #include <map>
 #include <vector>
 
@@ -82,6 +84,9 @@ class LinkShare : public Object
      */
     void SetSyncModel(IterationTermModel* sync);
 
+    /** \return the training nodes whose rails these are */
+    uint32_t NodeCount() const;
+
     /** \return capacity of one node's rail bundle, each direction [bytes/s] */
     double NodeCapacity() const;
 
@@ -92,6 +97,20 @@ class LinkShare : public Object
      *         traffic must leave to sync: min(S, C/2)
      */
     std::vector<double> SyncReserve(const std::vector<Ptr<const ClusterJob>>& running) const;
+
+    /**
+     * \brief One job's part of SyncReserve: its sync's average demand on each node its traffic
+     *        crosses, in the order SyncReserve adds them.
+     * \param job a running job
+     * \param terms set to (node, bytes/s) per traffic entry that counts (output)
+     */
+    void SyncTerms(const ClusterJob& job, std::vector<std::pair<uint32_t, double>>& terms) const;
+
+    /**
+     * \param demand a node's summed SyncTerms [bytes/s]
+     * \return its reserve, min(demand, C/2), as SyncReserve gives it (counted in the figures)
+     */
+    double ReserveOf(double demand) const;
 
     /**
      * \brief The data model's solved load on every node's rails.
@@ -166,6 +185,54 @@ class LinkShare : public Object
     };
 
     std::map<uint64_t, Used> m_used; //!< by job id
+};
+
+/**
+ * \ingroup aicluster
+ * \brief LinkShare::SyncReserve of running jobs that start and stop one at a time, kept: a
+ *        start or a stop sums again only the nodes that job's sync crosses, each node's terms
+ *        in job-id order as SyncReserve adds them (given the jobs by id), so the same numbers,
+ *        bit for bit, at the cost of the jobs that moved rather than all that span nodes.
+ *
+ * A running job's sync traffic is fixed by its placement and profile, so its terms are taken
+ * once, at the first Update after it starts.
+ */
+class KeptSyncReserve
+{
+  public:
+    /** Forget every job and the reserve (the next Update reports every node). */
+    void Clear();
+    /** \param job a running job whose sync may cross the rails (one already kept: ignored) */
+    void Add(Ptr<const ClusterJob> job);
+    /** \param id a job (not kept: nothing happens) */
+    void Remove(uint64_t id);
+    /**
+     * \brief Bring the reserve up to date with the jobs added and removed since the last call.
+     * \param links the links (others than the last call's: every job's terms taken again)
+     * \param moved set to the nodes whose reserve differs from the last call's (output)
+     * \return per node of the links' topology, its reserve [bytes/s]
+     */
+    const std::vector<double>& Update(const LinkShare& links, std::vector<uint32_t>& moved);
+
+  private:
+    /** \param node a node whose terms moved: it is summed again at the next Update */
+    void MarkNode(uint32_t node);
+    /** \param id a kept job: take its terms from the links */
+    void TakeTerms(uint64_t id);
+
+    /** A job's terms on one node, in SyncTerms' order (a ring job has one per node). */
+    using NodeTerms = boost::container::small_vector<double, 1>;
+
+    PooledMap<uint64_t, Ptr<const ClusterJob>> m_jobs;     //!< by id
+    std::vector<uint64_t> m_untaken;                       //!< jobs added, terms not taken yet
+    PooledMap<uint64_t, std::vector<uint32_t>> m_nodesOf;  //!< per job: the nodes of its terms
+    std::vector<PooledMap<uint64_t, NodeTerms>> m_termsOn; //!< per node: its terms by job id
+    std::vector<uint32_t> m_dirty;                         //!< nodes to sum again
+    std::vector<uint8_t> m_isDirty;                        //!< per node: in m_dirty
+    std::vector<double> m_reserve; //!< per node: the reserve of the last Update
+    /// the links of the last Update (held, so that new links never share its address)
+    Ptr<const LinkShare> m_from;
+    std::vector<std::pair<uint32_t, double>> m_scratch; //!< SyncTerms' output
 };
 
 } // namespace ns3

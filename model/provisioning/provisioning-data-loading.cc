@@ -221,9 +221,7 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
             kept.push_back(r.job);
         }
         m_running.clear();
-        m_syncJobs.clear();
-        m_reserve.clear();
-        m_syncMoved = true;
+        m_syncReserve.Clear();
         m_profileSlots.clear();
         m_readers.clear();
         m_profiles.clear();
@@ -321,8 +319,7 @@ ProvisioningDataLoading::Admit(Ptr<const ClusterJob> job)
     }
     if (r.spec.gpusOnNode.size() > 1)
     {
-        m_syncJobs.emplace(job->record.id, job); // its sync may cross the rails
-        m_syncMoved = true;
+        m_syncReserve.Add(job); // its sync may cross the rails
     }
     TakeGpus(job->record.id, r.spec);
     m_marked.insert(job->record.id);
@@ -460,6 +457,12 @@ ProvisioningDataLoading::DescribeMarked()
         }
         Running& r = it->second;
         r.plan = m_planOf.at(r.spec.profile);
+        if (DescriptionStands(id, r))
+        {
+            // Marked because a rail reserve on its nodes moved, but none of its flows' resources
+            // did: its kept flows, their sums and its threshold stand as they are.
+            continue;
+        }
         if (r.described && !r.levelable)
         {
             --m_notLevelable;
@@ -467,28 +470,17 @@ ProvisioningDataLoading::DescribeMarked()
         m_byThreshold.erase({r.threshold, id});
         r.work = 0;
         r.threshold = 0;
-        if (DescriptionStands(id, r))
-        {
-            // what Remove and Add of its description again would do, without making it
-            m_level.AddAgain(id);
-        }
-        else
-        {
-            m_level.Remove(id);
-            m_level.TakeSpareFlows(flows);
-            r.levelable = m_model->DescribeJob(r.spec, r.plan, flows);
-            r.described = true;
-            r.describedPlan = r.plan;
-            r.describedFirstGpu = r.spec.firstGpu;
-            r.describedBuilds = m_model->GetNStaticBuilds();
-            r.describedAt = m_capsStamp;
-            if (r.levelable)
-            {
-                m_level.Add(id, std::move(flows));
-            }
-        }
+        m_level.Remove(id);
+        m_level.TakeSpareFlows(flows);
+        r.levelable = m_model->DescribeJob(r.spec, r.plan, flows);
+        r.described = true;
+        r.describedPlan = r.plan;
+        r.describedFirstGpu = r.spec.firstGpu;
+        r.describedBuilds = m_model->GetNStaticBuilds();
+        r.describedAt = m_capsStamp;
         if (r.levelable)
         {
+            m_level.Add(id, std::move(flows));
             double unit = m_level.SlowestUnit(id);
             if (std::isfinite(unit) && unit > 0)
             {
@@ -669,7 +661,7 @@ ProvisioningDataLoading::JobStopped(const ClusterJob& job)
     }
     m_level.Remove(job.record.id);
     m_byThreshold.erase({r.threshold, job.record.id});
-    m_syncMoved = m_syncJobs.erase(job.record.id) > 0 || m_syncMoved;
+    m_syncReserve.Remove(job.record.id);
     m_marked.erase(job.record.id);
     DropRunning(it);
     m_setMoved = true;
@@ -721,42 +713,19 @@ void
 ProvisioningDataLoading::ApplyRailReserve(LinkShare& links)
 {
     // What gradient sync keeps of each node's rails: from the jobs that span nodes (the
-    // others' sync stays on NVLink), in id order as a full evaluation sums it. Their traffic
-    // is fixed while they run, so the same set keeps the same reserve.
-    if (!m_syncMoved && PeekPointer(m_reserveFrom) == &links)
+    // others' sync stays on NVLink). Their traffic is fixed while they run, so the reserve
+    // moves only on the nodes of a job that started or stopped.
+    std::vector<uint32_t>& movedNodes = m_reserveMoved;
+    const std::vector<double>& reserve = m_syncReserve.Update(links, movedNodes);
+    while (!movedNodes.empty() && movedNodes.back() >= m_onNode.size())
+    {
+        movedNodes.pop_back(); // beyond this model's nodes (sorted: at the end)
+    }
+    if (movedNodes.empty())
     {
         return;
     }
-    m_syncMoved = false;
-    m_reserveFrom = Ptr<const LinkShare>(&links);
-    std::vector<Ptr<const ClusterJob>> sync;
-    sync.reserve(m_syncJobs.size());
-    for (const auto& [id, job] : m_syncJobs)
-    {
-        sync.push_back(job);
-    }
-    std::vector<double> reserve = links.SyncReserve(sync);
-    if (reserve == m_reserve)
-    {
-        return;
-    }
-    // The jobs on a node whose rails moved are described again (a rail may be a flow's
-    // dominant resource), and the level gets the new capacities of those rails (the only
-    // ones a reserve moves: a pass need not compare every resource's).
-    std::vector<uint32_t> movedNodes;
-    for (uint32_t n = 0; n < reserve.size() && n < m_onNode.size(); ++n)
-    {
-        if (n >= m_reserve.size() || reserve[n] != m_reserve[n])
-        {
-            movedNodes.push_back(n);
-            for (uint64_t id : m_onNode[n])
-            {
-                m_marked.insert(id);
-            }
-        }
-    }
-    m_reserve = reserve;
-    m_model->SetRailReserve(std::move(reserve));
+    m_model->SetRailReserve(reserve);
     m_model->StaticCount(); // the static capacities with the new reserve
     m_capsMoved.clear();
     for (uint32_t n : movedNodes)
@@ -765,11 +734,26 @@ ProvisioningDataLoading::ApplyRailReserve(LinkShare& links)
     }
     m_level.SetCapacities(m_model->Capacities(), m_capsMoved);
     ++m_capsStamp;
+    bool railsUsed = false;
     for (uint32_t res : m_capsMoved)
     {
         if (res < m_capsMovedAt.size())
         {
             m_capsMovedAt[res] = m_capsStamp;
+        }
+        railsUsed = railsUsed || m_level.UsersOf(res) > 0;
+    }
+    // The jobs on those nodes are described again (a rail may be a flow's dominant resource),
+    // but where no kept flow uses a moved rail (local loading) a kept job's flows stand.
+    for (uint32_t n : movedNodes)
+    {
+        for (uint64_t id : m_onNode[n])
+        {
+            const Running& r = m_running.at(id);
+            if (railsUsed || !r.described || !r.levelable)
+            {
+                m_marked.insert(id);
+            }
         }
     }
 }

@@ -222,15 +222,10 @@ class ProvisioningDataLoading : public ReportingTermModel
     /// starts take them (Tiresias stops and restarts jobs 330,000 times on Philly, and each
     /// time freed and allocated the node and its three vectors)
     std::vector<std::map<uint64_t, Running>::node_type> m_spareRunning;
-    PooledMap<uint64_t, Ptr<const ClusterJob>> m_syncJobs; //!< kept jobs on two nodes or more
-    std::vector<double> m_reserve; //!< per node: rail bytes/s gradient sync keeps (LinkShare)
-    /// m_syncJobs moved (or the cluster was rebuilt) since m_reserve was taken: a running
-    /// job's sync traffic is fixed by its placement, so the reserve moves only with the set
-    bool m_syncMoved{true};
-    /// the links m_reserve was taken from (held, so that new links never share its address)
-    Ptr<const LinkShare> m_reserveFrom;
-    std::vector<uint32_t> m_capsMoved; //!< scratch of ApplyRailReserve: the rails it moved
-    uint64_t m_capsStamp{0};           //!< rail reserves applied that moved capacities
+    KeptSyncReserve m_syncReserve; //!< what the sync of the kept jobs on two nodes or more keeps
+    std::vector<uint32_t> m_reserveMoved; //!< scratch of ApplyRailReserve: the nodes it moved
+    std::vector<uint32_t> m_capsMoved;    //!< scratch of ApplyRailReserve: the rails it moved
+    uint64_t m_capsStamp{0};              //!< rail reserves applied that moved capacities
     /// per static resource: m_capsStamp when its capacity last moved (DescriptionStands)
     std::vector<uint64_t> m_capsMovedAt;
     std::vector<double> m_railOut; //!< scratch of ShareRailLoads: per node, out

@@ -376,17 +376,6 @@ ProvisioningLevel::TakeSpareFlows(std::vector<Flow>& flows)
     }
 }
 
-void
-ProvisioningLevel::AddAgain(uint64_t job)
-{
-    std::vector<Flow> flows;
-    if (m_jobs.count(job) > 0)
-    {
-        RemoveKeeping(job, &flows);
-        Add(job, std::move(flows));
-    }
-}
-
 const std::vector<ProvisioningLevel::Flow>*
 ProvisioningLevel::FlowsOf(uint64_t job) const
 {

@@ -98,16 +98,6 @@ class ProvisioningLevel
      */
     void TakeSpareFlows(std::vector<Flow>& flows);
     /**
-     * \brief Remove a kept job and add it again with its flows, for a caller whose new
-     *        description of the job would be the one kept.
-     *
-     * The sums get what Remove and Add of that description give, in the same order, and the
-     * job's flows new arrival numbers: leaving the job as it is would change the history of
-     * the running sums' roundings (and when they are refreshed), so the level's bits.
-     * \param job a job kept (else nothing happens)
-     */
-    void AddAgain(uint64_t job);
-    /**
      * \param job a job
      * \return its kept flows, nullptr if it is not kept (valid until the next update)
      */
@@ -205,6 +195,12 @@ class ProvisioningLevel
     uint32_t UsedInClass(uint32_t c) const
     {
         return c < m_usedInClass.size() ? m_usedInClass[c] : 0;
+    }
+
+    /** \param r a resource \return how many kept flows use it */
+    uint32_t UsersOf(uint32_t r) const
+    {
+        return r < m_users.size() ? m_users[r] : 0;
     }
 
     /** \return the resources some kept flow uses (unordered) */
