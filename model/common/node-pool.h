@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <vector>
 
 namespace ns3
 {
@@ -44,6 +45,62 @@ using PooledSet = std::set<T, Less, NodePoolAllocator<T>>;
 /** A std::map whose nodes come from a NodePoolAllocator. */
 template <class K, class V, class Less = std::less<K>>
 using PooledMap = std::map<K, V, Less, NodePoolAllocator<std::pair<const K, V>>>;
+
+/**
+ * \ingroup aicluster
+ * \brief Nodes erased from a std::map or std::unordered_map keyed by job, kept for the next
+ *        insertion: a node and the storage of its value's vectors are taken back rather than
+ *        freed and allocated again at each stop and start (Tiresias stops and restarts jobs
+ *        330,000 times on Philly).
+ *
+ * Past kMax kept nodes (more than the jobs stopped between two starts) an erased node is freed.
+ * \tparam Map the map type
+ */
+template <class Map>
+class SpareNodes
+{
+  public:
+    /// the most nodes kept
+    static constexpr size_t kMax = 4096;
+
+    /**
+     * \param map the map \param key a key not in it
+     * \return its new entry: from a kept node if there is one, whose value is as Erase's
+     *         reset left it, else value-initialised
+     */
+    typename Map::mapped_type& Insert(Map& map, const typename Map::key_type& key)
+    {
+        if (m_nodes.empty())
+        {
+            return map.try_emplace(key).first->second;
+        }
+        auto node = std::move(m_nodes.back());
+        m_nodes.pop_back();
+        node.key() = key;
+        return map.insert(std::move(node)).position->second;
+    }
+
+    /**
+     * \param map the map \param it an entry of it, erased
+     * \param reset called on the entry's value when its node is kept: it must leave the value
+     *        as a new one, keeping only storage
+     */
+    template <class Reset>
+    void Erase(Map& map, typename Map::iterator it, Reset reset)
+    {
+        if (m_nodes.size() >= kMax)
+        {
+            map.erase(it);
+            return;
+        }
+        auto node = map.extract(it);
+        reset(node.mapped());
+        m_nodes.push_back(std::move(node));
+    }
+
+  private:
+    std::vector<typename Map::node_type> m_nodes; //!< the kept nodes
+};
 
 } // namespace ns3
 

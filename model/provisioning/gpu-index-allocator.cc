@@ -72,15 +72,7 @@ void
 GpuIndexAllocator::Take(uint64_t id, const Placement& placement, std::vector<uint64_t>& moved)
 {
     Release(id);
-    Held* spare = nullptr;
-    if (!m_spare.empty())
-    {
-        auto node = std::move(m_spare.back());
-        m_spare.pop_back();
-        node.key() = id;
-        spare = &m_held.insert(std::move(node)).position->second;
-    }
-    Held& held = spare ? *spare : m_held[id];
+    Held& held = m_spare.Insert(m_held, id);
     held.placement = placement;
     held.first.assign(placement.size(), 0);
     for (uint32_t e = 0; e < placement.size(); ++e)
@@ -157,16 +149,10 @@ GpuIndexAllocator::Release(uint64_t id)
             runs.erase(run);
         }
     }
-    constexpr size_t kMaxSpares = 4096; // past the jobs released between two takes: freed
-    if (m_spare.size() >= kMaxSpares)
-    {
-        m_held.erase(it);
-        return;
-    }
-    auto node = m_held.extract(it);
-    node.mapped().placement.clear();
-    node.mapped().first.clear();
-    m_spare.push_back(std::move(node));
+    m_spare.Erase(m_held, it, [](Held& held) {
+        held.placement.clear();
+        held.first.clear();
+    });
 }
 
 bool

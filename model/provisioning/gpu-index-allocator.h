@@ -8,6 +8,8 @@
 #ifndef AICLUSTER_GPU_INDEX_ALLOCATOR_H
 #define AICLUSTER_GPU_INDEX_ALLOCATOR_H
 
+#include "ns3/node-pool.h"
+
 #include <cstdint>
 #include <unordered_map>
 #include <utility>
@@ -111,7 +113,7 @@ class GpuIndexAllocator
     /// released jobs' nodes of m_held, their vectors emptied but keeping their storage: the
     /// next Take uses one instead of allocating a node and two vectors (a Tiresias replay
     /// takes and releases 400,000 times)
-    std::vector<std::unordered_map<uint64_t, Held>::node_type> m_spare;
+    SpareNodes<std::unordered_map<uint64_t, Held>> m_spare;
 };
 
 } // namespace ns3

@@ -670,43 +670,28 @@ ProvisioningDataLoading::JobStopped(const ClusterJob& job)
 ProvisioningDataLoading::Running&
 ProvisioningDataLoading::KeepRunning(uint64_t id)
 {
-    if (m_spareRunning.empty())
-    {
-        return m_running.try_emplace(id).first->second;
-    }
-    auto node = std::move(m_spareRunning.back());
-    m_spareRunning.pop_back();
-    node.key() = id;
-    return m_running.insert(std::move(node)).position->second;
+    return m_spareRunning.Insert(m_running, id);
 }
 
 void
 ProvisioningDataLoading::DropRunning(std::map<uint64_t, Running>::iterator it)
 {
-    // A few thousand spares cover the jobs stopped between two starts; past that, freed.
-    constexpr size_t kMaxSpares = 4096;
-    if (m_spareRunning.size() >= kMaxSpares)
-    {
-        m_running.erase(it);
-        return;
-    }
-    auto node = m_running.extract(it);
-    Running& r = node.mapped();
-    // every field as a new Running's, the three vectors' storage kept (emptied)
-    std::vector<std::pair<uint32_t, uint32_t>> gpusOnNode;
-    std::vector<uint32_t> firstGpu;
-    std::vector<uint32_t> describedFirstGpu;
-    gpusOnNode.swap(r.spec.gpusOnNode);
-    firstGpu.swap(r.spec.firstGpu);
-    describedFirstGpu.swap(r.describedFirstGpu);
-    r = Running{};
-    gpusOnNode.clear();
-    firstGpu.clear();
-    describedFirstGpu.clear();
-    r.spec.gpusOnNode.swap(gpusOnNode);
-    r.spec.firstGpu.swap(firstGpu);
-    r.describedFirstGpu.swap(describedFirstGpu);
-    m_spareRunning.push_back(std::move(node));
+    m_spareRunning.Erase(m_running, it, [](Running& r) {
+        // every field as a new Running's, the three vectors' storage kept (emptied)
+        std::vector<std::pair<uint32_t, uint32_t>> gpusOnNode;
+        std::vector<uint32_t> firstGpu;
+        std::vector<uint32_t> describedFirstGpu;
+        gpusOnNode.swap(r.spec.gpusOnNode);
+        firstGpu.swap(r.spec.firstGpu);
+        describedFirstGpu.swap(r.describedFirstGpu);
+        r = Running{};
+        gpusOnNode.clear();
+        firstGpu.clear();
+        describedFirstGpu.clear();
+        r.spec.gpusOnNode.swap(gpusOnNode);
+        r.spec.firstGpu.swap(firstGpu);
+        r.describedFirstGpu.swap(describedFirstGpu);
+    });
 }
 
 void

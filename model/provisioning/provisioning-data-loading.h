@@ -221,7 +221,7 @@ class ProvisioningDataLoading : public ReportingTermModel
     /// stopped jobs' nodes of m_running, emptied but for their vectors' storage: the next
     /// starts take them (Tiresias stops and restarts jobs 330,000 times on Philly, and each
     /// time freed and allocated the node and its three vectors)
-    std::vector<std::map<uint64_t, Running>::node_type> m_spareRunning;
+    SpareNodes<std::map<uint64_t, Running>> m_spareRunning;
     KeptSyncReserve m_syncReserve; //!< what the sync of the kept jobs on two nodes or more keeps
     std::vector<uint32_t> m_reserveMoved; //!< scratch of ApplyRailReserve: the nodes it moved
     std::vector<uint32_t> m_capsMoved;    //!< scratch of ApplyRailReserve: the rails it moved
