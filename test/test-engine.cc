@@ -23,11 +23,14 @@
 #include "ns3/trace-reader.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <numeric>
+#include <random>
 #include <sstream>
 
 using namespace ns3;
@@ -292,6 +295,117 @@ TEST_CASE("consolidated placement: best fit on one node, then fewest nodes in on
     allocator->Release(a);
     CHECK(allocator->FreeGpus() == 32 - 5);
     CHECK(allocator->FreeGpusOn(0) == 6); // b still holds 2 of node 0
+}
+
+namespace
+{
+/**
+ * The consolidated rule as it reads, from the free GPUs per node alone: best fit on one node;
+ * else, of the racks that can hold the job, the first that needs the fewest nodes, taking its
+ * nodes most free first (ties by index); else the emptiest nodes cluster-wide.
+ */
+std::string
+ReferencePlacement(const std::vector<uint32_t>& free, uint32_t nodesPerRack, uint32_t gpus)
+{
+    int64_t fit = -1;
+    for (uint32_t n = 0; n < free.size(); ++n)
+    {
+        if (free[n] >= gpus && (fit < 0 || free[n] < free[fit]))
+        {
+            fit = n;
+        }
+    }
+    auto mostFreeFirst = [&](uint32_t a, uint32_t b) {
+        return free[a] != free[b] ? free[a] > free[b] : a < b;
+    };
+    std::vector<uint32_t> best;
+    for (uint32_t first = 0; fit < 0 && first < free.size(); first += nodesPerRack)
+    {
+        std::vector<uint32_t> nodes;
+        for (uint32_t n = first; n < std::min<size_t>(first + nodesPerRack, free.size()); ++n)
+        {
+            nodes.push_back(n);
+        }
+        std::sort(nodes.begin(), nodes.end(), mostFreeFirst);
+        uint32_t sum = 0;
+        size_t used = 0;
+        while (used < nodes.size() && sum < gpus)
+        {
+            sum += free[nodes[used++]];
+        }
+        if (sum >= gpus && (best.empty() || used < best.size()))
+        {
+            best.assign(nodes.begin(), nodes.begin() + used);
+        }
+    }
+    if (fit >= 0)
+    {
+        return "n" + std::to_string(fit) + ":" + std::to_string(gpus);
+    }
+    if (best.empty())
+    {
+        std::vector<uint32_t> nodes(free.size());
+        std::iota(nodes.begin(), nodes.end(), 0);
+        std::sort(nodes.begin(), nodes.end(), [&](uint32_t a, uint32_t b) {
+            return free[a] != free[b] ? free[a] > free[b] : a > b; // as the set's reverse order
+        });
+        uint32_t sum = 0;
+        for (size_t i = 0; sum < gpus; ++i)
+        {
+            best.push_back(nodes[i]);
+            sum += free[nodes[i]];
+        }
+    }
+    std::map<uint32_t, uint32_t> taken; // by node, as JobPlacement::ToString lists them
+    for (uint32_t n : best)
+    {
+        taken[n] = std::min(gpus, free[n]);
+        gpus -= taken[n];
+    }
+    std::string text;
+    for (const auto& [n, take] : taken)
+    {
+        text += (text.empty() ? "n" : " n") + std::to_string(n) + ":" + std::to_string(take);
+    }
+    return text;
+}
+} // namespace
+
+TEST_CASE("consolidated placement: the rule as it reads, over random arrivals and departures",
+          "[engine][placement]")
+{
+    // 40 nodes of 8 GPUs in racks of 6 (the last rack short); jobs of 1 to 40 GPUs come and go
+    // at random. Every placement must be the reference's, computed from the free GPUs alone.
+    const uint32_t nodesPerRack = 6;
+    Ptr<GpuAllocator> allocator = CreateObject<GpuAllocator>();
+    allocator->Reset(Topology(40, 8, nodesPerRack));
+    std::mt19937 rng(5);
+    std::vector<JobPlacement> held;
+    uint32_t multiNode = 0;
+    for (uint32_t step = 0; step < 3000; ++step)
+    {
+        uint32_t gpus = rng() % 3 == 0 ? 1 + rng() % 40 : 1 + rng() % 8;
+        if (gpus <= allocator->FreeGpus() && rng() % 5 != 0)
+        {
+            std::vector<uint32_t> free;
+            for (uint32_t n = 0; n < 40; ++n)
+            {
+                free.push_back(allocator->FreeGpusOn(n));
+            }
+            JobPlacement p = allocator->Allocate(gpus);
+            INFO("step " << step << ", " << gpus << " GPUs");
+            REQUIRE(p.ToString() == ReferencePlacement(free, nodesPerRack, gpus));
+            multiNode += p.NumNodes() > 1 ? 1 : 0;
+            held.push_back(p);
+        }
+        else if (!held.empty())
+        {
+            size_t k = rng() % held.size();
+            allocator->Release(held[k]);
+            held.erase(held.begin() + k);
+        }
+    }
+    CHECK(multiNode > 300); // the racks' path ran, not only best fit
 }
 
 TEST_CASE("spread placement puts one GPU per node first", "[engine][placement]")

@@ -56,10 +56,12 @@ GpuAllocator::Reset(const ClusterTopology& topology)
     m_topology = topology;
     m_freeOnNode.assign(topology.numNodes, topology.gpusPerNode);
     m_freeInRack.assign(topology.NumRacks(), 0);
+    m_nodesByFreeInRack.assign(size_t(topology.NumRacks()) * (topology.gpusPerNode + 1), 0);
     m_byFree.clear();
     for (uint32_t n = 0; n < topology.numNodes; ++n)
     {
         m_freeInRack[topology.RackOf(n)] += topology.gpusPerNode;
+        ++NodesWithFree(topology.RackOf(n), topology.gpusPerNode);
         m_byFree.insert({topology.gpusPerNode, n});
     }
     m_free = topology.TotalGpus();
@@ -91,14 +93,60 @@ void
 GpuAllocator::Take(uint32_t node, uint32_t n)
 {
     NS_ASSERT(n <= m_freeOnNode[node]);
-    m_byFree.erase({m_freeOnNode[node], node});
-    m_freeOnNode[node] -= n;
-    m_freeInRack[m_topology.RackOf(node)] -= n;
-    m_free -= n;
-    if (m_freeOnNode[node] > 0)
+    SetFree(node, m_freeOnNode[node] - n);
+}
+
+void
+GpuAllocator::SetFree(uint32_t node, uint32_t free)
+{
+    const uint32_t rack = m_topology.RackOf(node);
+    const uint32_t before = m_freeOnNode[node];
+    if (before > 0)
     {
-        m_byFree.insert({m_freeOnNode[node], node});
+        m_byFree.erase({before, node});
     }
+    --NodesWithFree(rack, before);
+    m_freeOnNode[node] = free;
+    m_freeInRack[rack] += free;
+    m_freeInRack[rack] -= before;
+    m_free += free;
+    m_free -= before;
+    ++NodesWithFree(rack, free);
+    if (free > 0)
+    {
+        m_byFree.insert({free, node});
+    }
+}
+
+uint32_t&
+GpuAllocator::NodesWithFree(uint32_t rack, uint32_t free)
+{
+    return m_nodesByFreeInRack[size_t(rack) * (m_topology.gpusPerNode + 1) + free];
+}
+
+uint32_t
+GpuAllocator::FewestNodesCount(uint32_t rack, uint32_t gpus) const
+{
+    if (m_freeInRack[rack] < gpus)
+    {
+        return 0;
+    }
+    // Most free first, as FewestNodesInRack takes them: whole groups of nodes with f free
+    // while they fall short, then as many of the next group as the rest needs.
+    const uint32_t* count = &m_nodesByFreeInRack[size_t(rack) * (m_topology.gpusPerNode + 1)];
+    uint32_t nodes = 0;
+    uint32_t sum = 0;
+    for (uint32_t f = m_topology.gpusPerNode; f > 0; --f)
+    {
+        uint32_t need = (gpus - sum + f - 1) / f;
+        if (need <= count[f])
+        {
+            return nodes + need;
+        }
+        nodes += count[f];
+        sum += count[f] * f;
+    }
+    return 0; // not reached: the rack's free GPUs hold the job
 }
 
 JobPlacement
@@ -233,16 +281,23 @@ GpuAllocator::AllocateConsolidated(uint32_t gpus)
         return placement;
     }
     // Several nodes: the rack that needs the fewest of them (ties: lowest rack index).
-    std::vector<uint32_t> best;
+    uint32_t bestRack = 0;
+    uint32_t bestCount = 0;
     for (uint32_t rack = 0; rack < m_topology.NumRacks(); ++rack)
     {
-        std::vector<uint32_t> nodes = FewestNodesInRack(rack, gpus);
-        if (!nodes.empty() && (best.empty() || nodes.size() < best.size()))
+        uint32_t count = FewestNodesCount(rack, gpus);
+        if (count > 0 && (bestCount == 0 || count < bestCount))
         {
-            best = std::move(nodes);
+            bestRack = rack;
+            bestCount = count;
         }
     }
-    if (best.empty())
+    std::vector<uint32_t> best;
+    if (bestCount > 0)
+    {
+        best = FewestNodesInRack(bestRack, gpus);
+    }
+    else
     {
         // No rack can hold it: the emptiest nodes cluster-wide (fewest nodes overall).
         uint32_t sum = 0;
@@ -298,11 +353,7 @@ GpuAllocator::Release(const JobPlacement& placement)
     {
         NS_ABORT_MSG_IF(m_freeOnNode.at(node) + gpus > m_topology.gpusPerNode,
                         "releasing more GPUs than node " << node << " has");
-        m_byFree.erase({m_freeOnNode[node], node});
-        m_freeOnNode[node] += gpus;
-        m_freeInRack[m_topology.RackOf(node)] += gpus;
-        m_free += gpus;
-        m_byFree.insert({m_freeOnNode[node], node});
+        SetFree(node, m_freeOnNode[node] + gpus);
     }
 }
 

@@ -93,11 +93,27 @@ class GpuAllocator : public Object
     void TakeFromNodes(const std::vector<uint32_t>& nodes, uint32_t gpus, JobPlacement& placement);
     /** Nodes of one rack, most free GPUs first, enough to hold gpus (empty if they can't). */
     std::vector<uint32_t> FewestNodesInRack(uint32_t rack, uint32_t gpus) const;
+    /**
+     * \param rack a rack \param gpus GPUs wanted
+     * \return FewestNodesInRack(rack, gpus).size(), from the rack's counts of nodes per free
+     *         GPUs (no list, no sort: a consolidated placement asks every rack)
+     */
+    uint32_t FewestNodesCount(uint32_t rack, uint32_t gpus) const;
+    /**
+     * \brief Give a node this many free GPUs, keeping every index in step (m_byFree, the
+     *        rack's free GPUs and its counts of nodes per free GPUs, m_free).
+     * \param node a node \param free its free GPUs from now on
+     */
+    void SetFree(uint32_t node, uint32_t free);
+    /** \param rack a rack \param free a free GPU count \return its nodes with that many free */
+    uint32_t& NodesWithFree(uint32_t rack, uint32_t free);
 
     Rule m_rule;
     ClusterTopology m_topology;
     std::vector<uint32_t> m_freeOnNode;
     std::vector<uint32_t> m_freeInRack;
+    /// per rack, per free GPU count 0 .. gpusPerNode: its nodes with that many free
+    std::vector<uint32_t> m_nodesByFreeInRack;
     uint32_t m_free{0};
     uint64_t m_nodeShapeFallbacks{0}; //!< see NodeShapeFallbacks()
     /** (free GPUs, node) for every node with a free GPU: best fit and most-free in O(log n). */
