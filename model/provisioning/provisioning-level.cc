@@ -122,6 +122,7 @@ ProvisioningLevel::SetClasses(const std::vector<uint8_t>& classOf, uint32_t clas
         m_slotOf[r] = count[c]++;
         m_leafRes[m_shareBase[c] / 2 + m_slotOf[r]] = r;
     }
+    m_classSize = std::move(count);
     for (ShareTree* tree : {&m_atLevel, &m_atDemand})
     {
         tree->nodes.assign(nodes, ShareTree::Bound{0, 0});
@@ -735,6 +736,38 @@ ProvisioningLevel::ClassCapacity(uint32_t c) const
     return cap;
 }
 
+namespace
+{
+/**
+ * \param size how many values \param value the i-th value, for i below size
+ * \return the largest value, +0 if none is above 0 (NaNs skipped), as one std::max chain
+ *         from +0 over them gives it, bit for bit
+ */
+template <class Value>
+double
+LargestOf(uint32_t size, Value value)
+{
+    // Four running maxima, each over every fourth value, so that scattered reads overlap
+    // instead of waiting on one chain. The largest of the four has the one chain's bits: each
+    // starts at +0, std::max keeps the first of equal values and skips NaNs, so no -0 or NaN
+    // enters one, and equal positive values have equal bits.
+    double most[4] = {0.0, 0.0, 0.0, 0.0};
+    uint32_t i = 0;
+    for (; i + 4 <= size; i += 4)
+    {
+        for (uint32_t k = 0; k < 4; ++k)
+        {
+            most[k] = std::max(most[k], value(i + k));
+        }
+    }
+    for (; i < size; ++i)
+    {
+        most[0] = std::max(most[0], value(i));
+    }
+    return std::max(std::max(most[0], most[1]), std::max(most[2], most[3]));
+}
+} // namespace
+
 double
 ProvisioningLevel::LargestLoad(uint32_t c) const
 {
@@ -742,22 +775,15 @@ ProvisioningLevel::LargestLoad(uint32_t c) const
     // (Count clears them when the last user leaves, Refresh sums used ones only), so their
     // loads are 0 (or NaN at a NaN level, as every load), which leave the largest at 0.
     const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;
-    const uint32_t* end = leafRes + m_shareWidth[c];
     const double level = m_lastLevel;
-    double most = 0.0;
     if (std::isinf(level))
     {
-        for (; leafRes != end && *leafRes != ProvisioningModel::kNoResource; ++leafRes)
-        {
-            most = std::max(most, m_demand[*leafRes]); // every flow at its cap
-        }
-        return most;
+        // every flow at its cap
+        return LargestOf(m_classSize[c], [&](uint32_t i) { return m_demand[leafRes[i]]; });
     }
-    for (; leafRes != end && *leafRes != ProvisioningModel::kNoResource; ++leafRes)
-    {
-        most = std::max(most, m_capped[*leafRes] + level * m_rising[*leafRes]);
-    }
-    return most;
+    return LargestOf(m_classSize[c], [&](uint32_t i) {
+        return m_capped[leafRes[i]] + level * m_rising[leafRes[i]];
+    });
 }
 
 void

@@ -485,6 +485,7 @@ class ProvisioningLevel
     std::vector<uint32_t> m_shareBase;   //!< per class: its tree's node 0 in ShareTree::nodes
     std::vector<uint32_t> m_shareWidth;  //!< per class: its tree's leaves (a power of two)
     std::vector<uint32_t> m_leafRes;     //!< per class, per leaf (at m_shareBase / 2): resource
+    std::vector<uint32_t> m_classSize;   //!< per class: its resources (its first leaves)
     std::vector<uint32_t> m_slotOf;      //!< per resource: its leaf in its class's tree
     /// per class: the one capacity of all its resources if that is a finite number > 0, else
     /// 0 (mixed); NaN while a capacity of the class moved since (ClassCapacity)
