@@ -389,11 +389,11 @@ TEST_CASE("shared links: a kept job whose rails' reserve moved is described with
 TEST_CASE("shared links: the kept sync reserve is SyncReserve of the jobs by id, bit for bit",
           "[links]")
 {
-    // Jobs of random sizes and compute times start and stop on 24 nodes (ring all-reduce, its
-    // NIC at two rates in turn): after every change the kept reserve must equal SyncReserve
-    // over the running jobs in id order to the bit, and name exactly the nodes whose reserve
-    // differs from the update before. The links change once midway (every job's terms taken
-    // again).
+    // Jobs of random sizes and compute times start and stop on 24 nodes (ring all-reduce; some
+    // stop and start again between two updates, their terms taken or not): after every change
+    // the kept reserve must equal SyncReserve over the running jobs in id order to the bit,
+    // and name exactly the nodes whose reserve differs from the update before. The links
+    // change once midway (every job's terms taken again).
     ClusterTopology topology;
     topology.numNodes = 24;
     topology.gpusPerNode = 8;
@@ -431,13 +431,25 @@ TEST_CASE("shared links: the kept sync reserve is SyncReserve of the jobs by id,
             {
                 running[id] = JobOnGpus(id, profile, gpus, 0.01 + unif(rng) * 0.2);
                 kept.Add(running[id]);
+                if (rng() % 4 == 0)
+                {
+                    kept.Remove(id); // preempted and resumed before the next update
+                    kept.Add(running[id]);
+                }
             }
         }
         else
         {
             auto it = std::next(running.begin(), rng() % running.size());
             kept.Remove(it->first);
-            running.erase(it);
+            if (rng() % 4 == 0)
+            {
+                kept.Add(it->second); // stopped and started again before the next update
+            }
+            else
+            {
+                running.erase(it);
+            }
         }
         if (step == 200)
         {
@@ -465,6 +477,6 @@ TEST_CASE("shared links: the kept sync reserve is SyncReserve of the jobs by id,
         movedSeen += moved.size();
         before = expected;
     }
-    CHECK(movedSeen > 150); // the reserve did move, node by node (213 with this seed)
+    CHECK(movedSeen > 100); // the reserve did move, node by node
     Simulator::Destroy();
 }

@@ -376,7 +376,8 @@ KeptSyncReserve::Update(const LinkShare& links, std::vector<uint32_t>& moved)
     }
     for (uint64_t id : m_untaken)
     {
-        if (m_jobs.count(id) > 0)
+        // kept still, and not taken yet (a job added, removed and added again is listed twice)
+        if (m_jobs.count(id) > 0 && m_nodesOf.count(id) == 0)
         {
             TakeTerms(id);
         }
