@@ -697,10 +697,10 @@ ProvisioningLevel::BusiestSharesScanned(std::vector<double>& busiest, uint64_t c
         }
         const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;
         double slot = 0.0;
-        for (uint32_t i = 0; i < m_shareWidth[c]; ++i)
+        for (uint32_t i = 0; i < m_classSize[c]; ++i)
         {
             uint32_t r = leafRes[i];
-            if (r != ProvisioningModel::kNoResource && m_users[r] > 0)
+            if (m_users[r] > 0)
             {
                 slot = std::max(slot, LoadOf(r) / m_caps[r]);
             }
@@ -718,13 +718,9 @@ ProvisioningLevel::ClassCapacity(uint32_t c) const
     }
     const uint32_t* leafRes = m_leafRes.data() + m_shareBase[c] / 2;
     double cap = 0.0;
-    for (uint32_t i = 0; i < m_shareWidth[c]; ++i)
+    for (uint32_t i = 0; i < m_classSize[c]; ++i)
     {
         uint32_t r = leafRes[i];
-        if (r == ProvisioningModel::kNoResource)
-        {
-            continue;
-        }
         if (!(std::isfinite(m_caps[r]) && m_caps[r] > 0) || (cap > 0 && m_caps[r] != cap))
         {
             cap = 0.0; // mixed, or a capacity no share is divided by monotonically
