@@ -53,6 +53,7 @@ SameBits(const std::vector<T>& a, const std::vector<T>& b)
 /** A job's share of a fill: its hit ratio and remote bandwidth. */
 struct FilledJob
 {
+    bool empty;       //!< its dataset has no bytes (nothing to read)
     double hit;       //!< min(1, x_k) of its dataset (1 for an empty dataset)
     double bandwidth; //!< alpha x target x (1 - hit) [bytes/s] (0 for an empty dataset)
 };
@@ -74,10 +75,10 @@ FillJob(const StorageProblem& problem,
     uint32_t k = problem.jobs[j].dataset;
     if (problem.datasetBytes[k] <= 0)
     {
-        return {1.0, 0.0};
+        return {true, 1.0, 0.0};
     }
     double hit = std::min(1.0, x[k]);
-    return {hit, alpha * target * (1 - hit)};
+    return {false, hit, alpha * target * (1 - hit)};
 }
 
 } // namespace
@@ -867,10 +868,7 @@ CbaSolver::MinCostTotals(const StorageProblem& problem,
     {
         const StorageDemand& job = problem.jobs[j];
         FilledJob filled = FillJob(problem, j, targets[j], 1.0, x);
-        double rate = ReadRate(job.demand,
-                               filled.hit,
-                               filled.bandwidth,
-                               problem.datasetBytes[job.dataset] <= 0);
+        double rate = ReadRate(job.demand, filled.hit, filled.bandwidth, filled.empty);
         totals.rate += job.count * rate;
         totals.served += job.count * (job.demand > 0 ? rate / job.demand : 1.0);
         bandwidth += job.count * filled.bandwidth;
