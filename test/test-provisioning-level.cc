@@ -248,8 +248,8 @@ CheckSomeUtilization(Replayed* out, const ProvisioningDataLoading* dl)
 }
 
 /**
- * A replay on 4 nodes x 8 GPUs (by default KSpeed with a small pool: the cores bind): jobs
- * come and go.
+ * A replay on 4 nodes x 8 GPUs (by default KSpeed with a small pool of 6 cores per node: the
+ * cores bind; poolCores sets them): jobs come and go.
  */
 Replayed
 Replay(bool paced,
@@ -258,10 +258,11 @@ Replay(bool paced,
        bool shareRails = false,
        double poolCache = 0,
        const std::string& loader = "kspeed",
-       bool slowPcie = false)
+       bool slowPcie = false,
+       double poolCores = 6)
 {
     Config::SetDefault("ns3::ProvisioningModel::PoolNodes", UintegerValue(2));
-    Config::SetDefault("ns3::ProvisioningModel::PoolCores", DoubleValue(6));
+    Config::SetDefault("ns3::ProvisioningModel::PoolCores", DoubleValue(poolCores));
     Config::SetDefault("ns3::ProvisioningDataLoading::PaceGroups", BooleanValue(paced));
     // no cache (by default): every sample is read from the backend, whose bandwidth may bind
     Config::SetDefault("ns3::ProvisioningModel::PoolCacheBytes", DoubleValue(poolCache));
@@ -504,6 +505,36 @@ TEST_CASE("provisioning engine: paced jobs share the rails with ring all-reduce 
         // the data load slowed sync in both (evaluations are counted per pass, so not equal)
         CHECK(full.slowedSyncs > 0);
         CHECK(paced.slowedSyncs > 0);
+    }
+}
+
+TEST_CASE("provisioning engine: a job on a rail whose reserve moved keeps its flows only while "
+          "their units stand, as a solve at every pass has it",
+          "[provisioning]")
+{
+    // DPP's flows cross the trainer's rails, which ring all-reduce keeps a share of: a job that
+    // starts or stops moves the reserve on its nodes, and the jobs there keep their flows only
+    // if each flow's dominant share comes out the same (ProvisioningModel::KeptFlowUnit). With
+    // 24 cores per pool node a rail is the dominant resource of some flows, and with 64 the
+    // storage binds at 20 Gb/s: taking every kept flow as standing fails both.
+    for (uint32_t seed : {3u, 4u})
+    {
+        for (double cores : {24.0, 64.0})
+        {
+            for (const char* storage : {"8000Gbps", "20Gbps"})
+            {
+                INFO("seed " << seed << ", pool cores " << cores << ", storage " << storage);
+                Replayed full = Replay(false, seed, storage, true, 0, "dpp", false, cores);
+                Replayed paced = Replay(true, seed, storage, true, 0, "dpp", false, cores);
+                REQUIRE(full.finish.size() == paced.finish.size());
+                for (size_t k = 0; k < full.finish.size(); ++k)
+                {
+                    INFO("job " << k);
+                    CHECK(paced.finish[k] == Approx(full.finish[k]).epsilon(1e-9));
+                }
+                CHECK(paced.passes.first > 0);
+            }
+        }
     }
 }
 
@@ -1097,64 +1128,93 @@ TEST_CASE("provisioning model: usages kept across a move of the rail reserve des
 {
     // A kept usage's dominant share is taken again when the rails' capacities move (gradient
     // sync keeps another share of them): the flows must be a fresh model's, to the bit, even
-    // when a rail is the dominant resource.
-    LevelCase c{"DominantShare", 5, 20.0, "8000Gbps", 512e9};
-    Ptr<ProvisioningModel> kept = Model(c);
-    auto passes = RandomPasses(3, 14);
-    const auto& jobs = passes.back();
-    REQUIRE(jobs.size() > 2);
-    std::vector<CachePlan> plans = kept->PlanCaches(jobs);
-    auto describe = [&](Ptr<ProvisioningModel> m,
-                        std::vector<std::vector<ProvisioningLevel::Flow>>& out) {
-        out.assign(jobs.size(), {});
-        std::vector<uint32_t> used(6, 0);
-        for (size_t k = 0; k < jobs.size(); ++k)
-        {
-            REQUIRE(m->DescribeJob(WithFirstGpus(jobs[k], used), plans[k], out[k]));
-        }
-    };
-    std::vector<std::vector<ProvisioningLevel::Flow>> before;
-    describe(kept, before); // the usages cached with the full rails
-    uint32_t moved = 0;
-    // A rail of every node left with a small share (the data's dominant resource), then
-    // moves of a few nodes' reserves only, which the kept model applies to their rails alone.
-    const std::vector<std::vector<double>> reserves = {std::vector<double>(6, 0.0),
-                                                       std::vector<double>(6, 200e9),
-                                                       {200e9, 200e9, 390e9, 200e9, 200e9, 200e9},
-                                                       {390e9, 200e9, 390e9, 200e9, 0.0, 200e9},
-                                                       std::vector<double>(6, 390e9),
-                                                       std::vector<double>(6, 100e9)};
-    for (const std::vector<double>& r : reserves)
+    // when a rail is the dominant resource. With slow storage clients (no pool cache, every
+    // sample read through the job's client) a client is the dominant resource of some flows.
+    for (bool slowClients : {false, true})
     {
-        const double reserve = r[0];
-        kept->SetRailReserve(r);
-        Ptr<ProvisioningModel> fresh = Model(c);
-        fresh->SetRailReserve(r);
-        uint32_t statics = kept->StaticCount();
-        REQUIRE(fresh->StaticCount() == statics);
-        for (uint32_t k = 0; k < statics; ++k)
+        INFO("slow clients " << slowClients);
+        if (slowClients)
         {
-            INFO("reserve " << r[0] << " " << r[2] << " " << r[4] << ", resource " << k);
-            REQUIRE(kept->Capacities()[k] == fresh->Capacities()[k]);
+            Config::SetDefault("ns3::StorageBackend::ClientBandwidth", StringValue("4Gbps"));
         }
-        std::vector<std::vector<ProvisioningLevel::Flow>> a;
-        std::vector<std::vector<ProvisioningLevel::Flow>> b;
-        describe(kept, a);
-        describe(fresh, b);
-        for (size_t k = 0; k < jobs.size(); ++k)
-        {
-            REQUIRE(a[k].size() == b[k].size());
-            for (size_t i = 0; i < a[k].size(); ++i)
+        LevelCase c{"DominantShare", 5, 20.0, "8000Gbps", slowClients ? 0.0 : 512e9};
+        Ptr<ProvisioningModel> kept = Model(c);
+        auto passes = RandomPasses(3, 14);
+        const auto& jobs = passes.back();
+        REQUIRE(jobs.size() > 2);
+        std::vector<CachePlan> plans = kept->PlanCaches(jobs);
+        auto describe = [&](Ptr<ProvisioningModel> m,
+                            std::vector<std::vector<ProvisioningLevel::Flow>>& out) {
+            out.assign(jobs.size(), {});
+            std::vector<uint32_t> used(6, 0);
+            for (size_t k = 0; k < jobs.size(); ++k)
             {
-                INFO("reserve " << reserve << ", job " << k << ", flow " << i);
-                CHECK(a[k][i].unit == b[k][i].unit);
-                CHECK(a[k][i].cap == b[k][i].cap);
-                CHECK(a[k][i].usage == b[k][i].usage);
-                moved += a[k][i].unit != before[k][i].unit ? 1 : 0;
+                REQUIRE(m->DescribeJob(WithFirstGpus(jobs[k], used), plans[k], out[k]));
             }
+        };
+        std::vector<std::vector<ProvisioningLevel::Flow>> before;
+        describe(kept, before); // the usages cached with the full rails
+        uint32_t moved = 0;
+        // A job's flows kept from the last move: KeptFlowUnit must give each the unit a
+        // description now gives it, to the bit, whether that moved or stood.
+        std::vector<std::vector<ProvisioningLevel::Flow>> prior = before;
+        uint32_t unitsMoved = 0;
+        uint32_t unitsStood = 0;
+        uint32_t clientBound = 0; // flows whose dominant resource is a storage client
+        // A rail of every node left with a small share (the data's dominant resource), then
+        // moves of a few nodes' reserves only, which the kept model applies to their rails alone.
+        const std::vector<std::vector<double>> reserves = {
+            std::vector<double>(6, 0.0),
+            std::vector<double>(6, 200e9),
+            {200e9, 200e9, 390e9, 200e9, 200e9, 200e9},
+            {390e9, 200e9, 390e9, 200e9, 0.0, 200e9},
+            std::vector<double>(6, 390e9),
+            std::vector<double>(6, 100e9)};
+        for (const std::vector<double>& r : reserves)
+        {
+            const double reserve = r[0];
+            kept->SetRailReserve(r);
+            Ptr<ProvisioningModel> fresh = Model(c);
+            fresh->SetRailReserve(r);
+            uint32_t statics = kept->StaticCount();
+            REQUIRE(fresh->StaticCount() == statics);
+            for (uint32_t k = 0; k < statics; ++k)
+            {
+                INFO("reserve " << r[0] << " " << r[2] << " " << r[4] << ", resource " << k);
+                REQUIRE(kept->Capacities()[k] == fresh->Capacities()[k]);
+            }
+            std::vector<std::vector<ProvisioningLevel::Flow>> a;
+            std::vector<std::vector<ProvisioningLevel::Flow>> b;
+            describe(kept, a);
+            describe(fresh, b);
+            for (size_t k = 0; k < jobs.size(); ++k)
+            {
+                REQUIRE(a[k].size() == b[k].size());
+                for (size_t i = 0; i < a[k].size(); ++i)
+                {
+                    INFO("reserve " << reserve << ", job " << k << ", flow " << i);
+                    CHECK(a[k][i].unit == b[k][i].unit);
+                    CHECK(a[k][i].cap == b[k][i].cap);
+                    CHECK(a[k][i].usage == b[k][i].usage);
+                    moved += a[k][i].unit != before[k][i].unit ? 1 : 0;
+                    double unit = kept->KeptFlowUnit(prior[k][i],
+                                                     jobs[k].gpusOnNode[i].second,
+                                                     jobs[k].GpuDemand(),
+                                                     jobs[k]);
+                    CHECK(std::memcmp(&unit, &b[k][i].unit, sizeof unit) == 0);
+                    CHECK(prior[k][i].usage == b[k][i].usage);
+                    b[k][i].unit == prior[k][i].unit ? ++unitsStood : ++unitsMoved;
+                    clientBound += 1.0 / b[k][i].clientShare == b[k][i].unit ? 1 : 0;
+                }
+            }
+            prior = a;
         }
+        CHECK(moved > 0); // the rails did bind some flow's share
+        CHECK(unitsMoved > 0);
+        CHECK(unitsStood > 0);
+        CHECK((clientBound > 0) == slowClients);
+        Config::Reset();
     }
-    CHECK(moved > 0); // the rails did bind some flow's share
 }
 
 TEST_CASE("provisioning level: capacities moved by name are the full updates', bit for bit",

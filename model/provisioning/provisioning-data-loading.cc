@@ -209,7 +209,6 @@ ProvisioningDataLoading::Evaluate(const ClusterTopology& topology,
             }
         }
         m_level.SetClasses(classOf, uint32_t(m_classSlots.size()));
-        m_capsMovedAt.assign(statics, 0);
         m_railClass = uint32_t(
             std::find(m_classSlots.begin(), m_classSlots.end(), &ProvisioningUtilization::rail) -
             m_classSlots.begin()); // past the classes if there are no rails (UsedInClass: 0)
@@ -459,8 +458,9 @@ ProvisioningDataLoading::DescribeMarked()
         r.plan = m_planOf.at(r.spec.profile);
         if (DescriptionStands(id, r))
         {
-            // Marked because a rail reserve on its nodes moved, but none of its flows' resources
-            // did: its kept flows, their sums and its threshold stand as they are.
+            // Marked because a rail reserve on its nodes moved, but none of its flows' units
+            // did: its kept flows, their sums and its threshold stand as they are, and are
+            // those of a description now.
             continue;
         }
         if (r.described && !r.levelable)
@@ -477,7 +477,6 @@ ProvisioningDataLoading::DescribeMarked()
         r.describedPlan = r.plan;
         r.describedFirstGpu = r.spec.firstGpu;
         r.describedBuilds = m_model->GetNStaticBuilds();
-        r.describedAt = m_capsStamp;
         if (r.levelable)
         {
             m_level.Add(id, std::move(flows));
@@ -506,21 +505,22 @@ ProvisioningDataLoading::DescriptionStands(uint64_t id, const Running& r) const
     {
         return false;
     }
-    // The flows' units are dominant shares over the capacities they use (and the job's own
-    // storage clients, which stay): none may have moved since.
+    // The flows' units are dominant shares over the capacities they use and the job's own
+    // storage clients (which stay): each flow must get the same unit from today's capacities,
+    // bit for bit (its usage, and so its sums, stay). Where none of its capacities moved it
+    // does; taking the share again costs about what finding out whether one moved would.
     const std::vector<ProvisioningLevel::Flow>* flows = m_level.FlowsOf(id);
-    if (!flows)
+    if (!flows || flows->size() != r.spec.gpusOnNode.size())
     {
         return false;
     }
-    for (const auto& f : *flows)
+    const double demand = r.spec.GpuDemand();
+    for (size_t i = 0; i < flows->size(); ++i)
     {
-        for (const auto& [res, w] : f.usage)
+        const ProvisioningLevel::Flow& f = (*flows)[i];
+        if (!(m_model->KeptFlowUnit(f, r.spec.gpusOnNode[i].second, demand, r.spec) == f.unit))
         {
-            if (res >= m_capsMovedAt.size() || m_capsMovedAt[res] > r.describedAt)
-            {
-                return false;
-            }
+            return false;
         }
     }
     return true;
@@ -718,18 +718,14 @@ ProvisioningDataLoading::ApplyRailReserve(LinkShare& links)
         m_model->ReserveResources(n, m_capsMoved);
     }
     m_level.SetCapacities(m_model->Capacities(), m_capsMoved);
-    ++m_capsStamp;
     bool railsUsed = false;
     for (uint32_t res : m_capsMoved)
     {
-        if (res < m_capsMovedAt.size())
-        {
-            m_capsMovedAt[res] = m_capsStamp;
-        }
         railsUsed = railsUsed || m_level.UsersOf(res) > 0;
     }
-    // The jobs on those nodes are described again (a rail may be a flow's dominant resource),
-    // but where no kept flow uses a moved rail (local loading) a kept job's flows stand.
+    // The jobs on those nodes are marked to be described again (a rail may be a flow's
+    // dominant resource; DescribeMarked keeps those whose units stand), but where no kept flow
+    // uses a moved rail (local loading) a kept job's flows stand.
     for (uint32_t n : movedNodes)
     {
         for (uint64_t id : m_onNode[n])

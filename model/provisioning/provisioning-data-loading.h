@@ -125,11 +125,10 @@ class ProvisioningDataLoading : public ReportingTermModel
         double fullRate{0};         //!< samples/s per GPU of the last full pass
         double threshold{0};        //!< the level below which it is starved (0: never)
         /// what its description (DescribeJob) was made from, when it was last described: the
-        /// plan, its first GPUs, the model's static builds and m_capsStamp (DescriptionStands)
+        /// plan, its first GPUs and the model's static builds (DescriptionStands)
         CachePlan describedPlan;
         std::vector<uint32_t> describedFirstGpu; //!< see describedPlan
         uint64_t describedBuilds{0};             //!< see describedPlan
-        uint64_t describedAt{0};                 //!< see describedPlan
     };
 
     /** \param job an engine job \param spec set to the model's view of it */
@@ -169,8 +168,9 @@ class ProvisioningDataLoading : public ReportingTermModel
     /**
      * \param id a kept job \param r it, its plan set
      * \return true if describing it again would give the flows m_level keeps of it: it was
-     *         described with this plan and these GPUs, and no capacity its flows use moved
-     *         since (a job on a node whose rail reserve moved, its flows off the rails)
+     *         described with this plan and these GPUs, and every flow's unit comes out the
+     *         same from today's capacities (ProvisioningModel::KeptFlowUnit: a job on a node
+     *         whose rail reserve moved, its flows off the rails or bound elsewhere)
      */
     bool DescriptionStands(uint64_t id, const Running& r) const;
     /** The pass with the level: report the pace and the jobs whose term moved. */
@@ -225,11 +225,8 @@ class ProvisioningDataLoading : public ReportingTermModel
     KeptSyncReserve m_syncReserve; //!< what the sync of the kept jobs on two nodes or more keeps
     std::vector<uint32_t> m_reserveMoved; //!< scratch of ApplyRailReserve: the nodes it moved
     std::vector<uint32_t> m_capsMoved;    //!< scratch of ApplyRailReserve: the rails it moved
-    uint64_t m_capsStamp{0};              //!< rail reserves applied that moved capacities
-    /// per static resource: m_capsStamp when its capacity last moved (DescriptionStands)
-    std::vector<uint64_t> m_capsMovedAt;
-    std::vector<double> m_railOut; //!< scratch of ShareRailLoads: per node, out
-    std::vector<double> m_railIn;  //!< scratch of ShareRailLoads: per node, in
+    std::vector<double> m_railOut;        //!< scratch of ShareRailLoads: per node, out
+    std::vector<double> m_railIn;         //!< scratch of ShareRailLoads: per node, in
     /// per node: the kept jobs with GPUs there, each once, unordered (a node holds a few; a
     /// tree per node cost an allocation per start and stop, and Tiresias makes 330,000 each)
     std::vector<std::vector<uint64_t>> m_onNode;

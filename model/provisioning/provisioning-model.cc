@@ -1530,44 +1530,85 @@ ProvisioningModel::FlowUnit(const std::vector<MaxMinSolver::Usage>& usage,
                             uint32_t groupSize,
                             double demand,
                             const ProvisioningJob& job,
-                            const CachedUsage* cached) const
+                            const CachedUsage* cached,
+                            double* clientShare) const
 {
     // Every flow rises in units x of its own: one GPU of it receives x * unit samples/s. The
     // unit sets the fairness between unlike jobs: 1 sample/s (Samples), the GPU's demand
     // (DemandFraction) or the samples/s that take all of its dominant resource
     // (DominantShare: x is the dominant share, DRF's progressive filling).
-    double perGpu = 1.0;
+    if (clientShare)
+    {
+        *clientShare = std::numeric_limits<double>::quiet_NaN(); // not known (no cache entry)
+    }
+    if (m_fairness != DOMINANT_SHARE)
+    {
+        return UnitWithoutShare(demand, job);
+    }
+    double share = 0; // of one GPU's sample: usages are summed over the flow's GPUs
+    if (cached)
+    {
+        // the same maximum (max is exact in any order): the fixed capacities' part was
+        // taken when the entry was built, the storage clients' capacities are this Solve's
+        share = cached->staticShare;
+        double clients = 0;
+        bool compact = m_compactPass && cached->symmetric; // usage is the compact list
+        for (uint32_t e : compact ? cached->compactClients : cached->clientEntries)
+        {
+            double s = usage[e].second / groupSize / m_caps[usage[e].first];
+            share = std::max(share, s);
+            clients = std::max(clients, s);
+        }
+        if (clientShare)
+        {
+            *clientShare = clients;
+        }
+    }
+    else
+    {
+        for (const auto& [res, w] : usage)
+        {
+            share = std::max(share, w / groupSize / m_caps[res]);
+        }
+    }
+    return UnitOfShare(share);
+}
+
+double
+ProvisioningModel::UnitWithoutShare(double demand, const ProvisioningJob& job) const
+{
     if (m_fairness == DEMAND_FRACTION)
     {
         uint32_t g = std::max(1u, job.TotalGpus());
         double ref =
             std::isfinite(demand) && demand > 0 ? demand : job.profile->SamplesPerSecond(g) / g;
-        perGpu = std::isfinite(ref) && ref > 0 ? ref : 1.0;
+        return std::isfinite(ref) && ref > 0 ? ref : 1.0;
     }
-    else if (m_fairness == DOMINANT_SHARE)
+    return 1.0;
+}
+
+double
+ProvisioningModel::KeptFlowUnit(const LevelFlow& flow,
+                                uint32_t groupSize,
+                                double demand,
+                                const ProvisioningJob& job) const
+{
+    if (m_fairness != DOMINANT_SHARE)
     {
-        double share = 0; // of one GPU's sample: usages are summed over the flow's GPUs
-        if (cached)
-        {
-            // the same maximum (max is exact in any order): the fixed capacities' part was
-            // taken when the entry was built, the storage clients' capacities are this Solve's
-            share = cached->staticShare;
-            bool compact = m_compactPass && cached->symmetric; // usage is the compact list
-            for (uint32_t e : compact ? cached->compactClients : cached->clientEntries)
-            {
-                share = std::max(share, usage[e].second / groupSize / m_caps[usage[e].first]);
-            }
-        }
-        else
-        {
-            for (const auto& [res, w] : usage)
-            {
-                share = std::max(share, w / groupSize / m_caps[res]);
-            }
-        }
-        perGpu = share > 0 ? 1.0 / share : 1.0;
+        return UnitWithoutShare(demand, job); // no capacity in it
     }
-    return perGpu;
+    if (std::isnan(flow.clientShare))
+    {
+        return flow.clientShare; // not known: equal to no unit, so the job is described again
+    }
+    // StaticShare's maximum over the same fixed resources (a compact list leaves out pool
+    // twins of the same weight and capacity), at today's capacities, then the clients'
+    double share = 0;
+    for (const auto& [res, w] : flow.usage)
+    {
+        share = std::max(share, w / groupSize / m_caps[res]);
+    }
+    return UnitOfShare(std::max(share, flow.clientShare));
 }
 
 bool
@@ -2459,10 +2500,11 @@ ProvisioningModel::DescribeJob(const ProvisioningJob& job,
         f.usage.clear();
         f.unit = LevelFlow{}.unit;
         f.cap = LevelFlow{}.cap;
+        f.clientShare = LevelFlow{}.clientShare;
         if (!usages[i].empty())
         {
             uint32_t count = job.gpusOnNode[i].second;
-            f.unit = FlowUnit(usages[i], count, demand, one[0], m_flowCached[i]);
+            f.unit = FlowUnit(usages[i], count, demand, one[0], m_flowCached[i], &f.clientShare);
             f.cap = Finite(demand / f.unit);
             ok = f.cap > 0;
         }

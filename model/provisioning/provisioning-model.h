@@ -180,7 +180,24 @@ class ProvisioningModel : public Object
         std::vector<MaxMinSolver::Usage> usage;
         double unit{1}; //!< samples/s per GPU per unit of solver rate (FlowUnit)
         double cap{0};  //!< its GPUs' demand in solver units
+        /// its dominant share over its job's own storage clients, which a move of fixed
+        /// capacities leaves as it is (KeptFlowUnit); NaN: not known
+        double clientShare{std::numeric_limits<double>::quiet_NaN()};
     };
+
+    /**
+     * \brief The unit DescribeJob would give a flow it gave before, after fixed capacities
+     *        moved (a node's rail reserve): its usage and its storage clients stay, so only
+     *        the dominant share over its fixed resources is taken again, bit for bit.
+     * \param flow a flow of DescribeJob \param groupSize its GPUs
+     * \param demand its job's demand \param job its job
+     * \return samples/s per GPU per unit of solver rate (NaN when the flow's clients' share
+     *         is not known: then it equals no unit)
+     */
+    double KeptFlowUnit(const LevelFlow& flow,
+                        uint32_t groupSize,
+                        double demand,
+                        const ProvisioningJob& job) const;
 
     /**
      * \brief Describe one job's (job, node) flows alone, as a Solve builds them, for a
@@ -847,12 +864,24 @@ eturn true if every flow gets its cap (results may be computed without a solver)
     /** \param usage its usage \param groupSize its GPUs \param demand its job's demand
      * \param job its job \param cached the usage's cache entry (ReuseUsages; nullptr: none):
      * its dominant share over the resources other than storage clients, computed once
+     * \param clientShare set to the dominant share over the storage clients alone, when
+     *        cached is given (else NaN; nullptr: not asked for)
      * \return samples/s per GPU per unit of solver rate */
     double FlowUnit(const std::vector<MaxMinSolver::Usage>& usage,
                     uint32_t groupSize,
                     double demand,
                     const ProvisioningJob& job,
-                    const CachedUsage* cached = nullptr) const;
+                    const CachedUsage* cached = nullptr,
+                    double* clientShare = nullptr) const;
+    /** \param demand a job's demand \param job the job \return FlowUnit under a fairness
+     *  that has no dominant share in it (Samples, DemandFraction) */
+    double UnitWithoutShare(double demand, const ProvisioningJob& job) const;
+
+    /** \param share a flow's dominant share \return its unit under DominantShare */
+    static double UnitOfShare(double share)
+    {
+        return share > 0 ? 1.0 / share : 1.0;
+    }
 
     /** A storage-client request (Client()) a loader made while building a flow's usage */
     struct ClientCall
