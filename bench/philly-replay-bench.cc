@@ -129,6 +129,11 @@ ConfigOptions(const std::string& config)
         // Ring all-reduce on the rails local loading's model keeps a reserve of (LinkShare):
         // every start or stop of a job that spans nodes moves the reserve of its nodes.
         {"local-ring", "--ina=none --provisioning=local --storage-policy=ideal"},
+        // The loaders whose flows cross the rails: a reserve move marks the jobs on its nodes,
+        // each kept only if its flows' units stand (ProvisioningModel::KeptFlowUnit).
+        {"dpp-ring", "--ina=none --provisioning=dpp --storage-policy=ideal"},
+        {"kspeed-ring", "--ina=none --provisioning=kspeed --storage-policy=ideal"},
+        {"alluxio-ring", "--ina=none --provisioning=alluxio --storage-policy=ideal"},
         {"cba", "--ina=ideal --provisioning=ideal --storage-policy=cba"},
         {"cba-vc-10tb",
          "--ina=ideal --provisioning=ideal --storage-policy=cba --dataset-rule=vc "
@@ -738,7 +743,8 @@ BenchMain(int argc, char* argv[])
     cmd.AddValue("policy", "Policies, comma separated", policies);
     cmd.AddValue("configs",
                  "Configurations, comma separated: sched, esa, atp, switchml, local, dpp, "
-                 "alluxio, kspeed, cba, cba-vc-10tb, cba-job, cba-job-0.5tb, cba-job-2tb, "
+                 "alluxio, kspeed, local-ring, dpp-ring, kspeed-ring, alluxio-ring, cba, "
+                 "cba-vc-10tb, cba-job, cba-job-0.5tb, cba-job-2tb, "
                  "cba-0.01tb, cba-job-0.01tb, fair-0.01tb, lru-0.01tb, autocba-0.01tb, "
                  "silod-0.01tb, quiver-0.01tb, autocba-job, fair-job-0.5tb, lru-job-0.5tb, "
                  "esa-nostorage, esa-cba, all-on, all-on-pool88, all-on-pool22, or "
