@@ -227,6 +227,11 @@ class ProvisioningDataLoading : public ReportingTermModel
     std::vector<uint32_t> m_capsMoved;    //!< scratch of ApplyRailReserve: the rails it moved
     std::vector<double> m_railOut;        //!< scratch of ShareRailLoads: per node, out
     std::vector<double> m_railIn;         //!< scratch of ShareRailLoads: per node, in
+    /// m_railOut and m_railIn hold the loads at the level m_railLevel of the level's sums at
+    /// m_railSumsMoves (ProvisioningLevel::SumsMoves), which ShareRailLoads then reuses
+    bool m_railLoadsAtLevel{false};
+    uint64_t m_railSumsMoves{0}; //!< see m_railLoadsAtLevel
+    double m_railLevel{0};       //!< see m_railLoadsAtLevel
     /// per node: the kept jobs with GPUs there, each once, unordered (a node holds a few; a
     /// tree per node cost an allocation per start and stop, and Tiresias makes 330,000 each)
     std::vector<std::vector<uint64_t>> m_onNode;

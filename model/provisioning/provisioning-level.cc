@@ -44,6 +44,7 @@ ProvisioningLevel::Reset(std::vector<double> caps, uint32_t level)
     m_capped.assign(m_caps.size(), 0.0);
     m_rising.assign(m_caps.size(), 0.0);
     m_demand.assign(m_caps.size(), 0.0);
+    ++m_sumsMoves;
     m_users.assign(m_caps.size(), 0);
     m_levelUsers.assign(m_caps.size(), 0);
     m_binding = ProvisioningModel::kNoResource;
@@ -210,6 +211,7 @@ ProvisioningLevel::Capped(const Entry& e) const
 void
 ProvisioningLevel::AddLoad(const Flow& flow, bool capped, double sign)
 {
+    ++m_sumsMoves;
     for (const auto& [r, w] : flow.usage)
     {
         m_atLevel.Mark(r);
@@ -234,6 +236,7 @@ ProvisioningLevel::Count(const Flow& flow, bool capped, bool onLevel, bool enter
     // left-to-right product), so every sum keeps its bits. A flow of Alluxio lists every
     // peer's resources (thousands of entries). The arrays are read through local pointers:
     // the share trees' marks are byte stores, after which members would be loaded again.
+    ++m_sumsMoves;
     double* demand = m_demand.data();
     double* side = capped ? m_capped.data() : m_rising.data();
     uint32_t* users = m_users.data();
@@ -440,6 +443,7 @@ ProvisioningLevel::Refresh()
 {
     NS_LOG_FUNCTION(this);
     m_updates = 0;
+    ++m_sumsMoves;
     m_sumsBefore.clear();
     for (uint32_t r : m_used)
     {

@@ -209,6 +209,15 @@ class ProvisioningLevel
         return m_used;
     }
 
+    /**
+     * \return a count that moves whenever a resource's running sums (capped, rising, demand)
+     *         may have moved: equal counts, the same sums to the bit
+     */
+    uint64_t SumsMoves() const
+    {
+        return m_sumsMoves;
+    }
+
     /** \return updates between two recomputations of the running sums */
     static constexpr uint32_t RefreshEvery()
     {
@@ -478,6 +487,7 @@ class ProvisioningLevel
     std::set<uint32_t> m_over;           //!< resources but the level's over capacity
     uint64_t m_seq{0};                   //!< entries made
     uint32_t m_updates{0};               //!< since the last Refresh
+    uint64_t m_sumsMoves{0};             //!< see SumsMoves()
     double m_lastLevel{0};               //!< what Level() returned last
     std::vector<uint8_t> m_classOf;      //!< per resource: its class (SetClasses)
     std::vector<uint32_t> m_usedInClass; //!< per class: its resources in m_used (SetClasses)
