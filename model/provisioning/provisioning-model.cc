@@ -1555,7 +1555,7 @@ ProvisioningModel::FlowUnit(const std::vector<MaxMinSolver::Usage>& usage,
         bool compact = m_compactPass && cached->symmetric; // usage is the compact list
         for (uint32_t e : compact ? cached->compactClients : cached->clientEntries)
         {
-            double s = usage[e].second / groupSize / m_caps[usage[e].first];
+            double s = EntryShare(usage[e], groupSize);
             share = std::max(share, s);
             clients = std::max(clients, s);
         }
@@ -1566,12 +1566,21 @@ ProvisioningModel::FlowUnit(const std::vector<MaxMinSolver::Usage>& usage,
     }
     else
     {
-        for (const auto& [res, w] : usage)
-        {
-            share = std::max(share, w / groupSize / m_caps[res]);
-        }
+        share = ShareOver(usage, groupSize);
     }
     return UnitOfShare(share);
+}
+
+double
+ProvisioningModel::ShareOver(const std::vector<MaxMinSolver::Usage>& usage,
+                             uint32_t groupSize) const
+{
+    double share = 0;
+    for (const MaxMinSolver::Usage& entry : usage)
+    {
+        share = std::max(share, EntryShare(entry, groupSize));
+    }
+    return share;
 }
 
 double
@@ -1603,12 +1612,7 @@ ProvisioningModel::KeptFlowUnit(const LevelFlow& flow,
     }
     // StaticShare's maximum over the same fixed resources (a compact list leaves out pool
     // twins of the same weight and capacity), at today's capacities, then the clients'
-    double share = 0;
-    for (const auto& [res, w] : flow.usage)
-    {
-        share = std::max(share, w / groupSize / m_caps[res]);
-    }
-    return UnitOfShare(std::max(share, flow.clientShare));
+    return UnitOfShare(std::max(ShareOver(flow.usage, groupSize), flow.clientShare));
 }
 
 bool
@@ -1981,8 +1985,7 @@ ProvisioningModel::StaticShare(CachedUsage& c, uint32_t count) const
     {
         if (clientCall[e] < 0)
         {
-            c.staticShare =
-                std::max(c.staticShare, usage[e].second / count / m_caps[usage[e].first]);
+            c.staticShare = std::max(c.staticShare, EntryShare(usage[e], count));
         }
     }
     c.epoch = m_capsEpoch;

@@ -877,6 +877,23 @@ eturn true if every flow gets its cap (results may be computed without a solver)
      *  that has no dominant share in it (Samples, DemandFraction) */
     double UnitWithoutShare(double demand, const ProvisioningJob& job) const;
 
+    /**
+     * \param entry a usage entry (resource, weight per sample of the flow's GPUs)
+     * \param groupSize the flow's GPUs
+     * \return the entry's share of its resource per GPU sample: weight / GPUs / capacity, in
+     *         that order, wherever a dominant share is taken (the shares must agree to the bit)
+     */
+    double EntryShare(const MaxMinSolver::Usage& entry, uint32_t groupSize) const
+    {
+        return entry.second / groupSize / m_caps[entry.first];
+    }
+
+    /**
+     * \param usage a flow's usage \param groupSize its GPUs
+     * \return the largest EntryShare over the usage (0 if empty)
+     */
+    double ShareOver(const std::vector<MaxMinSolver::Usage>& usage, uint32_t groupSize) const;
+
     /** \param share a flow's dominant share \return its unit under DominantShare */
     static double UnitOfShare(double share)
     {
